@@ -1,0 +1,38 @@
+#!/usr/bin/env node
+// Builds the site and serves it production-like on the Netlify CLI's offline emulation:
+// static pages, Netlify Functions and the local blob store, all on one address.
+// Usage: node scripts/serve.mjs [--port 8888]
+import { spawn, spawnSync } from 'node:child_process';
+import { parseArgs } from 'node:util';
+import { prepareLocalEnv } from './local-env.mjs';
+
+const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8888' } } });
+const port = values.port;
+const env = {
+  ...process.env,
+  ...(await prepareLocalEnv()),
+  ASTRO_TELEMETRY_DISABLED: '1',
+  BROWSER: 'none',
+  NETLIFY_SITE_ID: process.env.NETLIFY_SITE_ID ?? '',
+};
+const netlify = new URL('../node_modules/.bin/netlify', import.meta.url).pathname;
+
+// The CLI keeps its telemetry choice in the user's config; switch it off once, offline.
+spawnSync(netlify, ['--telemetry-disable'], { env, stdio: 'ignore' });
+
+const child = spawn(
+  netlify,
+  // Edge functions would need a Deno download; the site uses none, so the offline emulation skips them.
+  ['serve', '--offline', '--internal-disable-edge-functions', '--port', port],
+  { env, stdio: ['ignore', 'pipe', 'inherit'] },
+);
+let announced = false;
+child.stdout.on('data', (chunk) => {
+  process.stdout.write(chunk);
+  if (!announced && chunk.toString().includes('Local dev server ready')) {
+    announced = true;
+    console.log(`\n  The site is running at http://localhost:${port}  (Ctrl+C to stop)\n`);
+  }
+});
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
+child.on('exit', (code) => process.exit(code ?? 0));

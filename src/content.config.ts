@@ -1,0 +1,84 @@
+import { defineCollection } from 'astro:content';
+import { file, glob } from 'astro/loaders';
+import { z } from 'astro/zod';
+
+/**
+ * Page copy lives in content/*.json. These schemas reject a malformed file at build time,
+ * naming the file and the field, so a bad edit never reaches the live site.
+ */
+const text = z.string().trim().min(1);
+const paragraphs = z.array(text).min(1);
+const heading = z.object({ heading: text, text });
+
+const one = (file: string) => glob({ pattern: file, base: './content' });
+
+const about = defineCollection({
+  loader: one('about.json'),
+  schema: z.object({
+    title: text,
+    banner: heading,
+    story: z.object({ heading: text, paragraphs }),
+    industries: z.object({ heading: text, paragraphs }),
+    stats: z
+      .array(z.object({ value: z.number().nonnegative(), suffix: z.string(), label: text, decimals: z.number().int().min(0).max(2).optional() }))
+      .length(4),
+    vision: heading,
+    mission: heading,
+    journey: z.object({ heading: text, intro: text, steps: z.array(z.object({ title: text, text })).length(6) }),
+    values: z.object({ heading: text, items: z.array(z.object({ title: text, text, icon: text })).length(3) }),
+    video: heading,
+    completionNote: text.refine((value) => value.includes('4-8 weeks'), 'The completion note must state 4-8 weeks'),
+  }),
+});
+
+const howRplWorks = defineCollection({
+  loader: one('how-rpl-works.json'),
+  schema: z.object({
+    title: text,
+    hero: heading,
+    intro: z.object({ heading: text, paragraphs }),
+    benefits: z.object({ heading: text, items: z.array(z.object({ title: text, text, icon: text })).length(6) }),
+    steps: z.object({ heading: text, items: z.array(z.object({ title: text, text })).min(3).max(8) }),
+    cta: z.object({ heading: z.literal('Take The FREE 60 Second Skills Check Now!!'), text, button: text }),
+    industries: heading,
+    video: heading,
+    evidence: z.object({ heading: text, items: z.array(text).min(1) }),
+  }),
+});
+
+const faq = defineCollection({
+  loader: one('faq.json'),
+  schema: z.object({
+    title: text,
+    intro: text,
+    items: z.array(z.object({ question: text, answer: paragraphs })).length(20, 'The FAQ has exactly 20 questions'),
+  }),
+});
+
+const legalSection = z.object({ title: text, paragraphs: z.array(text).default([]), bullets: z.array(text).optional() });
+
+const legal = defineCollection({
+  loader: glob({ pattern: '{privacy-policy,terms-conditions}.json', base: './content' }),
+  schema: z.object({
+    title: text,
+    effectiveDate: text.optional(),
+    lastUpdated: text,
+    intro: paragraphs.optional(),
+    sections: z.array(legalSection).min(1),
+  }),
+});
+
+/** The eleven industry categories (SPEC 3). Course data joins to these by slug. */
+const categories = defineCollection({
+  loader: file('content/categories.json', { parser: (text) => JSON.parse(text).map((c: { slug: string }) => ({ id: c.slug, ...c })) }),
+  schema: z.object({
+    slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Slugs are lower-case words joined by hyphens'),
+    name: text,
+    description: text,
+    color: z.string().regex(/^#[0-9a-f]{6}$/i, 'Colours are #rrggbb'),
+    icon: z.enum(['briefcase', 'monitor', 'heart', 'book', 'tool', 'coffee', 'truck', 'settings', 'leaf', 'camera', 'dollar-sign']),
+    image: z.string().optional(),
+  }),
+});
+
+export const collections = { about, howRplWorks, faq, legal, categories };

@@ -1,0 +1,72 @@
+import { useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { Search, X } from 'lucide-react';
+import { searchHref } from '../lib/search-url';
+import './SearchModal.css';
+
+/**
+ * Header search (SPEC 2.3). A native modal <dialog> gives the focus trap, Escape and focus return;
+ * this island adds the trimming rule, backdrop close and navigation.
+ */
+export default function SearchModal() {
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const [term, setTerm] = useState('');
+  const titleId = useId();
+  const hintId = useId();
+
+  const open = () => {
+    dialogRef.current?.showModal();
+    inputRef.current?.focus();
+  };
+  const close = () => dialogRef.current?.close();
+
+  const onBackdropClick = (event: MouseEvent<HTMLDialogElement>) => {
+    if (event.target === dialogRef.current) close();
+  };
+
+  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
+    event.preventDefault();
+    const href = searchHref(term);
+    if (!href) return;
+    close();
+    setTerm('');
+    window.location.assign(href);
+  };
+
+  return (
+    <>
+      <button type="button" className="search-trigger" onClick={open} aria-haspopup="dialog">
+        <Search size={22} aria-hidden="true" />
+        <span className="visually-hidden">Search qualifications</span>
+      </button>
+      <dialog ref={dialogRef} className="search-modal" aria-labelledby={titleId} onClick={onBackdropClick}>
+        <div className="search-modal__panel">
+          <div className="search-modal__head">
+            <h2 id={titleId}>Find Your Qualification</h2>
+            <button type="button" className="search-modal__close" onClick={close}>
+              <X size={22} aria-hidden="true" />
+              <span className="visually-hidden">Close search</span>
+            </button>
+          </div>
+          <form role="search" onSubmit={onSubmit} className="search-modal__form">
+            <label htmlFor={`${titleId}-input`} className="visually-hidden">Qualification name, code or keyword</label>
+            <input
+              ref={inputRef}
+              id={`${titleId}-input`}
+              type="search"
+              name="search"
+              value={term}
+              onChange={(event) => setTerm(event.target.value)}
+              placeholder="Search for your qualification here..."
+              autoComplete="off"
+              aria-describedby={hintId}
+              maxLength={120}
+            />
+            <button type="submit" className="btn btn--accent">Search</button>
+          </form>
+          <p id={hintId} className="search-modal__hint">Enter a qualification name, code or keyword to find relevant courses</p>
+        </div>
+      </dialog>
+    </>
+  );
+}

@@ -1,0 +1,11 @@
+// Scripts that must run before first paint, so they cannot be external modules.
+// Their SHA-256 hashes are added to the Content-Security-Policy by astro.config.mjs.
+import { createHash } from 'node:crypto';
+
+/** Shows the logo overlay only when the visitor arrives from a link inside the site (set by site.ts). */
+export const arrivalScript =
+  "try{if(sessionStorage.getItem('nav-overlay')){sessionStorage.removeItem('nav-overlay');if(!matchMedia('(prefers-reduced-motion: reduce)').matches)document.documentElement.classList.add('is-arriving')}}catch(e){}";
+
+export const inlineScriptHashes = [arrivalScript].map(
+  (source) => `sha256-${createHash('sha256').update(source).digest('base64')}`,
+);

@@ -1,0 +1,10 @@
+/** Builds the /search address for a typed term: trimmed, and null when there is nothing to search (SPEC 5). */
+export function searchHref(term: string, filters: { category?: string; level?: string } = {}): string | null {
+  const text = term.trim();
+  const params = new URLSearchParams();
+  if (text) params.set('search', text);
+  if (filters.category) params.set('category', filters.category);
+  if (filters.level) params.set('level', filters.level);
+  if (!params.size) return null;
+  return `/search?${params.toString()}`;
+}

@@ -1,0 +1,103 @@
+/**
+ * Behaviour shared by every page (SPEC 2.2 and 2.3) in plain script: no framework needed.
+ */
+import {
+  BACK_TO_TOP_DURATION,
+  BACK_TO_TOP_THRESHOLD,
+  FIXED_HEADER_OFFSET,
+  scrollProgress,
+  scrollToElement,
+  scrollToY,
+} from '../lib/smooth-scroll';
+
+const root = document.documentElement;
+
+// Scroll progress bar and back-to-top button, updated at most once a frame.
+const progressBar = document.querySelector<HTMLElement>('[data-scroll-progress]');
+const backToTop = document.querySelector<HTMLButtonElement>('[data-back-to-top]');
+let ticking = false;
+const onScroll = () => {
+  if (ticking) return;
+  ticking = true;
+  requestAnimationFrame(() => {
+    ticking = false;
+    const progress = scrollProgress(window.scrollY, root.scrollHeight, window.innerHeight);
+    progressBar?.style.setProperty('transform', `scaleX(${progress})`);
+    backToTop?.classList.toggle('is-visible', window.scrollY > BACK_TO_TOP_THRESHOLD);
+  });
+};
+window.addEventListener('scroll', onScroll, { passive: true });
+onScroll();
+backToTop?.addEventListener('click', () => {
+  void scrollToY(0, BACK_TO_TOP_DURATION).then(() => document.querySelector<HTMLElement>('#main')?.focus({ preventScroll: true }));
+});
+
+// In-page anchors scroll smoothly below the fixed header.
+document.addEventListener('click', (event) => {
+  const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href^="#"]') : null;
+  if (!link || link.classList.contains('skip-link')) return;
+  const id = decodeURIComponent(link.hash.slice(1));
+  const target = id && document.getElementById(id);
+  if (!target) return;
+  event.preventDefault();
+  history.pushState(null, '', link.hash);
+  void scrollToElement(target, FIXED_HEADER_OFFSET);
+});
+
+// Logo overlay between pages: flag internal navigations; the next page shows and fades the overlay.
+document.addEventListener('click', (event) => {
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href]') : null;
+  if (!link || link.target || link.hasAttribute('download') || link.origin !== location.origin) return;
+  if (link.pathname === location.pathname && link.search === location.search) return;
+  try {
+    sessionStorage.setItem('nav-overlay', '1');
+  } catch {
+    /* storage may be disabled; the overlay is cosmetic */
+  }
+});
+const loader = document.querySelector<HTMLElement>('[data-page-loader]');
+if (root.classList.contains('is-arriving') && loader) {
+  loader.addEventListener('animationend', () => root.classList.remove('is-arriving'), { once: true });
+}
+// Coming back through the history cache restores the old page: start at the top as on any path change.
+window.addEventListener('pageshow', (event) => {
+  if (event.persisted) root.classList.remove('is-arriving');
+});
+
+// A stored staff session shows the Dashboard links (SPEC 2.3).
+try {
+  if (localStorage.getItem('token') && localStorage.getItem('user')) {
+    document.querySelectorAll<HTMLElement>('[data-auth-only]').forEach((el) => el.removeAttribute('hidden'));
+  }
+} catch {
+  /* no storage, no session */
+}
+
+// Keep the footer year current between builds.
+document.querySelectorAll('[data-current-year]').forEach((el) => {
+  el.textContent = String(new Date().getFullYear());
+});
+
+// Mobile menu: a modal dialog (focus trap, Escape), with page scroll locked while it is open.
+const menu = document.querySelector<HTMLDialogElement>('#mobile-menu');
+const menuButton = document.querySelector<HTMLButtonElement>('[data-menu-open]');
+if (menu && menuButton) {
+  const closeMenu = () => menu.open && menu.close();
+  menuButton.addEventListener('click', () => {
+    menu.showModal();
+    root.classList.add('is-locked');
+    menuButton.setAttribute('aria-expanded', 'true');
+  });
+  menu.addEventListener('close', () => {
+    root.classList.remove('is-locked');
+    menuButton.setAttribute('aria-expanded', 'false');
+  });
+  menu.querySelector('[data-menu-close]')?.addEventListener('click', closeMenu);
+  menu.addEventListener('click', (event) => {
+    if (event.target === menu) closeMenu();
+    if (event.target instanceof Element && event.target.closest('a[href]')) closeMenu();
+  });
+  // Growing past the mobile breakpoint closes it too.
+  matchMedia('(min-width: 769px)').addEventListener('change', (event) => event.matches && closeMenu());
+}
