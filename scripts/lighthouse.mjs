@@ -55,7 +55,7 @@ for (const path of paths) {
   if ([row.perf, row.a11y, row.bp, row.seo].some((s) => s < 100)) failed = true;
   rows.push(row);
 }
-await chrome.kill();
+chrome.kill();
 console.log(`Lighthouse ${values.desktop ? 'desktop' : 'mobile'} (median of ${runs})`);
 console.table(rows);
 process.exit(failed ? 1 : 0);

@@ -18,5 +18,4 @@ export default async (request: Request, context: Context) => {
 
 export const config: Config = {
   path: ['/categories/:slug', '/courses/category/:slug'],
-  method: ['GET', 'HEAD'],
 };

@@ -1,4 +1,4 @@
-import { useId, useRef, useState, type FormEvent, type MouseEvent } from 'react';
+import { useId, useRef, useState, type MouseEvent } from 'react';
 import { Search, X } from 'lucide-react';
 import { searchHref } from '../lib/search-url';
 import './SearchModal.css';
@@ -24,8 +24,7 @@ export default function SearchModal() {
     if (event.target === dialogRef.current) close();
   };
 
-  const onSubmit = (event: FormEvent<HTMLFormElement>) => {
-    event.preventDefault();
+  const submit = () => {
     const href = searchHref(term);
     if (!href) return;
     close();
@@ -48,7 +47,13 @@ export default function SearchModal() {
               <span className="visually-hidden">Close search</span>
             </button>
           </div>
-          <form role="search" onSubmit={onSubmit} className="search-modal__form">
+          <form
+            role="search"
+            onSubmit={(event) => {
+              event.preventDefault();
+              submit();
+            }}
+            className="search-modal__form">
             <label htmlFor={`${titleId}-input`} className="visually-hidden">Qualification name, code or keyword</label>
             <input
               ref={inputRef}

@@ -6,6 +6,7 @@ import { createHash } from 'node:crypto';
 export const arrivalScript =
   "try{if(sessionStorage.getItem('nav-overlay')){sessionStorage.removeItem('nav-overlay');if(!matchMedia('(prefers-reduced-motion: reduce)').matches)document.documentElement.classList.add('is-arriving')}}catch(e){}";
 
+/** @type {`sha256-${string}`[]} */
 export const inlineScriptHashes = [arrivalScript].map(
   (source) => `sha256-${createHash('sha256').update(source).digest('base64')}`,
 );
