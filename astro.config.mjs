@@ -1,5 +1,5 @@
 // @ts-check
-import { defineConfig } from 'astro/config';
+import { defineConfig, fontProviders } from 'astro/config';
 import react from '@astrojs/react';
 import netlify from '@astrojs/netlify';
 import sitemap from '@astrojs/sitemap';
@@ -9,6 +9,7 @@ import { inlineScriptHashes } from './src/lib/inline-scripts.mjs';
 export default defineConfig({
   site: process.env.SITE_URL ?? process.env.URL ?? 'https://rplpathways.com.au',
   output: 'static',
+  scopedStyleStrategy: 'class',
   trailingSlash: 'never',
   build: { format: 'file', inlineStylesheets: 'always' },
   adapter: netlify({ staticHeaders: true, imageCDN: false }),
@@ -35,6 +36,35 @@ export default defineConfig({
       scriptDirective: { hashes: inlineScriptHashes },
     },
   },
+  // Self-hosted from the npm font packages; Astro adds metric-matched fallbacks so the swap does not shift layout.
+  fonts: [
+    {
+      provider: fontProviders.local(),
+      name: 'Kumbh Sans',
+      cssVariable: '--font-kumbh-sans',
+      fallbacks: ['Arial', 'sans-serif'],
+      display: 'optional',
+      options: {
+        variants: [400, 600, 700].map((weight) => ({
+          weight,
+          style: 'normal',
+          src: [`./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-${weight}-normal.woff2`],
+        })),
+      },
+    },
+    {
+      provider: fontProviders.local(),
+      name: 'Urbanist',
+      cssVariable: '--font-urbanist',
+      fallbacks: ['Arial', 'sans-serif'],
+      display: 'optional',
+      options: {
+        variants: [
+          { weight: '100 900', style: 'normal', src: ['./node_modules/@fontsource-variable/urbanist/files/urbanist-latin-wght-normal.woff2'] },
+        ],
+      },
+    },
+  ],
   prefetch: false,
   markdown: { syntaxHighlight: false },
   devToolbar: { enabled: false },

@@ -5,9 +5,12 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { parseArgs } from 'node:util';
 import { prepareLocalEnv } from './local-env.mjs';
+import { startCompressingProxy } from './compressing-proxy.mjs';
 
 const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8888' } } });
 const port = values.port;
+// The Netlify server listens one port up; the public port is the compressing proxy, like the CDN.
+const netlifyPort = String(Number(port) + 1);
 const env = {
   ...process.env,
   ...(await prepareLocalEnv()),
@@ -23,14 +26,15 @@ spawnSync(netlify, ['--telemetry-disable'], { env, stdio: 'ignore' });
 const child = spawn(
   netlify,
   // Edge functions would need a Deno download; the site uses none, so the offline emulation skips them.
-  ['serve', '--offline', '--internal-disable-edge-functions', '--port', port],
+  ['serve', '--offline', '--internal-disable-edge-functions', '--port', netlifyPort],
   { env, stdio: ['ignore', 'pipe', 'inherit'] },
 );
 let announced = false;
-child.stdout.on('data', (chunk) => {
+child.stdout.on('data', async (chunk) => {
   process.stdout.write(chunk);
   if (!announced && chunk.toString().includes('Local dev server ready')) {
     announced = true;
+    await startCompressingProxy({ port: Number(port), target: Number(netlifyPort) });
     console.log(`\n  The site is running at http://localhost:${port}  (Ctrl+C to stop)\n`);
   }
 });
