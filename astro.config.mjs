@@ -4,7 +4,7 @@ import react from '@astrojs/react';
 import netlify from '@astrojs/netlify';
 import sitemap from '@astrojs/sitemap';
 import interactionDirective from './src/directives/integration.mjs';
-import { inlineScriptHashes } from './src/lib/inline-scripts.mjs';
+import { inlineScriptHashes, inlineStyleHashes } from './src/lib/inline-scripts.mjs';
 
 export default defineConfig({
   site: process.env.SITE_URL ?? process.env.URL ?? 'https://rplpathways.com.au',
@@ -16,7 +16,7 @@ export default defineConfig({
   integrations: [
     react(),
     interactionDirective(),
-    sitemap({ filter: (page) => !page.includes('/admin') }),
+    sitemap({ filter: (page) => !page.includes('/admin') && !page.includes('/course-not-found') }),
   ],
   security: {
     csp: {
@@ -34,6 +34,7 @@ export default defineConfig({
         'upgrade-insecure-requests',
       ],
       scriptDirective: { hashes: inlineScriptHashes },
+      styleDirective: { hashes: inlineStyleHashes },
     },
   },
   // Self-hosted from the npm font packages; Astro adds metric-matched fallbacks so the swap does not shift layout.
@@ -45,11 +46,11 @@ export default defineConfig({
       fallbacks: ['Arial', 'sans-serif'],
       display: 'optional',
       options: {
-        variants: [400, 600, 700].map((weight) => ({
-          weight,
-          style: 'normal',
-          src: [`./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-${weight}-normal.woff2`],
-        })),
+        variants: [
+          { weight: 400, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-400-normal.woff2'] },
+          { weight: 600, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-600-normal.woff2'] },
+          { weight: 700, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-700-normal.woff2'] },
+        ],
       },
     },
     {

@@ -81,4 +81,68 @@ const categories = defineCollection({
   }),
 });
 
-export const collections = { about, howRplWorks, faq, legal, categories };
+const list = (min: number) => z.array(text).min(min);
+
+/**
+ * Courses: the facts in content/courses.json (from the shared qualification list) joined with the
+ * written details in content/course-details/{category}.json. A course without details, details
+ * without a course, or a category that does not exist fails the build.
+ */
+const courses = defineCollection({
+  loader: async () => {
+    const { readFile, readdir } = await import('node:fs/promises');
+    const facts: { code: string; category: string }[] = JSON.parse(await readFile('content/courses.json', 'utf8'));
+    const categorySlugs = new Set(JSON.parse(await readFile('content/categories.json', 'utf8')).map((c: { slug: string }) => c.slug));
+    const details = new Map<string, Record<string, unknown>>();
+    for (const file of (await readdir('content/course-details')).filter((f) => f.endsWith('.json'))) {
+      for (const entry of JSON.parse(await readFile(`content/course-details/${file}`, 'utf8'))) {
+        if (details.has(entry.code)) throw new Error(`content/course-details/${file}: ${entry.code} is described twice`);
+        details.set(entry.code, entry);
+      }
+    }
+    const codes = new Set(facts.map((f) => f.code));
+    const orphan = [...details.keys()].find((code) => !codes.has(code));
+    if (orphan) throw new Error(`content/course-details: ${orphan} is not in content/courses.json`);
+    return facts.map((fact) => {
+      const detail = details.get(fact.code);
+      if (!detail) throw new Error(`content/course-details: no details written for ${fact.code}`);
+      if (!categorySlugs.has(fact.category)) throw new Error(`content/courses.json: ${fact.code} has unknown category "${fact.category}"`);
+      return { ...detail, ...fact, id: fact.code };
+    });
+  },
+  schema: z.object({
+    code: z.string().regex(/^[A-Z0-9]{5,12}$/, 'Course codes are 5-12 capital letters and digits'),
+    title: text,
+    level: z.enum(['Certificate II', 'Certificate III', 'Certificate IV', 'Diploma', 'Advanced Diploma', 'Graduate Certificate', 'Graduate Diploma']),
+    category: text,
+    featured: z.boolean(),
+    verified: z.boolean(),
+    about: text.max(260),
+    overview: text,
+    aboutCertification: text,
+    scopeOfWork: list(3),
+    experienceRequirements: list(2),
+    eligibility: list(2),
+    regulatoryRequirements: text,
+    careerOutcomes: list(2),
+    studyPathway: text,
+    assessmentMethods: list(2).optional(),
+    jobOutcomes: list(1),
+    entryRequirements: text,
+  }),
+});
+
+const home = defineCollection({
+  loader: one('home.json'),
+  schema: z.object({
+    hero: z.object({ eyebrow: text, heading: text, text, searchLabel: text, imageAlt: text }),
+    process: z.object({ eyebrow: text, heading: text, steps: z.array(z.object({ title: text, text })).length(4), button: text }),
+    partner: z.object({ eyebrow: text, heading: text, paragraphs, points: z.array(text) }),
+    video: z.object({ eyebrow: text, heading: text, text }),
+    why: z.object({ eyebrow: text, heading: text, items: z.array(z.object({ title: text, text, icon: text })).length(6) }),
+    industries: z.object({ eyebrow: text, heading: text, text }),
+    consultation: z.object({ heading: text, text }),
+  }),
+});
+
+export const collections = { about, howRplWorks, faq, legal, categories, courses, home };

@@ -10,3 +10,18 @@ export const arrivalScript =
 export const inlineScriptHashes = [arrivalScript].map(
   (source) => `sha256-${createHash('sha256').update(source).digest('base64')}`,
 );
+
+/**
+ * Category colours (content/categories.json) as classes, so cards can take their category's colour
+ * without style attributes (which the CSP forbids). Inlined on every page; hashed like the script.
+ */
+import categories from '../../content/categories.json' with { type: 'json' };
+
+export const categoryColorsCss = categories
+  .map((c) => `.cat-${c.slug}{--cat-color:${c.color}}`)
+  .join('');
+
+/** @type {`sha256-${string}`[]} */
+export const inlineStyleHashes = [categoryColorsCss].map(
+  (source) => `sha256-${createHash('sha256').update(source).digest('base64')}`,
+);

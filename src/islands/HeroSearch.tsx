@@ -1,0 +1,143 @@
+import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
+import { Search } from 'lucide-react';
+import { suggest, type Suggestion } from '../lib/course-search';
+import { searchHref } from '../lib/search-url';
+import './HeroSearch.css';
+
+interface Props {
+  categories: { slug: string; name: string }[];
+  levels: string[];
+  label: string;
+}
+
+/** SPEC 2.5: suggestions hide 200 ms after the field loses focus. */
+export const SUGGESTION_HIDE_DELAY = 200;
+
+/**
+ * Home hero search: text with suggestions (categories and levels, over 1 character, at most 8),
+ * a category and a level dropdown. It is a plain GET form to /search before it hydrates.
+ */
+export default function HeroSearch({ categories, levels, label }: Props) {
+  const id = useId();
+  const [text, setText] = useState('');
+  const [category, setCategory] = useState('');
+  const [level, setLevel] = useState('');
+  const [open, setOpen] = useState(false);
+  const [active, setActive] = useState(-1);
+  const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const suggestions = useMemo(() => suggest(text, categories, levels), [text, categories, levels]);
+  const showList = open && suggestions.length > 0;
+
+  useEffect(() => () => clearTimeout(hideTimer.current), []);
+
+  const pick = (item: Suggestion) => {
+    setText(item.name);
+    if (item.type === 'category' && item.slug) setCategory(item.slug);
+    if (item.type === 'level') setLevel(item.name);
+    setOpen(false);
+    setActive(-1);
+  };
+
+  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
+    if (event.key === 'ArrowDown' && suggestions.length) {
+      event.preventDefault();
+      setOpen(true);
+      setActive((i) => (i + 1) % suggestions.length);
+    } else if (event.key === 'ArrowUp' && suggestions.length) {
+      event.preventDefault();
+      setOpen(true);
+      setActive((i) => (i <= 0 ? suggestions.length - 1 : i - 1));
+    } else if (event.key === 'Enter' && showList && active >= 0) {
+      event.preventDefault();
+      pick(suggestions[active]);
+    } else if (event.key === 'Escape' && showList) {
+      event.preventDefault();
+      setOpen(false);
+      setActive(-1);
+    }
+  };
+
+  const listId = `${id}-suggestions`;
+  const optionId = (i: number) => `${id}-option-${i}`;
+
+  return (
+    <form
+      className="hero-search"
+      action="/search"
+      method="get"
+      role="search"
+      aria-label={label}
+      onSubmit={(event) => {
+        event.preventDefault();
+        window.location.assign(searchHref(text, { category, level }) ?? '/search');
+      }}
+    >
+      <div className="hero-search__text">
+        <label htmlFor={`${id}-q`} className="visually-hidden">Qualification name, code or keyword</label>
+        <Search size={20} aria-hidden="true" className="hero-search__icon" />
+        <input
+          id={`${id}-q`}
+          name="search"
+          type="text"
+          role="combobox"
+          aria-autocomplete="list"
+          aria-expanded={showList}
+          aria-controls={listId}
+          aria-activedescendant={showList && active >= 0 ? optionId(active) : undefined}
+          autoComplete="off"
+          maxLength={100}
+          placeholder="Search qualifications, e.g. Diploma of Business"
+          value={text}
+          onChange={(event) => {
+            setText(event.target.value);
+            setOpen(true);
+            setActive(-1);
+          }}
+          onFocus={() => {
+            clearTimeout(hideTimer.current);
+            setOpen(true);
+          }}
+          onBlur={() => {
+            hideTimer.current = setTimeout(() => setOpen(false), SUGGESTION_HIDE_DELAY);
+          }}
+          onKeyDown={onKeyDown}
+        />
+        <ul id={listId} role="listbox" aria-label="Suggestions" className="hero-search__list" hidden={!showList}>
+          {suggestions.map((item, i) => (
+            <li
+              key={`${item.type}-${item.name}`}
+              id={optionId(i)}
+              role="option"
+              aria-selected={i === active}
+              className={i === active ? 'is-active' : undefined}
+              onMouseDown={(event) => event.preventDefault()}
+              onClick={() => pick(item)}
+            >
+              <span>{item.name}</span>
+              <span className="hero-search__type">{item.type === 'category' ? 'Category' : 'Level'}</span>
+            </li>
+          ))}
+        </ul>
+      </div>
+      <label className="hero-search__select">
+        <span className="visually-hidden">Category</span>
+        <select name="category" value={category} onChange={(event) => setCategory(event.target.value)}>
+          <option value="">All Categories</option>
+          {categories.map((c) => (
+            <option key={c.slug} value={c.slug}>{c.name}</option>
+          ))}
+        </select>
+      </label>
+      <label className="hero-search__select">
+        <span className="visually-hidden">Level</span>
+        <select name="level" value={level} onChange={(event) => setLevel(event.target.value)}>
+          <option value="">All Levels</option>
+          {levels.map((l) => (
+            <option key={l} value={l}>{l}</option>
+          ))}
+        </select>
+      </label>
+      <button type="submit" className="btn btn--accent hero-search__submit">Search</button>
+    </form>
+  );
+}

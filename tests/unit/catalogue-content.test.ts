@@ -1,0 +1,55 @@
+// The catalogue is built from the shared qualification list: every code there has a page's worth of copy.
+import { describe, expect, it } from 'vitest';
+import { existsSync, readFileSync } from 'node:fs';
+import courses from '../../content/courses.json';
+import categoriesJson from '../../content/categories.json';
+import { categories, courses as apiCourses, findCourseDetail } from '../../src/server/catalogue';
+import { categoryPicture, courseCountLabel, DEFAULT_CATEGORY_PICTURE } from '../../src/lib/catalogue';
+
+const sharedFile = new URL('../../../shared/data/qualifications.json', import.meta.url);
+
+describe('catalogue content', () => {
+  it.runIf(existsSync(sharedFile))('holds exactly the codes, titles and levels of the shared qualification list', () => {
+    const shared = JSON.parse(readFileSync(sharedFile, 'utf8')) as { code: string; title: string; level: string; category: string }[];
+    expect(courses.map(({ code, title, level, category }) => ({ code, title, level, category }))).toEqual(
+      shared.map(({ code, title, level, category }) => ({ code, title, level, category })),
+    );
+  });
+  it('has 163 courses with unique codes', () => {
+    expect(courses).toHaveLength(163);
+    expect(new Set(courses.map((c) => c.code)).size).toBe(163);
+  });
+  it('has the eleven categories of SPEC 3, each with courses', () => {
+    expect(categoriesJson.map((c) => c.slug).sort()).toEqual([
+      'beauty-hair-services', 'business-administration', 'civil-construction', 'community-services', 'early-childhood-education',
+      'finance-administration', 'government-security', 'health-fitness', 'information-technology', 'leadership-management', 'security-cleaning',
+    ]);
+    for (const category of categories) expect(category.courseCount).toBeGreaterThan(0);
+  });
+  it('writes full details for every course', () => {
+    for (const course of apiCourses) {
+      const detail = findCourseDetail(course.code)!;
+      expect(detail, course.code).toBeDefined();
+      expect(detail.courseOverview.length, course.code).toBeGreaterThan(150);
+      expect(detail.careerOutcomes.length, course.code).toBeGreaterThan(1);
+    }
+  });
+  it('keeps featured courses to at most two per category', () => {
+    for (const category of categories) {
+      expect(courses.filter((c) => c.category === category.slug && c.featured).length).toBeLessThanOrEqual(2);
+    }
+  });
+});
+
+describe('labels and pictures', () => {
+  it("says 'Course' for one and 'Courses' otherwise", () => {
+    expect(courseCountLabel(1)).toBe('1 Course');
+    expect(courseCountLabel(0)).toBe('0 Courses');
+    expect(courseCountLabel(23)).toBe('23 Courses');
+  });
+  it('uses the category image, else its fixed picture, else the default business picture', () => {
+    expect(categoryPicture({ slug: 'health-fitness', image: '/uploads/x.webp' })).toBe('/uploads/x.webp');
+    expect(categoryPicture({ slug: 'health-fitness' })).toBe('/images/categories/health-fitness.svg');
+    expect(categoryPicture({ slug: 'aviation' })).toBe(DEFAULT_CATEGORY_PICTURE);
+  });
+});

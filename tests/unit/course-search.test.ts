@@ -1,0 +1,73 @@
+import { describe, expect, it } from 'vitest';
+import { normalise, searchCourses, suggest } from '../../src/lib/course-search';
+import { summaries, categories } from '../../src/server/catalogue';
+import { LEVELS } from '../../src/lib/catalogue';
+
+const codes = (query: Parameters<typeof searchCourses>[1]) => searchCourses(summaries, query).map((c) => c.code);
+
+describe('normalise', () => {
+  it('folds case, punctuation and runs of spaces', () => {
+    expect(normalise('  Diploma   of  BUSINESS ')).toBe('diploma of business');
+  });
+  it('reads the common ways of writing a level', () => {
+    expect(normalise('Cert 3')).toBe('certificate iii');
+    expect(normalise('cert. IV')).toBe('certificate iv');
+    expect(normalise('certificate 4 in fitness')).toBe('certificate iv in fitness');
+    expect(normalise('adv dip')).toBe('advanced diploma');
+  });
+});
+
+describe('searchCourses (SPEC 2.10)', () => {
+  it('puts the exact code first, in any case and with stray spaces', () => {
+    expect(codes({ search: '  bsb50120 ' })[0]).toBe('BSB50120');
+  });
+  it('ranks an exact code above titles that merely mention it', () => {
+    const results = codes({ search: 'CHC33021' });
+    expect(results[0]).toBe('CHC33021');
+  });
+  it('matches words across title and level regardless of order', () => {
+    const results = searchCourses(summaries, { search: 'fitness cert 4' });
+    expect(results[0].title).toBe('Certificate IV in Fitness');
+  });
+  it('prefers a title match over a category-name match', () => {
+    const results = searchCourses(summaries, { search: 'cert 3 fitness' });
+    expect(results[0].title).toBe('Certificate III in Fitness');
+  });
+  it('finds courses by category name', () => {
+    const results = searchCourses(summaries, { search: 'beauty hair' });
+    expect(results.length).toBeGreaterThan(5);
+    expect(results.every((c) => c.category === 'beauty-hair-services')).toBe(true);
+  });
+  it('filters by category slug and level', () => {
+    const results = searchCourses(summaries, { category: 'civil-construction', level: 'Diploma' });
+    expect(results.length).toBeGreaterThan(0);
+    expect(results.every((c) => c.category === 'civil-construction' && c.level === 'Diploma')).toBe(true);
+  });
+  it('returns everything, lowest level first, with no filters', () => {
+    const results = searchCourses(summaries, {});
+    expect(results).toHaveLength(summaries.length);
+    expect(results[0].level).toBe('Certificate II');
+  });
+  it('returns nothing for nonsense', () => {
+    expect(codes({ search: 'zzqxv' })).toEqual([]);
+  });
+});
+
+describe('hero suggestions (SPEC 2.5)', () => {
+  it('need more than one character', () => {
+    expect(suggest('d', categories, LEVELS)).toEqual([]);
+    expect(suggest('  d  ', categories, LEVELS)).toEqual([]);
+  });
+  it('offer categories and levels, at most 8', () => {
+    const items = suggest('ce', categories, LEVELS);
+    expect(items.length).toBeLessThanOrEqual(8);
+    expect(items.some((i) => i.type === 'category')).toBe(true);
+    expect(items.some((i) => i.type === 'level')).toBe(true);
+  });
+  it('give a category its slug', () => {
+    expect(suggest('community', categories, LEVELS)).toEqual([{ type: 'category', name: 'Community Services', slug: 'community-services' }]);
+  });
+  it('find levels written informally', () => {
+    expect(suggest('cert 4', categories, LEVELS).map((i) => i.name)).toContain('Certificate IV');
+  });
+});
