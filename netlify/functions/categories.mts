@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import * as v from 'valibot';
 import { categories, courses, findCategory } from '../../src/server/catalogue';
-import { CDN_CACHED, error, json, methodNotAllowed, notFound } from '../../src/server/http';
+import { CDN_CACHED, json, methodNotAllowed, notFound } from '../../src/server/http';
 import { SlugSchema } from '../../src/schemas/catalogue';
 
 /** GET /api/categories, /api/categories/{slug}, /api/categories/{slug}/courses (SPEC 7). */
@@ -10,9 +10,9 @@ export default async (request: Request, context: Context) => {
   const { slug } = context.params;
   if (slug === undefined) return json(categories, { headers: CDN_CACHED });
 
+  // A path that cannot be a slug names no category: 404, like an unknown slug.
   const parsed = v.safeParse(SlugSchema, slug);
-  if (!parsed.success) return error(400, parsed.issues[0].message);
-  const category = findCategory(parsed.output);
+  const category = parsed.success ? findCategory(parsed.output) : undefined;
   if (!category) return notFound('Category not found.');
 
   if (new URL(request.url).pathname.endsWith('/courses')) {

@@ -1,15 +1,15 @@
 import type { Config, Context } from '@netlify/functions';
 import * as v from 'valibot';
 import { findCourseDetail } from '../../src/server/catalogue';
-import { CDN_CACHED, error, json, methodNotAllowed, notFound } from '../../src/server/http';
+import { CDN_CACHED, json, methodNotAllowed, notFound } from '../../src/server/http';
 import { CourseCodeSchema } from '../../src/schemas/catalogue';
 
 /** GET /api/course-details/{courseCode} (SPEC 3 course detail). */
 export default async (request: Request, context: Context) => {
   if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
+  // A path that cannot be a course code names no course: 404, like an unknown code.
   const parsed = v.safeParse(CourseCodeSchema, context.params.code ?? '');
-  if (!parsed.success) return error(400, parsed.issues[0].message);
-  const detail = findCourseDetail(parsed.output);
+  const detail = parsed.success ? findCourseDetail(parsed.output) : undefined;
   return detail ? json(detail, { headers: CDN_CACHED }) : notFound('Course not found or unavailable');
 };
 

@@ -28,7 +28,18 @@ export default function HeroSearch({ categories, levels, label }: Props) {
   const suggestions = useMemo(() => suggest(text, categories, levels), [text, categories, levels]);
   const showList = open && suggestions.length > 0;
 
-  useEffect(() => () => clearTimeout(hideTimer.current), []);
+  const inputRef = useRef<HTMLInputElement>(null);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  useEffect(() => {
+    // Keep anything typed or chosen before the island hydrated.
+    const form = formRef.current;
+    if (inputRef.current?.value) setText(inputRef.current.value);
+    const chosen = (name: string) => (form?.elements.namedItem(name) as HTMLSelectElement | null)?.value ?? '';
+    if (chosen('category')) setCategory(chosen('category'));
+    if (chosen('level')) setLevel(chosen('level'));
+    return () => clearTimeout(hideTimer.current);
+  }, []);
 
   const pick = (item: Suggestion) => {
     setText(item.name);
@@ -62,6 +73,7 @@ export default function HeroSearch({ categories, levels, label }: Props) {
 
   return (
     <form
+      ref={formRef}
       className="hero-search"
       action="/search"
       method="get"
@@ -76,6 +88,7 @@ export default function HeroSearch({ categories, levels, label }: Props) {
         <label htmlFor={`${id}-q`} className="visually-hidden">Qualification name, code or keyword</label>
         <Search size={20} aria-hidden="true" className="hero-search__icon" />
         <input
+          ref={inputRef}
           id={`${id}-q`}
           name="search"
           type="text"

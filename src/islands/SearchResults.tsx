@@ -1,26 +1,21 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Search, X } from 'lucide-react';
-import * as v from 'valibot';
 import CourseCard from '../components/CourseCard';
 import type { CourseSummary } from '../lib/catalogue';
 import { searchCourses, type SearchQuery } from '../lib/course-search';
-import { CourseQuerySchema } from '../schemas/catalogue';
+import { readSearchQuery } from '../lib/search-query';
 import './SearchResults.css';
 
+/** Cards shown at first; 'Show more' reveals the next batch. */
+export const PAGE_SIZE = 24;
+
 interface Props {
-  courses: CourseSummary[];
+  /** The query the server read from the address and its first page of results (rendered in the HTML). */
+  initialQuery: SearchQuery;
+  initialResults: CourseSummary[];
+  initialTotal: number;
   categories: { slug: string; name: string }[];
   levels: string[];
-}
-
-/** Reads search, category and level from the address; bad values are dropped rather than trusted. */
-function readQuery(params: URLSearchParams): SearchQuery {
-  const pick = (key: 'search' | 'category' | 'level') => {
-    const value = params.get(key);
-    const parsed = v.safeParse(CourseQuerySchema.entries[key], value ?? undefined);
-    return parsed.success ? (parsed.output as string | undefined) : undefined;
-  };
-  return { search: pick('search'), category: pick('category'), level: pick('level') };
 }
 
 const toHref = (query: SearchQuery) => {
@@ -29,40 +24,81 @@ const toHref = (query: SearchQuery) => {
   return `/search${params.size ? `?${params}` : ''}`;
 };
 
-/** SPEC 2.10 search results, computed in the browser from the catalogue shipped with the page. */
-export default function SearchResults({ courses, categories, levels }: Props) {
-  const [query, setQuery] = useState<SearchQuery | null>(null);
-  const [draft, setDraft] = useState<SearchQuery>({});
+type ApiCourse = Omit<CourseSummary, 'category' | 'categoryName'> & { category: { slug: string; name: string } };
+
+let catalogueRequest: Promise<CourseSummary[]> | undefined;
+/** The whole catalogue from the CDN-cached API, fetched once, the first time the visitor refines. */
+function loadCatalogue(): Promise<CourseSummary[]> {
+  catalogueRequest ??= fetch('/api/courses?limit=1000', { headers: { accept: 'application/json' } })
+    .then((response) => {
+      if (!response.ok) throw new Error(`Catalogue answered ${response.status}`);
+      return response.json() as Promise<{ courses: ApiCourse[] }>;
+    })
+    .then(({ courses }) =>
+      courses.map((c) => ({ ...c, category: c.category.slug, categoryName: c.category.name })),
+    )
+    .catch((error: unknown) => {
+      catalogueRequest = undefined;
+      throw error;
+    });
+  return catalogueRequest;
+}
+
+/**
+ * SPEC 2.10 search results. The server renders the first answer into the page; refinements are
+ * computed in the browser from the catalogue, fetched once, so they show at once afterwards.
+ */
+export default function SearchResults({ initialQuery, initialResults, initialTotal, categories, levels }: Props) {
+  const [query, setQuery] = useState<SearchQuery>(initialQuery);
+  const [draft, setDraft] = useState<SearchQuery>(initialQuery);
+  const [catalogue, setCatalogue] = useState<CourseSummary[] | null>(null);
+  const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
+  const [visible, setVisible] = useState(PAGE_SIZE);
+
+  const ensureCatalogue = async () => {
+    if (catalogue) return catalogue;
+    setStatus('loading');
+    try {
+      const loaded = await loadCatalogue();
+      setCatalogue(loaded);
+      setStatus('idle');
+      return loaded;
+    } catch (error) {
+      console.error('Search failed', error);
+      setStatus('error');
+      return null;
+    }
+  };
 
   useEffect(() => {
     const sync = () => {
-      const next = readQuery(new URLSearchParams(window.location.search));
+      const next = readSearchQuery(new URLSearchParams(window.location.search));
       setQuery(next);
       setDraft(next);
+      setVisible(PAGE_SIZE);
+      void ensureCatalogue();
     };
-    sync();
     window.addEventListener('popstate', sync);
     return () => window.removeEventListener('popstate', sync);
   }, []);
 
-  const results = useMemo(() => (query ? searchCourses(courses, query) : []), [courses, query]);
-
-  if (!query) {
-    return (
-      <p className="search-status" role="status">
-        Searching for courses...
-      </p>
-    );
-  }
+  const results = useMemo(() => (catalogue ? searchCourses(catalogue, query) : initialResults), [catalogue, query, initialResults]);
+  const total = catalogue ? results.length : initialTotal;
 
   const categoryName = categories.find((c) => c.slug === query.category)?.name ?? query.category;
   const filtered = Boolean(query.search || query.category || query.level);
 
-  const apply = (next: SearchQuery) => {
+  const apply = async (next: SearchQuery) => {
     const clean = { search: next.search?.trim() || undefined, category: next.category || undefined, level: next.level || undefined };
+    if (!(await ensureCatalogue())) return;
     window.history.pushState(null, '', toHref(clean));
     setQuery(clean);
     setDraft(clean);
+    setVisible(PAGE_SIZE);
+  };
+
+  const showMore = async () => {
+    if (await ensureCatalogue()) setVisible((n) => n + PAGE_SIZE);
   };
 
   return (
@@ -73,7 +109,7 @@ export default function SearchResults({ courses, categories, levels }: Props) {
         action="/search"
         onSubmit={(event) => {
           event.preventDefault();
-          apply(draft);
+          void apply(draft);
         }}
       >
         <label className="search-refine__text">
@@ -114,19 +150,19 @@ export default function SearchResults({ courses, categories, levels }: Props) {
           {query.search && (
             <li>
               <span>{query.search}</span>
-              <button type="button" onClick={() => apply({ ...query, search: undefined })} aria-label={`Remove search "${query.search}"`}><X size={16} aria-hidden="true" /></button>
+              <button type="button" onClick={() => void apply({ ...query, search: undefined })} aria-label={`Remove search "${query.search}"`}><X size={16} aria-hidden="true" /></button>
             </li>
           )}
           {query.category && (
             <li>
               <span>Category: {categoryName}</span>
-              <button type="button" onClick={() => apply({ ...query, category: undefined })} aria-label="Remove category filter"><X size={16} aria-hidden="true" /></button>
+              <button type="button" onClick={() => void apply({ ...query, category: undefined })} aria-label="Remove category filter"><X size={16} aria-hidden="true" /></button>
             </li>
           )}
           {query.level && (
             <li>
               <span>Level: {query.level}</span>
-              <button type="button" onClick={() => apply({ ...query, level: undefined })} aria-label="Remove level filter"><X size={16} aria-hidden="true" /></button>
+              <button type="button" onClick={() => void apply({ ...query, level: undefined })} aria-label="Remove level filter"><X size={16} aria-hidden="true" /></button>
             </li>
           )}
         </ul>
@@ -134,23 +170,36 @@ export default function SearchResults({ courses, categories, levels }: Props) {
 
       <div className="search-summary">
         <p role="status">
-          Found {results.length} course(s){filtered ? ' matching your criteria' : ''}
+          {status === 'loading' ? 'Searching for courses...' : `Found ${total} course(s)${filtered ? ' matching your criteria' : ''}`}
         </p>
         {filtered && <a className="btn btn--outline" href="/courses">Clear Filters</a>}
       </div>
 
-      {results.length === 0 ? (
+      {status === 'error' && (
+        <p className="search-error" role="alert">Failed to load search results. Please try again later.</p>
+      )}
+
+      {total === 0 ? (
         <div className="search-empty">
           <h2>No courses found</h2>
           <p>We couldn't find any courses matching your search criteria. Try adjusting your search terms or browse our categories instead.</p>
           <a className="btn btn--primary" href="/courses">Browse All Categories</a>
         </div>
       ) : (
-        <ul className="course-grid" aria-label="Matching courses">
-          {results.map((course) => (
-            <li key={course.code}><CourseCard course={course} headingLevel={2} /></li>
-          ))}
-        </ul>
+        <>
+          <ul className="course-grid" aria-label="Matching courses">
+            {results.slice(0, visible).map((course) => (
+              <li key={course.code}><CourseCard course={course} headingLevel={2} /></li>
+            ))}
+          </ul>
+          {total > visible && (
+            <p className="search-more">
+              <button type="button" className="btn btn--primary" onClick={() => void showMore()} disabled={status === 'loading'}>
+                Show more ({total - visible} more)
+              </button>
+            </p>
+          )}
+        </>
       )}
     </div>
   );

@@ -1,0 +1,227 @@
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1440) <= 768;
+const axe = async (page: Page) => {
+  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+};
+
+test('courses index shows the eleven industries with course counts', async ({ page }) => {
+  await page.goto('/courses');
+  const cards = page.locator('.category-card');
+  await expect(cards).toHaveCount(11);
+  await expect(cards.filter({ hasText: 'Security & Cleaning' })).toContainText('10 Courses');
+  await expect(cards.filter({ hasText: 'Security & Cleaning' }).getByRole('link', { name: /Explore Courses/ })).toHaveAttribute('href', '/category/security-cleaning');
+  await axe(page);
+});
+
+test('a category page lists its courses, coloured by category, with a way back', async ({ page }) => {
+  await page.goto('/category/information-technology');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Information Technology');
+  await expect(page.getByText('8 Courses Available')).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Back to All Categories' })).toHaveAttribute('href', '/courses');
+  const cards = page.locator('.course-card');
+  await expect(cards).toHaveCount(8);
+  const colour = await cards.first().evaluate((el) => getComputedStyle(el).borderTopColor);
+  expect(colour).toBe('rgb(31, 95, 191)'); // #1f5fbf, the category's colour
+  await axe(page);
+  await cards.filter({ hasText: 'Certificate IV in Cyber Security' }).getByRole('link').click();
+  await expect(page).toHaveURL(/\/courses\/22603VIC$/);
+});
+
+test('a course page shows its sections and calls to action', async ({ page }) => {
+  await page.goto('/courses/CHC33021');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Certificate III in Individual Support');
+  for (const name of ['Overview', 'Requirements and eligibility', 'Career pathways and assessment']) {
+    await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
+  }
+  await expect(page.getByRole('main').getByRole('link', { name: /Get a Free Quote/ }).first()).toHaveAttribute('href', '/free-quote');
+  await expect(page.getByRole('main').getByRole('link', { name: 'How RPL Works' }).first()).toHaveAttribute('href', '/how-rpl-works');
+  const jsonLd = await page.locator('script[type="application/ld+json"]').textContent();
+  expect(jsonLd).toContain('"@type":"Course"');
+  expect(jsonLd).toContain('"courseCode":"CHC33021"');
+  await axe(page);
+});
+
+test('an unknown course code shows Course Not Found with status 404', async ({ page }) => {
+  const response = await page.goto('/courses/XYZ99999');
+  expect(response?.status()).toBe(404);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Course Not Found');
+  await expect(page.getByText('Course not found or unavailable')).toBeVisible();
+  await page.getByRole('button', { name: 'Go Back' }).click();
+  await expect(page).toHaveURL(/\/courses$/);
+});
+
+test.describe('search results page', () => {
+  test('reads the query, shows chips and a summary, and clears filters', async ({ page }) => {
+    await page.goto('/search?search=%20%20massage%20&category=health-fitness&level=Certificate%20IV');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Search Results');
+    await expect(page.getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+    const chips = page.getByRole('list', { name: 'Active filters' });
+    await expect(chips).toContainText('massage');
+    await expect(chips).toContainText('Category: Health & Fitness');
+    await expect(chips).toContainText('Level: Certificate IV');
+    await expect(page.getByText('Found 1 course(s) matching your criteria')).toBeVisible();
+    await expect(page.locator('.course-card')).toHaveText(/Certificate IV in Massage Therapy/);
+    await expect(page.getByRole('link', { name: 'Clear Filters' })).toHaveAttribute('href', '/courses');
+    await axe(page);
+  });
+
+  test('ranks an exact code first and has an empty state', async ({ page }) => {
+    await page.goto('/search?search=bsb50120');
+    await expect(page.locator('.course-card').first()).toContainText('BSB50120');
+    await page.goto('/search?search=underwater%20basket%20weaving');
+    await expect(page.getByRole('heading', { name: 'No courses found' })).toBeVisible();
+    await expect(page.getByText("We couldn't find any courses matching your search criteria. Try adjusting your search terms or browse our categories instead.")).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Browse All Categories' })).toHaveAttribute('href', '/courses');
+    await axe(page);
+  });
+
+  test('refining the search updates results and the address at once; back restores them', async ({ page }) => {
+    await page.goto('/search');
+    await expect(page.getByText('Found 163 course(s)')).toBeVisible();
+    await page.getByRole('searchbox', { name: 'Qualification name, code or keyword' }).fill('cyber');
+    await page.getByRole('main').getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(/\?search=cyber$/);
+    await expect(page.getByText('Found 1 course(s) matching your criteria')).toBeVisible();
+    await page.goBack();
+    await expect(page.getByText('Found 163 course(s)')).toBeVisible();
+  });
+
+  test('shows 24 cards at first and more on request', async ({ page }) => {
+    await page.goto('/search');
+    await expect(page.locator('.course-card')).toHaveCount(24);
+    await page.getByRole('button', { name: 'Show more (139 more)' }).click();
+    await expect(page.locator('.course-card')).toHaveCount(48);
+  });
+
+  test('works without JavaScript: the server renders the results', async ({ browser }) => {
+    const context = await browser.newContext({ javaScriptEnabled: false });
+    const page = await context.newPage();
+    await page.goto('/search?search=carpentry');
+    await expect(page.getByText('Found 1 course(s) matching your criteria')).toBeVisible();
+    await expect(page.locator('.course-card')).toContainText('Certificate III in Carpentry');
+    await context.close();
+  });
+
+  test('ignores a malformed filter instead of failing', async ({ page }) => {
+    await page.goto('/search?level=%3Cscript%3E&category=..%2F..');
+    await expect(page.getByText('Found 163 course(s)')).toBeVisible();
+  });
+});
+
+test.describe('home page', () => {
+  test('has every section in order, with zero axe violations', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(/nationally recognised qualification/);
+    const headings = await page.locator('main h2').allTextContents();
+    expect(headings.slice(0, 5)).toEqual([
+      'Four steps from experience to qualification',
+      'Qualifications awarded by partner training organisations',
+      'See How RPL Works',
+      'Why Choose RPL Pathways',
+      'Industries We Serve',
+    ]);
+    await expect(page.locator('.process__step')).toHaveText([/Free Skills Assessment/, /Portfolio of Experience/, /Evidence Review/, /You're Qualified/]);
+    await expect(page.getByRole('link', { name: "Let's GO!" })).toHaveAttribute('href', '/contact');
+    await expect(page.locator('.why__item')).toHaveCount(6);
+    await expect(page.locator('.industry-grid .category-card')).toHaveCount(11);
+    await expect(page.getByRole('link', { name: 'Show & More' })).toHaveAttribute('href', '/courses');
+    await expect(page.getByLabel('Disclaimer')).toContainText('not a registered training organisation');
+    await axe(page);
+  });
+
+  test('process steps light up as they scroll into view and stay lit', async ({ page }) => {
+    await page.goto('/');
+    const steps = page.locator('.process__step');
+    const last = steps.last();
+    const lastTop = await last.evaluate((el) => el.getBoundingClientRect().top);
+    test.skip(lastTop < (page.viewportSize()?.height ?? 0), 'all steps start on screen');
+    await expect(last).not.toHaveClass(/is-active/);
+    await last.scrollIntoViewIfNeeded();
+    await expect(last).toHaveClass(/is-active/);
+    for (let i = 0; i < 4; i++) await expect(steps.nth(i)).toHaveClass(/is-active/);
+    await page.evaluate(() => window.scrollTo(0, 0));
+    await expect(last).toHaveClass(/is-active/);
+  });
+
+  test('hero search suggests categories and levels, works from the keyboard and submits the filters', async ({ page }) => {
+    await page.goto('/');
+    const field = page.getByRole('combobox', { name: 'Qualification name, code or keyword' });
+    await field.click();
+    await field.pressSequentially('c');
+    await expect(page.getByRole('listbox', { name: 'Suggestions' })).toBeHidden();
+    await field.pressSequentially('ommunity');
+    const list = page.getByRole('listbox', { name: 'Suggestions' });
+    await expect(list.getByRole('option')).toHaveText([/Community Services/]);
+    await field.press('ArrowDown');
+    await expect(list.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
+    await field.press('Enter');
+    await expect(field).toHaveValue('Community Services');
+    await expect(page.getByRole('combobox', { name: 'Category' }).or(page.getByLabel('Category'))).toHaveValue('community-services');
+    await page.getByLabel('Level').selectOption('Diploma');
+    await page.locator('.hero-search').getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(/\/search\?search=Community\+Services&category=community-services&level=Diploma$/);
+    await expect(page.getByText(/Found \d+ course\(s\) matching your criteria/)).toBeVisible();
+  });
+
+  test('hero suggestions close on Escape and shortly after the field loses focus, capped at 8', async ({ page }) => {
+    await page.goto('/');
+    const field = page.getByRole('combobox', { name: 'Qualification name, code or keyword' });
+    await field.fill('ce');
+    const options = page.getByRole('listbox', { name: 'Suggestions' }).getByRole('option');
+    await expect(options.first()).toBeVisible();
+    expect(await options.count()).toBeLessThanOrEqual(8);
+    await field.press('Escape');
+    await expect(options.first()).toBeHidden();
+    await field.fill('dip');
+    await expect(options.first()).toBeVisible();
+    await page.locator('h1').click();
+    await expect(options.first()).toBeHidden();
+  });
+
+  test('the hero image falls back to an icon when it fails', async ({ page }) => {
+    test.skip(isPhone(page), 'the hero picture is not shown on small phones');
+    await page.route('**/images/hero-worker.svg', (route) => route.fulfill({ status: 404, body: '' }));
+    await page.goto('/');
+    await expect(page.locator('[data-hero-image]')).toBeHidden();
+    await expect(page.locator('.hero__fallback')).toBeVisible();
+  });
+
+  test('the explainer video plays with captions and returns to its poster when it ends', async ({ page }) => {
+    await page.goto('/');
+    const player = page.locator('.video-player');
+    await player.scrollIntoViewIfNeeded();
+    const play = player.getByRole('button', { name: /Play video/ });
+    await expect(play).toBeVisible();
+    await play.click();
+    const video = player.locator('video');
+    await expect(video).toHaveJSProperty('controls', true);
+    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10000 }).toBeGreaterThan(0);
+    expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.kind)).toBe('captions');
+    await video.evaluate((v: HTMLVideoElement) => { v.currentTime = v.duration - 0.2; });
+    await expect(play).toBeVisible({ timeout: 10000 });
+    expect(await video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBe(0);
+  });
+});
+
+test('header search lands on matching results', async ({ page }) => {
+  await page.goto('/about');
+  await page.getByRole('button', { name: 'Search qualifications' }).click();
+  await page.getByPlaceholder('Search for your qualification here...').fill('  carpentry ');
+  await page.keyboard.press('Enter');
+  await expect(page).toHaveURL(/\/search\?search=carpentry$/);
+  await expect(page.locator('.course-card').first()).toContainText('Certificate III in Carpentry');
+});
+
+test('the catalogue API answers JSON from the site', async ({ request }) => {
+  const courses = await request.get('/api/courses?search=nursing');
+  expect(courses.status()).toBe(200);
+  expect((await courses.json()).courses[0].title).toBe('Diploma of Nursing');
+  const bad = await request.get('/api/courses?limit=-4');
+  expect(bad.status()).toBe(400);
+  expect((await bad.json()).message).toBe('limit must be a whole number from 1 to 1000');
+  const missing = await request.get('/api/course-details/ZZZ99999');
+  expect(missing.status()).toBe(404);
+});
