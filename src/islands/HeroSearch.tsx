@@ -2,6 +2,7 @@ import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 
 import { Search } from 'lucide-react';
 import { suggest, type Suggestion } from '../lib/course-search';
 import { searchHref } from '../lib/search-url';
+import CourseFilters from '../components/CourseFilters';
 import './HeroSearch.css';
 
 interface Props {
@@ -132,24 +133,17 @@ export default function HeroSearch({ categories, levels, label }: Props) {
           ))}
         </ul>
       </div>
-      <label className="hero-search__select">
-        <span className="visually-hidden">Category</span>
-        <select name="category" value={category} onChange={(event) => setCategory(event.target.value)}>
-          <option value="">All Categories</option>
-          {categories.map((c) => (
-            <option key={c.slug} value={c.slug}>{c.name}</option>
-          ))}
-        </select>
-      </label>
-      <label className="hero-search__select">
-        <span className="visually-hidden">Level</span>
-        <select name="level" value={level} onChange={(event) => setLevel(event.target.value)}>
-          <option value="">All Levels</option>
-          {levels.map((l) => (
-            <option key={l} value={l}>{l}</option>
-          ))}
-        </select>
-      </label>
+      <CourseFilters
+        className="hero-search__select"
+        categories={categories}
+        levels={levels}
+        category={category}
+        level={level}
+        onChange={(change) => {
+          if (change.category !== undefined) setCategory(change.category);
+          if (change.level !== undefined) setLevel(change.level);
+        }}
+      />
       <button type="submit" className="btn btn--accent hero-search__submit">Search</button>
     </form>
   );

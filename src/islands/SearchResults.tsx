@@ -1,6 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Search, X } from 'lucide-react';
 import CourseCard from '../components/CourseCard';
+import CourseFilters from '../components/CourseFilters';
 import type { CourseSummary } from '../lib/catalogue';
 import { searchCourses, type SearchQuery } from '../lib/course-search';
 import { readSearchQuery } from '../lib/search-query';
@@ -124,24 +125,13 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
             onChange={(e) => setDraft({ ...draft, search: e.target.value })}
           />
         </label>
-        <label>
-          <span className="visually-hidden">Category</span>
-          <select name="category" value={draft.category ?? ''} onChange={(e) => setDraft({ ...draft, category: e.target.value })}>
-            <option value="">All Categories</option>
-            {categories.map((c) => (
-              <option key={c.slug} value={c.slug}>{c.name}</option>
-            ))}
-          </select>
-        </label>
-        <label>
-          <span className="visually-hidden">Level</span>
-          <select name="level" value={draft.level ?? ''} onChange={(e) => setDraft({ ...draft, level: e.target.value })}>
-            <option value="">All Levels</option>
-            {levels.map((l) => (
-              <option key={l} value={l}>{l}</option>
-            ))}
-          </select>
-        </label>
+        <CourseFilters
+          categories={categories}
+          levels={levels}
+          category={draft.category ?? ''}
+          level={draft.level ?? ''}
+          onChange={(change) => setDraft({ ...draft, ...change })}
+        />
         <button type="submit" className="btn btn--accent">Search</button>
       </form>
 

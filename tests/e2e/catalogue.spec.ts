@@ -125,7 +125,7 @@ test.describe('home page', () => {
     ]);
     await expect(page.locator('.process__step')).toHaveText([/Free Skills Assessment/, /Portfolio of Experience/, /Evidence Review/, /You're Qualified/]);
     await expect(page.getByRole('link', { name: "Let's GO!" })).toHaveAttribute('href', '/contact');
-    await expect(page.locator('.why__item')).toHaveCount(6);
+    await expect(page.locator('.icon-card')).toHaveCount(6);
     await expect(page.locator('.industry-grid .category-card')).toHaveCount(11);
     await expect(page.getByRole('link', { name: 'Show & More' })).toHaveAttribute('href', '/courses');
     await expect(page.getByLabel('Disclaimer')).toContainText('not a registered training organisation');

@@ -109,7 +109,7 @@ test('about statistics count up once when scrolled into view', async ({ page }) 
 
 test('how RPL works lists the six benefits, the skills check and every industry', async ({ page }) => {
   await page.goto('/how-rpl-works');
-  await expect(page.locator('.benefit')).toHaveCount(6);
+  await expect(page.locator('.icon-card')).toHaveCount(6);
   await expect(page.getByRole('heading', { name: 'Take The FREE 60 Second Skills Check Now!!' })).toBeVisible();
   await expect(page.locator('.skills-cta a')).toHaveAttribute('href', '/free-quote');
   await expect(page.locator('.industry')).toHaveCount(11);
