@@ -13,6 +13,15 @@ for (const [name, viewport] of [['phone', { width: 360, height: 780 }], ['deskto
   const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
   for (const path of paths.length ? paths : ['/']) {
     await page.goto(base + path, { waitUntil: 'networkidle' });
+    // Scroll through once so lazy images and on-scroll effects load, as they would for a reader.
+    await page.evaluate(async () => {
+      for (let y = 0; y < document.body.scrollHeight; y += 600) {
+        window.scrollTo(0, y);
+        await new Promise((r) => setTimeout(r, 60));
+      }
+      window.scrollTo(0, 0);
+    });
+    await page.waitForLoadState('networkidle');
     const file = `${out}/${name}${path.replace(/\W+/g, '_') || '_'}.png`;
     await page.screenshot({ path: file, fullPage: true });
     console.log(file);

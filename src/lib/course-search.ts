@@ -28,6 +28,12 @@ export function normalise(text: string): string {
 
 const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
+/** Every typed word starts a word of the text ("carp" finds "carpentry"); short words such as "iv" must match whole. */
+const hasAllWords = (text: string, words: string[]) => {
+  const tokens = text.split(' ');
+  return words.every((word) => tokens.some((token) => (word.length <= 2 ? token === word : token.startsWith(word))));
+};
+
 /**
  * 0 = exact code, 1 = code starts with the term, 2 = title holds the whole phrase,
  * 3 = every word in the code, title or level, 4 = every word once the category name counts too.
@@ -38,11 +44,11 @@ function rank(course: CourseSummary, phrase: string, words: string[]): number | 
   if (term && code === term) return 0;
   if (term.length >= 3 && code.startsWith(term)) return 1;
   const title = normalise(course.title);
-  if (title.includes(phrase)) return 2;
+  if (` ${title}`.includes(` ${phrase}`) && (phrase.length > 2 || ` ${title} `.includes(` ${phrase} `))) return 2;
   const own = `${code} ${title} ${normalise(course.level)}`;
-  if (words.every((word) => own.includes(word))) return 3;
+  if (hasAllWords(own, words)) return 3;
   const withCategory = `${own} ${normalise(course.categoryName)} ${course.category.replace(/-/g, ' ')}`;
-  return words.every((word) => withCategory.includes(word)) ? 4 : null;
+  return hasAllWords(withCategory, words) ? 4 : null;
 }
 
 /**

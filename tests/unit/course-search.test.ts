@@ -48,6 +48,12 @@ describe('searchCourses (SPEC 2.10)', () => {
     expect(results).toHaveLength(summaries.length);
     expect(results[0].level).toBe('Certificate II');
   });
+  it('matches words from their start, so "cert 4" does not find "civil"', () => {
+    const results = searchCourses(summaries, { search: 'cert 4' });
+    expect(results.length).toBe(summaries.filter((c) => c.level === 'Certificate IV').length);
+    expect(results.every((c) => c.level === 'Certificate IV')).toBe(true);
+    expect(searchCourses(summaries, { search: 'carp' })[0].title).toBe('Certificate III in Carpentry');
+  });
   it('returns nothing for nonsense', () => {
     expect(codes({ search: 'zzqxv' })).toEqual([]);
   });
