@@ -52,7 +52,8 @@ export default function VideoPlayer({ title, mp4, webm, captions, poster, poster
       >
         {webm && <source src={webm} type="video/webm" />}
         <source src={mp4} type="video/mp4" />
-        <track kind="captions" src={captions} srcLang="en" label="English" default />
+        {/* Added once the visitor presses play, so the page load does not fetch the captions. */}
+        {state !== 'poster' && <track kind="captions" src={captions} srcLang="en" label="English" default />}
         Your browser does not support the video tag.
       </video>
       {state === 'poster' && (
