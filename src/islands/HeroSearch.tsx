@@ -36,6 +36,7 @@ export default function HeroSearch({ categories, levels, label }: Props) {
     // Keep anything typed or chosen before the island hydrated.
     const form = formRef.current;
     if (inputRef.current?.value) setText(inputRef.current.value);
+    if (inputRef.current && document.activeElement === inputRef.current) setOpen(true);
     const chosen = (name: string) => (form?.elements.namedItem(name) as HTMLSelectElement | null)?.value ?? '';
     if (chosen('category')) setCategory(chosen('category'));
     if (chosen('level')) setLevel(chosen('level'));
