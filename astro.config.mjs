@@ -11,7 +11,7 @@ export default defineConfig({
   output: 'static',
   scopedStyleStrategy: 'class',
   trailingSlash: 'never',
-  build: { format: 'file', inlineStylesheets: 'always' },
+  build: { format: 'file', inlineStylesheets: 'auto' },
   adapter: netlify({ staticHeaders: true, imageCDN: false }),
   integrations: [
     react(),
@@ -37,7 +37,7 @@ export default defineConfig({
       styleDirective: { hashes: inlineStyleHashes },
     },
   },
-  // Self-hosted from the npm font packages; Astro adds metric-matched fallbacks so the swap does not shift layout.
+  // Self-hosted from the npm font packages (Kumbh Sans 400 and 700; 600 maps to 700); Astro adds metric-matched fallbacks so the swap does not shift layout.
   fonts: [
     {
       provider: fontProviders.local(),
@@ -48,7 +48,6 @@ export default defineConfig({
       options: {
         variants: [
           { weight: 400, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-400-normal.woff2'] },
-          { weight: 600, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-600-normal.woff2'] },
           { weight: 700, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-700-normal.woff2'] },
         ],
       },
