@@ -20,6 +20,10 @@ const env = {
 };
 const netlify = new URL('../node_modules/.bin/netlify', import.meta.url).pathname;
 
+// A local staff account exists from the first start on; its password is printed once, here.
+const accounts = spawnSync(process.execPath, [new URL('./users.ts', import.meta.url).pathname, 'ensure-local-account'], { env, encoding: 'utf8' });
+const accountNotice = `${accounts.stdout ?? ''}${accounts.status === 0 ? '' : accounts.stderr ?? ''}`.trim();
+
 // The CLI keeps its telemetry choice in the user's config; switch it off once, offline.
 spawnSync(netlify, ['--telemetry-disable'], { env, stdio: 'ignore' });
 
@@ -35,7 +39,8 @@ child.stdout.on('data', async (chunk) => {
   if (!announced && chunk.toString().includes('Local dev server ready')) {
     announced = true;
     await startCompressingProxy({ port: Number(port), target: Number(netlifyPort) });
-    console.log(`\n  The site is running at http://localhost:${port}  (Ctrl+C to stop)\n`);
+    console.log(`\n  The site is running at http://localhost:${port}  (Ctrl+C to stop)`);
+    console.log(`  Staff admin: http://localhost:${port}/admin/login\n${accountNotice.replace(/^/gm, '  ')}\n`);
   }
 });
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));

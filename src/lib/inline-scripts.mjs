@@ -21,7 +21,21 @@ export const categoryColorsCss = categories
   .map((c) => `.cat-${c.slug}{--cat-color:${c.color}}`)
   .join('');
 
+/**
+ * The admin's toast library (sonner) injects its stylesheet as a <style> element at run time; allow
+ * exactly that text by hash instead of opening the policy to any inline style.
+ */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+
+function sonnerCss() {
+  const source = readFileSync(createRequire(import.meta.url).resolve('sonner'), 'utf8').toString();
+  const match = /__insertCSS\(("(?:[^"\\]|\\.)*")\)/.exec(source);
+  if (!match) throw new Error('Could not find the stylesheet sonner injects; update src/lib/inline-scripts.mjs');
+  return JSON.parse(match[1]);
+}
+
 /** @type {`sha256-${string}`[]} */
-export const inlineStyleHashes = [categoryColorsCss].map(
+export const inlineStyleHashes = [categoryColorsCss, sonnerCss()].map(
   (source) => `sha256-${createHash('sha256').update(source).digest('base64')}`,
 );

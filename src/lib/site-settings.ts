@@ -1,16 +1,34 @@
 import * as v from 'valibot';
 import defaults from '../../content/site-settings.json';
-import { SiteSettingsSchema, isShownSocialLink, type SiteSettings, type SocialNetwork } from '../schemas/site-settings';
+import { SiteSettingsSchema, type SiteSettings, type SocialNetwork } from '../schemas/site-settings.ts';
+import { isShownSocialLink, telHref } from './social.ts';
+
+export { telHref };
 
 /** Built-in defaults (SPEC section 3), validated once so a bad edit of the content file fails the build. */
 export const defaultSiteSettings: SiteSettings = v.parse(SiteSettingsSchema, defaults);
 
+let buildTimeSettings: Promise<SiteSettings> | undefined;
+
 /**
- * The settings the pre-rendered header, footer and contact page show.
- * Every page reads them through here; the admin issue layers the stored settings over these defaults.
+ * The settings the pre-rendered header, footer and contact page show: the ones staff saved (read from
+ * the blob store when the build has access to it, as on Netlify and under the local CLI), else the
+ * defaults. Read once per build. In the browser a small script refreshes them from the public API, so a
+ * save shows before the next build finishes.
  */
-export async function getSiteSettings(): Promise<SiteSettings> {
-  return defaultSiteSettings;
+export function getSiteSettings(): Promise<SiteSettings> {
+  buildTimeSettings ??= (async () => {
+    if (!process.env.NETLIFY_BLOBS_CONTEXT) return defaultSiteSettings;
+    try {
+      const { readSettings } = await import('../server/settings');
+      const { contactInfo, socialMedia } = await readSettings();
+      return { contactInfo, socialMedia };
+    } catch (cause) {
+      console.warn('Site settings: could not read the saved settings, using the defaults.', cause);
+      return defaultSiteSettings;
+    }
+  })();
+  return buildTimeSettings;
 }
 
 export const socialLabels: Record<SocialNetwork, string> = {
@@ -19,13 +37,16 @@ export const socialLabels: Record<SocialNetwork, string> = {
   youtube: 'YouTube',
 };
 
-export function visibleSocialLinks(settings: SiteSettings) {
-  return (Object.keys(socialLabels) as SocialNetwork[])
-    .filter((network) => isShownSocialLink(settings.socialMedia[network]))
-    .map((network) => ({ network, label: socialLabels[network], href: settings.socialMedia[network].trim() }));
+/** Every network with its address and whether it is shown (SPEC 2.3 hiding rule). */
+export function socialLinks(settings: SiteSettings) {
+  return (Object.keys(socialLabels) as SocialNetwork[]).map((network) => ({
+    network,
+    label: socialLabels[network],
+    href: settings.socialMedia[network].trim(),
+    shown: isShownSocialLink(settings.socialMedia[network]),
+  }));
 }
 
-/** tel: links want digits only (and a leading +). */
-export function telHref(phone: string): string {
-  return `tel:${phone.replace(/[^\d+]/g, '')}`;
+export function visibleSocialLinks(settings: SiteSettings) {
+  return socialLinks(settings).filter((link) => link.shown);
 }

@@ -2,10 +2,14 @@ import * as v from 'valibot';
 
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters`));
 
-/** An address shown as a social link: empty (hidden) or an http(s) URL. */
+/**
+ * An address shown as a social link: an http(s) URL, or empty to hide it. The placeholders SPEC 2.3
+ * treats as hidden ('#', 'javascript:void(0)') are accepted and stored as empty.
+ */
 const socialUrl = v.pipe(
   v.string(),
   v.trim(),
+  v.transform((value) => (value === '#' || value.toLowerCase() === 'javascript:void(0)' ? '' : value)),
   v.maxLength(300, 'Links must be at most 300 characters'),
   v.check((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), 'Social links must start with http:// or https://'),
 );
@@ -16,13 +20,13 @@ export const ContactInfoSchema = v.object({
   phoneSecondary: v.pipe(text(40), v.regex(/^[+()\d\s-]*$/, 'Phone numbers may contain digits, spaces, +, ( ) and -')),
   address: v.pipe(text(200), v.nonEmpty('Address is required')),
   businessHours: v.pipe(text(120), v.nonEmpty('Business hours are required')),
-});
+}, 'Contact information must list email, phone, phoneSecondary, address and businessHours');
 
 export const SocialMediaSchema = v.object({
   facebook: socialUrl,
   instagram: socialUrl,
   youtube: socialUrl,
-});
+}, 'Social media links must list facebook, instagram and youtube');
 
 export const SiteSettingsSchema = v.object({
   contactInfo: ContactInfoSchema,
@@ -32,8 +36,4 @@ export const SiteSettingsSchema = v.object({
 export type SiteSettings = v.InferOutput<typeof SiteSettingsSchema>;
 export type SocialNetwork = keyof SiteSettings['socialMedia'];
 
-/** SPEC 2.3: a social link whose address is empty, '#' or 'javascript:void(0)' is hidden. */
-export function isShownSocialLink(href: string | undefined | null): href is string {
-  const value = (href ?? '').trim();
-  return value !== '' && value !== '#' && value.toLowerCase() !== 'javascript:void(0)';
-}
+export { isShownSocialLink } from '../lib/social.ts';

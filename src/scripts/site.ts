@@ -9,6 +9,7 @@ import {
   scrollToElement,
   scrollToY,
 } from '../lib/smooth-scroll';
+import { refreshSettings } from '../lib/settings-refresh';
 
 const root = document.documentElement;
 
@@ -101,3 +102,9 @@ if (menu && menuButton) {
   // Growing past the mobile breakpoint closes it too.
   matchMedia('(min-width: 769px)').addEventListener('change', (event) => event.matches && closeMenu());
 }
+
+// Contact details and social links in the pre-rendered header and footer are refreshed from the saved
+// site settings once the page is idle, so a change made in the admin shows before the next rebuild.
+const whenIdle = (task: () => void) =>
+  'requestIdleCallback' in window ? requestIdleCallback(task, { timeout: 3000 }) : setTimeout(task, 1500);
+whenIdle(() => void refreshSettings());

@@ -14,3 +14,60 @@ export type StoreName = 'users' | 'sessions' | 'settings' | 'inquiries' | 'outbo
 export function dataStore(name: StoreName): Store {
   return getStore({ name, consistency: 'strong' });
 }
+
+/**
+ * The current value of an entry with its ETag. Netlify Blobs returns the ETag with the value; the local
+ * emulation only reports ETags when listing, so there the ETag is read first and the value after it
+ * (if the entry changes in between, the conditional write below fails and is retried: never lost).
+ */
+async function readVersioned<T>(store: Store, key: string): Promise<{ data: T | null; etag?: string }> {
+  const found = await store.getWithMetadata(key, { type: 'json' });
+  if (!found) return { data: null };
+  if (found.etag) return { data: found.data as T, etag: found.etag };
+  const { blobs } = await store.list({ prefix: key });
+  const etag = blobs.find((blob) => blob.key === key)?.etag;
+  const data = (await store.get(key, { type: 'json' })) as T | null;
+  return data === null ? { data: null } : { data, etag };
+}
+
+/** One writer per key inside this process; the conditional writes handle writers elsewhere. */
+const queues = new Map<string, Promise<unknown>>();
+function serialised<T>(id: string, task: () => Promise<T>): Promise<T> {
+  const previous = queues.get(id) ?? Promise.resolve();
+  const run = previous.catch(() => {}).then(task);
+  const settled = run.catch(() => {});
+  queues.set(id, settled);
+  void settled.then(() => {
+    if (queues.get(id) === settled) queues.delete(id);
+  });
+  return run;
+}
+
+/**
+ * Read-modify-write of one JSON entry without lost updates: the write only lands if nobody changed the
+ * entry since it was read (ETag / onlyIfMatch, or onlyIfNew for a missing entry); otherwise it re-reads
+ * and tries again. `change` returns the new value, or undefined to leave the entry as it is.
+ */
+export function updateJSON<T>(
+  store: Store,
+  key: string,
+  change: (current: T | null) => T | undefined,
+  attempts = 8,
+): Promise<T | null> {
+  return serialised(`${(store as unknown as { name?: string }).name ?? ''}\n${key}`, async () => {
+    for (let attempt = 0; attempt < attempts; attempt++) {
+      const { data: current, etag } = await readVersioned<T>(store, key);
+      const next = change(current);
+      if (next === undefined) return current;
+      const result =
+        current === null
+          ? await store.setJSON(key, next, { onlyIfNew: true })
+          : etag
+            ? await store.setJSON(key, next, { onlyIfMatch: etag })
+            : { modified: false };
+      if (result.modified) return next;
+      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
+    }
+    throw new Error(`Could not update ${key}: too many concurrent writers`);
+  });
+}

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { error } from './http';
+import { error } from './http.ts';
 
 type Schema = v.GenericSchema<unknown, unknown>;
 
@@ -16,4 +16,44 @@ export function parseQuery<S extends Schema>(schema: S, url: URL): { ok: true; d
   if (result.success) return { ok: true, data: result.output };
   const errors = issuesToErrors(result.issues);
   return { ok: false, response: error(400, errors[0]?.message ?? 'Invalid query parameters', errors) };
+}
+
+export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response };
+
+/**
+ * Reads a JSON request body with a hard size cap (the stream is cut off, whatever Content-Length says),
+ * then validates it: 413 when too large, 415 when not JSON, 400 with `{ message, errors }` when invalid.
+ */
+export async function parseJsonBody<S extends Schema>(schema: S, request: Request, maxBytes: number): Promise<Parsed<v.InferOutput<S>>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) return { ok: false, response: error(415, 'Send the request body as JSON (Content-Type: application/json).') };
+  const declared = Number(request.headers.get('content-length') ?? 0);
+  const tooLarge = () => ({ ok: false as const, response: error(413, `The request body is too large (at most ${Math.round(maxBytes / 1024)} KB).`) });
+  if (declared > maxBytes) return tooLarge();
+
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  if (request.body) {
+    const reader = request.body.getReader();
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      size += value.byteLength;
+      if (size > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+  }
+  let raw: unknown;
+  try {
+    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+  } catch {
+    return { ok: false, response: error(400, 'The request body is not valid JSON.') };
+  }
+  const result = v.safeParse(schema, raw);
+  if (result.success) return { ok: true, data: result.output };
+  const errors = issuesToErrors(result.issues);
+  return { ok: false, response: error(400, errors[0]?.message ?? 'The request is not valid.', errors) };
 }

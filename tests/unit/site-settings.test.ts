@@ -20,7 +20,7 @@ describe('social link hiding rule (SPEC 2.3)', () => {
   });
   it('drops hidden networks from the rendered list and keeps the order', () => {
     const settings = { ...defaultSiteSettings, socialMedia: { facebook: '#', instagram: 'https://instagram.com/x', youtube: '' } };
-    expect(visibleSocialLinks(settings)).toEqual([{ network: 'instagram', label: 'Instagram', href: 'https://instagram.com/x' }]);
+    expect(visibleSocialLinks(settings)).toEqual([{ network: 'instagram', label: 'Instagram', href: 'https://instagram.com/x', shown: true }]);
   });
 });
 

@@ -1,0 +1,49 @@
+import type { Config } from '@netlify/functions';
+import { SiteSettingsSchema } from '../../src/schemas/site-settings';
+import { json, methodNotAllowed } from '../../src/server/http';
+import { parseJsonBody } from '../../src/server/validation';
+import { authenticate } from '../../src/server/auth';
+import { SETTINGS_CACHE_TAG, readSettings, saveSettings } from '../../src/server/settings';
+
+const REBUILD_NOTES = {
+  started: 'The public pages are being rebuilt; the change shows everywhere within a few minutes.',
+  'not-configured': 'The change shows on the public pages at once.',
+  failed: 'Saved, but the public pages could not be rebuilt. They show the change as visitors load them; ask a developer to redeploy.',
+} as const;
+
+/**
+ * GET  /api/public/site-settings -> {contactInfo, socialMedia}, cached at the CDN until the next save.
+ * GET  /api/admin/site-settings  -> the same plus who saved it last (staff only).
+ * POST /api/admin/site-settings  -> validates and saves the full settings object (staff only).
+ */
+export default async (request: Request) => {
+  const isAdmin = new URL(request.url).pathname.startsWith('/api/admin/');
+  if (!isAdmin) {
+    if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
+    const { contactInfo, socialMedia } = await readSettings();
+    return json(
+      { contactInfo, socialMedia },
+      {
+        headers: {
+          'Cache-Control': 'public, max-age=0, must-revalidate',
+          'Netlify-CDN-Cache-Control': 'public, durable, s-maxage=31536000',
+          'Netlify-Cache-Tag': SETTINGS_CACHE_TAG,
+        },
+      },
+    );
+  }
+
+  if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
+  const auth = await authenticate(request);
+  if (!auth.ok) return auth.response;
+  if (request.method === 'GET') return json(await readSettings());
+
+  const body = await parseJsonBody(SiteSettingsSchema, request, 8192);
+  if (!body.ok) return body.response;
+  const { settings, rebuild } = await saveSettings(body.data, auth.user.username);
+  return json({ success: true, message: 'Settings saved successfully!', settings, rebuild, note: REBUILD_NOTES[rebuild] });
+};
+
+export const config: Config = {
+  path: ['/api/public/site-settings', '/api/admin/site-settings'],
+};

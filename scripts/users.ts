@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// Staff accounts: create a user, reset a password, list users. Runs on Node 24 (TypeScript types are
+// stripped by Node itself) against the local blob store or a deployed site's store.
+//
+//   npm run users -- create <username> --first-name Jane --last-name Citizen [--role admin|editor]
+//   npm run users -- reset-password <username>
+//   npm run users -- list
+//
+// Target: the local store in .netlify/blobs-serve (default), or a deployed site with
+//   --site <site id> and the NETLIFY_AUTH_TOKEN environment variable (a personal access token).
+// Passwords are generated, printed once and stored only as scrypt hashes. To choose one yourself,
+// pipe it in with --password-stdin (at least 12 characters).
+import { parseArgs } from 'node:util';
+import { readFileSync } from 'node:fs';
+import * as v from 'valibot';
+import { openUserStore } from './lib/user-store.ts';
+import { createUser, listUsers, setPassword, UserExistsError, UnknownUserError } from '../src/server/users.ts';
+import { generatePassword } from '../src/server/passwords.ts';
+import { NewPasswordSchema, ROLES } from '../src/schemas/auth.ts';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    'first-name': { type: 'string' },
+    'last-name': { type: 'string' },
+    role: { type: 'string', default: 'admin' },
+    site: { type: 'string' },
+    'password-stdin': { type: 'boolean', default: false },
+    help: { type: 'boolean', short: 'h', default: false },
+  },
+});
+const [command, username] = positionals;
+const usage = `Usage:
+  npm run users -- create <username> --first-name <name> --last-name <name> [--role ${ROLES.join('|')}] [--password-stdin]
+  npm run users -- reset-password <username> [--password-stdin]
+  npm run users -- list
+Add --site <site id> (with NETLIFY_AUTH_TOKEN set) to manage a deployed site instead of the local store.`;
+
+function fail(message: string): never {
+  console.error(`Error: ${message}`);
+  process.exit(1);
+}
+
+function choosePassword(): { password: string; generated: boolean } {
+  if (!values['password-stdin']) return { password: generatePassword(), generated: true };
+  const typed = readFileSync(0, 'utf8').replace(/\r?\n$/, '');
+  const checked = v.safeParse(NewPasswordSchema, typed);
+  if (!checked.success) fail(checked.issues[0].message);
+  return { password: checked.output, generated: false };
+}
+
+if (values.help || !command) {
+  console.log(usage);
+  process.exit(command ? 0 : 1);
+}
+
+const target = await openUserStore({ site: values.site, token: process.env.NETLIFY_AUTH_TOKEN });
+try {
+  if (command === 'create') {
+    if (!username) fail('give the username to create');
+    const { password, generated } = choosePassword();
+    const user = await createUser({
+      username,
+      firstName: values['first-name'] ?? '',
+      lastName: values['last-name'] ?? '',
+      role: values.role as (typeof ROLES)[number],
+      password,
+    });
+    console.log(`Created ${user.role} "${user.username}" (${user.firstName} ${user.lastName}) in ${target.label}.`);
+    if (generated) console.log(`Password (shown once, store it in a password manager): ${password}`);
+  } else if (command === 'reset-password') {
+    if (!username) fail('give the username whose password to reset');
+    const { password, generated } = choosePassword();
+    await setPassword(username, password);
+    console.log(`New password set for "${username.toLowerCase()}" in ${target.label}; every open session was signed out.`);
+    if (generated) console.log(`Password (shown once): ${password}`);
+  } else if (command === 'ensure-local-account') {
+    // Used by `npm start`: the first local run gets a staff account, its password printed once.
+    if (values.site) fail('ensure-local-account only works on the local store');
+    const existing = await listUsers();
+    if (existing.length > 0) {
+      console.log(`Staff sign-in at /admin/login with your local account (${existing.map((u) => u.username).join(', ')}).`);
+      console.log('Forgot the password? npm run users -- reset-password <username>');
+    } else {
+      const password = generatePassword();
+      await createUser({ username: 'staff', firstName: 'Local', lastName: 'Staff', role: 'admin', password });
+      console.log('Created a local staff account for /admin/login (shown once; reset with npm run users -- reset-password staff):');
+      console.log(`  username: staff\n  password: ${password}`);
+    }
+  } else if (command === 'list') {
+    const users = await listUsers();
+    if (users.length === 0) console.log(`No staff accounts in ${target.label}.`);
+    for (const user of users) console.log(`${user.username}\t${user.role}\t${user.firstName} ${user.lastName}\tcreated ${user.createdAt}`);
+  } else {
+    fail(`unknown command "${command}"\n${usage}`);
+  }
+} catch (cause) {
+  if (cause instanceof UserExistsError || cause instanceof UnknownUserError) fail(cause.message);
+  if (cause instanceof v.ValiError) fail(cause.issues[0].message);
+  throw cause;
+} finally {
+  await target.close();
+}

@@ -1,0 +1,81 @@
+import { useQuery } from '@tanstack/react-query';
+import { BookOpen, Eye, FileText, FolderTree, GraduationCap, Layers, Newspaper, Settings } from 'lucide-react';
+import type { DashboardStats } from '../server/stats';
+import { api } from './api';
+import { useAuth } from './auth';
+import { formatCount, formatGrowth } from './format';
+
+const ZERO: Pick<DashboardStats, 'overview' | 'trends'> = {
+  overview: { totalCourses: 0, totalCategories: 0, totalBlogs: 0, publishedBlogs: 0, totalViews: 0, monthlyGrowth: 0 },
+  trends: { coursesGrowth: 0, blogsGrowth: 0, categoriesGrowth: 0, viewsGrowth: 0 },
+};
+
+const navCards = [
+  { href: '/admin/courses', title: 'Manage Courses', text: 'Browse the qualifications listed on the site.', Icon: GraduationCap, accent: 'green' },
+  { href: '/admin/categories', title: 'Manage Categories', text: 'See the industry sectors and their courses.', Icon: FolderTree, accent: 'blue' },
+  { href: '/admin/blogs', title: 'Manage Blogs', text: 'Write, publish and update blog posts.', Icon: Newspaper, accent: 'orange' },
+  { href: '/admin/settings', title: 'Site Settings', text: 'Contact information, social links, e-mail, phone and business hours.', Icon: Settings, accent: 'purple' },
+] as const;
+
+export default function DashboardPage() {
+  const { user } = useAuth();
+  // SPEC 8: a failed load is silent and shows zeros.
+  const { data, isPending } = useQuery({
+    queryKey: ['dashboard-stats'],
+    queryFn: () => api<DashboardStats>('/admin/dashboard-stats').catch((cause: unknown) => {
+      console.error('Dashboard stats could not be loaded', cause);
+      return ZERO;
+    }),
+  });
+
+  if (isPending) return <p className="admin-loading" role="status">Loading dashboard...</p>;
+  const { overview, trends } = data ?? ZERO;
+  const cards = [
+    { label: 'Total Courses', value: overview.totalCourses, note: 'RPL qualifications available', growth: trends.coursesGrowth, Icon: BookOpen, accent: 'green' },
+    { label: 'Blog Posts', value: overview.publishedBlogs, note: 'Published articles', growth: trends.blogsGrowth, Icon: FileText, accent: 'blue' },
+    { label: 'Categories', value: overview.totalCategories, note: 'Industry sectors', growth: trends.categoriesGrowth, Icon: Layers, accent: 'orange' },
+    { label: 'Total Views', value: overview.totalViews, note: 'This month', growth: trends.viewsGrowth, Icon: Eye, accent: 'purple' },
+  ] as const;
+
+  return (
+    <>
+      <p className="admin-welcome">Welcome back, {user?.firstName}!</p>
+      <section aria-label="Statistics" className="stat-grid">
+        {cards.map(({ label, value, note, growth, Icon, accent }) => {
+          const g = formatGrowth(growth);
+          return (
+            <article key={label} className={`stat-card accent-${accent}`} data-testid={`stat-${label.toLowerCase().replace(/\s+/g, '-')}`}>
+              <div className="stat-card__top">
+                <h2 className="stat-card__label">{label}</h2>
+                <Icon size={22} aria-hidden="true" className="stat-card__icon" />
+              </div>
+              <p className="stat-card__value" data-value={value}>
+                {formatCount(value)}
+              </p>
+              <p className="stat-card__note">{note}</p>
+              <p className={`stat-card__growth ${g.positive ? 'is-up' : 'is-down'}`}>
+                <span className="visually-hidden">Growth: </span>
+                {g.text}
+                <span className="stat-card__since"> vs last month</span>
+              </p>
+            </article>
+          );
+        })}
+      </section>
+      <section aria-labelledby="manage-title" className="admin-section">
+        <h2 id="manage-title" className="admin-subtitle">Manage the site</h2>
+        <ul role="list" className="nav-grid">
+          {navCards.map(({ href, title, text, Icon, accent }) => (
+            <li key={href}>
+              <a className={`nav-card accent-${accent}`} href={href}>
+                <Icon size={28} aria-hidden="true" />
+                <span className="nav-card__title">{title}</span>
+                <span className="nav-card__text">{text}</span>
+              </a>
+            </li>
+          ))}
+        </ul>
+      </section>
+    </>
+  );
+}

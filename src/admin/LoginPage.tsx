@@ -1,0 +1,96 @@
+import { useEffect, useState, type SubmitEvent } from 'react';
+import { Eye, EyeOff, LogIn } from 'lucide-react';
+import { AuthProvider, useAuth } from './auth';
+import { safeNext } from './session';
+import { FILL_ALL_FIELDS } from '../schemas/auth';
+import './admin.css';
+
+function nextPage(): string {
+  return safeNext(new URLSearchParams(location.search).get('next'));
+}
+
+function LoginForm() {
+  const { status, login } = useAuth();
+  const [username, setUsername] = useState('');
+  const [password, setPassword] = useState('');
+  const [showPassword, setShowPassword] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState('');
+  const [success, setSuccess] = useState('');
+
+  // SPEC 2.13: someone already signed in is sent on.
+  useEffect(() => {
+    if (status === 'authenticated' && !success) location.replace(nextPage());
+  }, [status, success]);
+
+  async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!username.trim() || !password) {
+      setError(FILL_ALL_FIELDS);
+      return;
+    }
+    setBusy(true);
+    setError('');
+    try {
+      const result = await login(username.trim(), password);
+      if (result.success) {
+        setSuccess(result.message);
+        setTimeout(() => location.replace(nextPage()), 600);
+        return;
+      }
+      setError(result.message || 'Login failed. Please try again.');
+    } catch {
+      setError('Network error. Please check your connection and try again.');
+    }
+    setBusy(false);
+  }
+
+  const edit = (set: (value: string) => void) => (value: string) => {
+    set(value);
+    if (error) setError('');
+  };
+
+  if (status === 'loading') return <p className="admin-loading" role="status">Loading...</p>;
+  const disabled = busy || Boolean(success);
+  return (
+    <form className="login-card" onSubmit={onSubmit} noValidate aria-busy={busy}>
+      <h1 className="login-title">
+        RPL Pathways
+        <span className="login-subtitle">Admin Panel</span>
+      </h1>
+      <div role="alert" className="login-messages">
+        {error && <p className="admin-banner is-error">{error}</p>}
+      </div>
+      <div role="status" className="login-messages">
+        {success && <p className="admin-banner is-success">{success}</p>}
+      </div>
+      <div className="admin-field">
+        <label htmlFor="username">Username</label>
+        <input id="username" name="username" autoComplete="username" autoCapitalize="none" spellCheck={false} value={username} disabled={disabled} onChange={(e) => edit(setUsername)(e.target.value)} required />
+      </div>
+      <div className="admin-field">
+        <label htmlFor="password">Password</label>
+        <div className="password-field">
+          <input id="password" name="password" type={showPassword ? 'text' : 'password'} autoComplete="current-password" value={password} disabled={disabled} onChange={(e) => edit(setPassword)(e.target.value)} required />
+          <button type="button" className="password-toggle" onClick={() => setShowPassword((shown) => !shown)} disabled={disabled} aria-pressed={showPassword} aria-label={showPassword ? 'Hide password' : 'Show password'}>
+            {showPassword ? <EyeOff size={20} aria-hidden="true" /> : <Eye size={20} aria-hidden="true" />}
+          </button>
+        </div>
+      </div>
+      <button type="submit" className="admin-btn admin-btn--primary login-submit" disabled={disabled}>
+        <LogIn size={18} aria-hidden="true" /> {busy ? 'Logging in...' : 'Login'}
+      </button>
+      <a className="login-back" href="/">Back to the website</a>
+    </form>
+  );
+}
+
+export default function LoginPage() {
+  return (
+    <AuthProvider>
+      <main id="main" className="login-page">
+        <LoginForm />
+      </main>
+    </AuthProvider>
+  );
+}

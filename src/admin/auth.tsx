@@ -1,0 +1,79 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
+import type { PublicUser } from '../schemas/auth';
+import { api, ApiError } from './api';
+import { clearSession, LOGIN_PATH, readSession, writeSession } from './session';
+
+type Status = 'loading' | 'authenticated' | 'unauthenticated';
+
+interface LoginResult {
+  success: boolean;
+  message: string;
+}
+
+interface AuthValue {
+  status: Status;
+  user: PublicUser | null;
+  login(username: string, password: string): Promise<LoginResult>;
+  logout(): Promise<void>;
+}
+
+const AuthContext = createContext<AuthValue | null>(null);
+
+export function AuthProvider({ children }: { children: ReactNode }) {
+  const [status, setStatus] = useState<Status>('loading');
+  const [user, setUser] = useState<PublicUser | null>(null);
+
+  // SPEC 4: a stored token and user restore the session; then the token is checked with the server,
+  // and a token the server refuses logs the user out (the API layer redirects on 401).
+  useEffect(() => {
+    const session = readSession();
+    if (!session) {
+      clearSession();
+      setStatus('unauthenticated');
+      return;
+    }
+    setUser(session.user);
+    setStatus('authenticated');
+    api('/auth/verify').catch((cause: unknown) => {
+      if (cause instanceof ApiError && cause.status === 401) {
+        setUser(null);
+        setStatus('unauthenticated');
+      }
+    });
+  }, []);
+
+  const login = useCallback(async (username: string, password: string): Promise<LoginResult> => {
+    try {
+      const answer = await api<{ token?: string; user?: PublicUser; message?: string }>('/auth/login', {
+        method: 'POST',
+        body: { username, password },
+        endSessionOn401: false,
+      });
+      if (!answer.token || !answer.user) return { success: false, message: answer.message || 'Login failed. Please try again.' };
+      writeSession({ token: answer.token, user: answer.user });
+      setUser(answer.user);
+      setStatus('authenticated');
+      return { success: true, message: answer.message || 'Login successful! Redirecting...' };
+    } catch (cause) {
+      if (cause instanceof ApiError) return { success: false, message: cause.message || 'Login failed. Please try again.' };
+      throw cause;
+    }
+  }, []);
+
+  const logout = useCallback(async () => {
+    // Revoke on the server (best effort), forget locally whatever the answer, and go to the login page
+    // (replacing history, so Back does not reopen an admin page).
+    await api('/auth/logout', { method: 'POST', endSessionOn401: false }).catch(() => {});
+    clearSession();
+    location.replace(LOGIN_PATH);
+  }, []);
+
+  const value = useMemo(() => ({ status, user, login, logout }), [status, user, login, logout]);
+  return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
+}
+
+export function useAuth(): AuthValue {
+  const value = useContext(AuthContext);
+  if (!value) throw new Error('useAuth must be used within an AuthProvider');
+  return value;
+}

@@ -1,0 +1,51 @@
+import * as v from 'valibot';
+import { PublicUserSchema, type PublicUser } from '../schemas/auth';
+
+/** SPEC 9: the session lives in localStorage under the keys "token" and "user". */
+export const TOKEN_KEY = 'token';
+export const USER_KEY = 'user';
+export const LOGIN_PATH = '/admin/login';
+export const HOME_PATH = '/admin/dashboard';
+
+export interface Session {
+  token: string;
+  user: PublicUser;
+}
+
+export function readSession(): Session | null {
+  try {
+    const token = localStorage.getItem(TOKEN_KEY);
+    const raw = localStorage.getItem(USER_KEY);
+    if (!token || !raw) return null;
+    const user = v.safeParse(PublicUserSchema, JSON.parse(raw));
+    return user.success ? { token, user: user.output } : null;
+  } catch {
+    return null;
+  }
+}
+
+export function writeSession(session: Session): void {
+  localStorage.setItem(TOKEN_KEY, session.token);
+  localStorage.setItem(USER_KEY, JSON.stringify(session.user));
+}
+
+export function clearSession(): void {
+  try {
+    localStorage.removeItem(TOKEN_KEY);
+    localStorage.removeItem(USER_KEY);
+  } catch {
+    /* storage disabled: nothing to clear */
+  }
+}
+
+/** Only admin pages of this site may be returned to after login (no open redirect). */
+export function safeNext(next: string | null | undefined): string {
+  if (!next || !/^\/admin\/[a-z0-9/-]*(\?[^#\s]*)?$/i.test(next) || next.startsWith(LOGIN_PATH)) return HOME_PATH;
+  return next;
+}
+
+/** SPEC 2.2: go to the login page, replacing history and remembering where the visitor wanted to go. */
+export function redirectToLogin(from: string = location.pathname + location.search): void {
+  const next = safeNext(from);
+  location.replace(next === HOME_PATH && !from.startsWith(HOME_PATH) ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(next)}`);
+}

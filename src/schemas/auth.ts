@@ -1,0 +1,50 @@
+import * as v from 'valibot';
+
+/** SPEC 5/8: both fields required, otherwise 'Please fill in all fields'. */
+export const FILL_ALL_FIELDS = 'Please fill in all fields';
+
+const required = (max: number) =>
+  v.pipe(v.string(FILL_ALL_FIELDS), v.nonEmpty(FILL_ALL_FIELDS), v.maxLength(max, `Must be at most ${max} characters`));
+
+/** POST /api/auth/login body. The username is compared case-insensitively; the password is used as typed. */
+export const LoginSchema = v.object({
+  username: v.pipe(v.string(FILL_ALL_FIELDS), v.trim(), v.nonEmpty(FILL_ALL_FIELDS), v.maxLength(64, 'Usernames are at most 64 characters')),
+  password: required(200),
+});
+export type LoginInput = v.InferOutput<typeof LoginSchema>;
+
+export const ROLES = ['admin', 'editor'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** A staff account name: what people type at the login box. */
+export const UsernameSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.regex(/^[a-z0-9][a-z0-9._-]{2,63}$/, 'Usernames are 3 to 64 letters, digits, dots, dashes or underscores'),
+);
+
+/** A new password: long enough to resist guessing, short enough to hash cheaply. */
+export const NewPasswordSchema = v.pipe(
+  v.string(),
+  v.minLength(12, 'Passwords must be at least 12 characters'),
+  v.maxLength(200, 'Passwords must be at most 200 characters'),
+);
+
+export const NewUserSchema = v.object({
+  username: UsernameSchema,
+  firstName: v.pipe(v.string(), v.trim(), v.nonEmpty('First name is required'), v.maxLength(60)),
+  lastName: v.pipe(v.string(), v.trim(), v.nonEmpty('Last name is required'), v.maxLength(60)),
+  role: v.picklist(ROLES, `Role must be one of: ${ROLES.join(', ')}`),
+  password: NewPasswordSchema,
+});
+export type NewUser = v.InferOutput<typeof NewUserSchema>;
+
+/** What the browser keeps under the 'user' key and the dashboard shows (SPEC 3). */
+export const PublicUserSchema = v.object({
+  username: v.string(),
+  firstName: v.string(),
+  lastName: v.string(),
+  role: v.string(),
+});
+export type PublicUser = v.InferOutput<typeof PublicUserSchema>;

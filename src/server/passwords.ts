@@ -1,0 +1,47 @@
+import { randomBytes, scrypt, timingSafeEqual, type ScryptOptions } from 'node:crypto';
+
+/**
+ * Password hashing with scrypt (Node's built-in implementation of RFC 7914). The stored form carries its
+ * own parameters, so they can be raised later without invalidating existing hashes:
+ *   scrypt$N$r$p$<salt base64url>$<hash base64url>
+ */
+const DEFAULTS = { N: 2 ** 15, r: 8, p: 1 };
+const KEY_LENGTH = 32;
+
+function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    );
+  });
+}
+
+export async function hashPassword(password: string): Promise<string> {
+  const salt = randomBytes(16);
+  const key = await derive(password, salt, DEFAULTS);
+  return ['scrypt', DEFAULTS.N, DEFAULTS.r, DEFAULTS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+}
+
+/** Constant-time comparison; a malformed stored hash never matches. */
+export async function verifyPassword(password: string, stored: string): Promise<boolean> {
+  const [scheme, n, r, p, salt, hash] = stored.split('$');
+  if (scheme !== 'scrypt' || !salt || !hash) return false;
+  const options = { N: Number(n), r: Number(r), p: Number(p) };
+  if (![options.N, options.r, options.p].every(Number.isSafeInteger) || options.N < 2 ** 14 || options.N > 2 ** 20) return false;
+  const expected = Buffer.from(hash, 'base64url');
+  if (expected.length !== KEY_LENGTH) return false;
+  const actual = await derive(password, Buffer.from(salt, 'base64url'), options);
+  return timingSafeEqual(actual, expected);
+}
+
+/** A hash to compare against when the account does not exist, so timing does not reveal usernames. */
+let decoy: Promise<string> | undefined;
+export function decoyHash(): Promise<string> {
+  decoy ??= hashPassword(randomBytes(16).toString('hex'));
+  return decoy;
+}
+
+/** A strong random password for new accounts and resets (printed once, never stored in clear). */
+export function generatePassword(): string {
+  return randomBytes(18).toString('base64url');
+}

@@ -1,0 +1,61 @@
+import { categories, courses } from './catalogue.ts';
+import { listBlogRecords } from './blog-records.ts';
+import { readSnapshot, recordSnapshot, viewsIn } from './counters.ts';
+import { growth, monthKey, previousMonthKey } from './months.ts';
+
+/**
+ * GET /api/admin/dashboard-stats (SPEC 3 "Dashboard stats"). Growth, as the README explains:
+ * - views: this month's blog views against last month's;
+ * - blogs: published posts now against those already published when this month began;
+ * - courses and categories: totals now against the first totals recorded last month (0% until a
+ *   month has been recorded, because the catalogue ships with each deploy and has no history of its own).
+ */
+export async function dashboardStats(now: Date = new Date()) {
+  const month = monthKey(now);
+  const lastMonth = previousMonthKey(month);
+  const [blogs, viewsNow, viewsBefore, baseline] = await Promise.all([
+    listBlogRecords(),
+    viewsIn(month),
+    viewsIn(lastMonth),
+    readSnapshot(lastMonth),
+  ]);
+  const published = blogs.filter((blog) => blog.isPublished);
+  const monthStart = startOfMonth(now);
+  const publishedBefore = published.filter((blog) => new Date(blog.publishedAt ?? blog.createdAt) < monthStart).length;
+  await recordSnapshot(month, { courses: courses.length, categories: categories.length, publishedBlogs: published.length });
+
+  const viewsGrowth = growth(viewsNow, viewsBefore);
+  const byNewest = <T extends { createdAt: string }>(a: T, b: T) => b.createdAt.localeCompare(a.createdAt);
+  return {
+    overview: {
+      totalCourses: courses.length,
+      totalCategories: categories.length,
+      totalBlogs: blogs.length,
+      publishedBlogs: published.length,
+      totalViews: viewsNow,
+      monthlyGrowth: viewsGrowth,
+    },
+    recentActivity: {
+      courses: courses.filter((course) => course.featured).slice(0, 5).map(({ code, title, level }) => ({ code, title, level })),
+      blogs: [...blogs].sort(byNewest).slice(0, 5).map(({ _id, title, slug, isPublished, createdAt }) => ({ _id, title, slug, isPublished, createdAt })),
+      categories: categories.map(({ slug, name, courseCount }) => ({ slug, name, courseCount })),
+    },
+    trends: {
+      coursesGrowth: baseline ? growth(courses.length, baseline.courses) : 0,
+      blogsGrowth: growth(published.length, publishedBefore),
+      categoriesGrowth: baseline ? growth(categories.length, baseline.categories) : 0,
+      viewsGrowth,
+    },
+  };
+}
+export type DashboardStats = Awaited<ReturnType<typeof dashboardStats>>;
+
+/** Midnight on the 1st of the current month in Sydney, as an instant. */
+function startOfMonth(now: Date): Date {
+  const key = monthKey(now);
+  // Sydney is UTC+10 or +11; find the first instant whose Sydney month is this month.
+  let guess = new Date(`${key}-01T00:00:00+11:00`);
+  while (monthKey(new Date(guess.getTime() - 60_000)) === key) guess = new Date(guess.getTime() - 60 * 60_000);
+  while (monthKey(guess) !== key) guess = new Date(guess.getTime() + 60 * 60_000);
+  return guess;
+}

@@ -1,0 +1,230 @@
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { createStaff } from './helpers/accounts';
+
+async function signIn(page: Page, account: { username: string; password: string }) {
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+}
+
+test.describe('staff sign-in', () => {
+  test('wrong password, empty fields and the right password (SPEC 2.13)', async ({ page }) => {
+    const account = await createStaff();
+    await page.goto('/admin/login');
+    await expect(page.getByRole('heading', { name: /Admin Panel/ })).toBeVisible();
+
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Please fill in all fields');
+
+    await page.getByLabel('Username').fill(account.username);
+    await expect(page.getByText('Please fill in all fields')).toBeHidden(); // editing a field clears the error
+    await page.getByLabel('Password', { exact: true }).fill('definitely wrong');
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toHaveText('Invalid username or password.');
+    await expect(page.getByLabel('Username')).toBeEnabled();
+
+    // Show/hide password.
+    const password = page.getByLabel('Password', { exact: true });
+    await expect(password).toHaveAttribute('type', 'password');
+    await page.getByRole('button', { name: 'Show password' }).click();
+    await expect(password).toHaveAttribute('type', 'text');
+    await page.getByRole('button', { name: 'Hide password' }).click();
+    await expect(password).toHaveAttribute('type', 'password');
+
+    await password.fill(account.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Login successful! Redirecting...' })).toBeVisible();
+    await page.waitForURL('**/admin/dashboard');
+    await expect(page.getByText(`Welcome back, ${account.firstName}!`)).toBeVisible();
+
+    // Already signed in: the login screen sends you on.
+    await page.goto('/admin/login');
+    await page.waitForURL('**/admin/dashboard');
+  });
+
+  test('five wrong passwords lock the account for this address, even with the right one', async ({ page }) => {
+    const account = await createStaff('locked');
+    await page.goto('/admin/login');
+    await page.getByLabel('Username').fill(account.username);
+    for (let i = 0; i < 5; i++) {
+      await page.getByLabel('Password', { exact: true }).fill(`wrong-${i}`);
+      await page.getByRole('button', { name: 'Login' }).click();
+      await expect(page.getByRole('alert')).toHaveText('Invalid username or password.');
+    }
+    await page.getByLabel('Password', { exact: true }).fill(account.password);
+    await page.getByRole('button', { name: 'Login' }).click();
+    await expect(page.getByRole('alert')).toHaveText(/Too many failed sign-in attempts\. Please try again in 1 minute\./);
+    expect(page.url()).toContain('/admin/login');
+  });
+
+  test('the guard sends visitors to login, replacing history, and back to the page they wanted', async ({ page }) => {
+    const account = await createStaff();
+    await page.goto('/about');
+    await page.goto('/admin/settings');
+    await page.waitForURL('**/admin/login?next=%2Fadmin%2Fsettings');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/settings');
+    await expect(page.getByRole('heading', { name: 'Site Settings', level: 1 })).toBeVisible();
+    // The guarded address was replaced, so Back leaves the admin rather than bouncing to login.
+    await page.goBack();
+    await expect(page).toHaveURL(/\/about$/);
+  });
+
+  test('logout revokes the token on the server and returns to login', async ({ page, request }) => {
+    const account = await createStaff();
+    await page.goto('/admin/login');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/dashboard');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);
+
+    // A stored session shows the Dashboard link on the public site.
+    await page.goto('/');
+    await expect(page.locator('.header-dashboard')).toBeVisible({ visible: test.info().project.name === 'desktop' });
+
+    await page.goto('/admin/dashboard');
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/admin/login');
+    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([null, null]);
+    expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
+    await page.goto('/admin/dashboard');
+    await page.waitForURL('**/admin/login?next=%2Fadmin%2Fdashboard');
+  });
+
+  test('a revoked token in storage is cleared on the next admin call (any 401)', async ({ page, request }) => {
+    const account = await createStaff();
+    await page.goto('/admin/login');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/dashboard');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    await request.post('/api/auth/logout', { headers: { authorization: `Bearer ${token}` } });
+    await page.goto('/admin/courses');
+    await page.waitForURL('**/admin/login?next=%2Fadmin%2Fcourses');
+    expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
+  });
+});
+
+test.describe('dashboard and catalogue screens', () => {
+  test('dashboard shows the real figures, growth colours and navigation cards', async ({ page, request }) => {
+    const account = await createStaff();
+    await page.goto('/admin/login');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/dashboard');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const stats = await (await request.get('/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${token}` } })).json();
+    const courses = (await (await request.get('/api/courses?limit=1000')).json()).total;
+    const categories = (await (await request.get('/api/categories')).json()).length;
+    expect(stats.overview.totalCourses).toBe(courses);
+    expect(stats.overview.totalCategories).toBe(categories);
+
+    await expect(page.getByTestId('stat-total-courses').locator('.stat-card__value')).toHaveText(String(courses));
+    await expect(page.getByTestId('stat-categories').locator('.stat-card__value')).toHaveText(String(categories));
+    await expect(page.getByTestId('stat-blog-posts')).toContainText('Published articles');
+    await expect(page.getByTestId('stat-total-views')).toContainText('This month');
+    for (const card of await page.locator('.stat-card__growth').all()) {
+      const text = (await card.textContent()) ?? '';
+      await expect(card).toHaveClass(/^\+/.test(text) ? /is-up/ : /is-down/);
+    }
+    await expect(page.locator('.admin-user')).toContainText(`${account.firstName} ${account.lastName}`);
+    await expect(page.locator('.admin-user__initials')).toHaveText('TE');
+    for (const name of ['Manage Courses', 'Manage Categories', 'Manage Blogs', 'Site Settings']) {
+      await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible();
+    }
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations).toEqual([]);
+
+    await page.getByRole('link', { name: /Manage Courses/ }).click();
+    await expect(page.getByRole('table')).toContainText('CPC30220');
+    await expect(page.getByText(/managed in the content files/)).toBeVisible();
+    await expect(page.locator('caption')).toContainText(`${courses} courses`);
+    await page.goto('/admin/categories');
+    await expect(page.getByRole('table').getByRole('row')).toHaveCount(categories + 1);
+  });
+});
+
+test.describe('site settings', () => {
+  test('a save shows in the public header and footer; bad input is refused with the field named', async ({ page, browser }, testInfo) => {
+    // Settings are site-wide: one project changes them, so the two viewports do not race each other.
+    test.skip(testInfo.project.name !== 'desktop', 'runs once; checks the phone layout itself');
+    const account = await createStaff();
+    await page.goto('/admin/login');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/dashboard');
+    await page.goto('/admin/settings');
+    await expect(page.getByText('Manage contact information and social media links')).toBeVisible();
+
+    const secondary = page.getByLabel('Secondary phone');
+    const facebook = page.getByLabel('Facebook URL');
+    const youtube = page.getByLabel('YouTube URL');
+    const phone = `0491 570 ${String(Math.floor(Math.random() * 900) + 100)}`;
+
+    await page.getByLabel('E-mail').fill('not-an-email');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByText('Enter a valid e-mail address')).toBeVisible();
+    await expect(page.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true');
+
+    await page.getByRole('button', { name: 'Reset to Defaults' }).click();
+    await expect(page.getByLabel('E-mail')).toHaveValue('support@rplpathways.com.au');
+    await secondary.fill(phone);
+    await facebook.fill('https://www.facebook.com/rpl.pathways.test');
+    await youtube.fill('');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
+
+    // Reload: the saved values come back from the store.
+    await page.reload();
+    await expect(secondary).toHaveValue(phone);
+
+    // The public pages pick the change up (desktop header strip and footer).
+    await page.goto('/about');
+    const footer = page.locator('footer');
+    await expect(footer.getByRole('link', { name: phone })).toHaveAttribute('href', `tel:${phone.replace(/\s/g, '')}`);
+    await expect(page.locator('.top-strip a[aria-label^="Facebook"]')).toHaveAttribute('href', 'https://www.facebook.com/rpl.pathways.test');
+    await expect(page.locator('.top-strip a[aria-label^="YouTube"]')).toBeHidden();
+
+    // And at phone size, in the menu's Follow Us block.
+    const phoneContext = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+    const phonePage = await phoneContext.newPage();
+    await phonePage.goto('/');
+    await expect(phonePage.locator('footer').getByRole('link', { name: phone })).toBeAttached();
+    await phonePage.getByRole('button', { name: /menu/i }).click();
+    await expect(phonePage.getByRole('dialog').locator('a[aria-label^="Facebook"]')).toHaveAttribute('href', 'https://www.facebook.com/rpl.pathways.test');
+    await expect(phonePage.getByRole('dialog').locator('a[aria-label^="YouTube"]')).toBeHidden();
+    await phoneContext.close();
+
+    // Put the defaults back for everyone else.
+    await page.goto('/admin/settings');
+    await page.getByRole('button', { name: 'Reset to Defaults' }).click();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations).toEqual([]);
+  });
+});
+
+test.describe('admin API without a valid token', () => {
+  test('every admin endpoint answers 401', async ({ request }, testInfo) => {
+    test.skip(testInfo.project.name !== 'desktop', 'API only: once is enough');
+    const endpoints: [string, 'get' | 'post'][] = [
+      ['/api/auth/verify', 'get'],
+      ['/api/auth/logout', 'post'],
+      ['/api/admin/dashboard-stats', 'get'],
+      ['/api/admin/site-settings', 'get'],
+      ['/api/admin/site-settings', 'post'],
+    ];
+    for (const [path, method] of endpoints) {
+      for (const headers of [{}, { authorization: 'Bearer not-a-real-token-at-all' }, { authorization: 'Basic c3RhZmY6c3RhZmY=' }]) {
+        const response = await request[method](path, { headers, data: method === 'post' ? {} : undefined });
+        expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(401);
+      }
+    }
+  });
+});
+
+test('admin login page has no axe violations', async ({ page }) => {
+  await page.goto('/admin/login');
+  await expect(page.getByLabel('Username')).toBeVisible();
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations).toEqual([]);
+});

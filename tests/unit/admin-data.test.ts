@@ -1,0 +1,143 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBlobs } from './helpers/blobs';
+import { dataStore } from '../../src/server/blobs';
+import { addView, recordSnapshot, viewsIn } from '../../src/server/counters';
+import { dashboardStats } from '../../src/server/stats';
+import { growth, monthKey, previousMonthKey } from '../../src/server/months';
+import { readSettings } from '../../src/server/settings';
+import { defaultSiteSettings } from '../../src/lib/site-settings';
+import { issueToken } from '../../src/server/tokens';
+import { createUser, getUser } from '../../src/server/users';
+import statsHandler from '../../netlify/functions/dashboard-stats.mts';
+import settingsHandler from '../../netlify/functions/site-settings.mts';
+import { formatCount, formatGrowth, initials } from '../../src/admin/format';
+import { safeNext } from '../../src/admin/session';
+
+let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let token = '';
+beforeAll(async () => {
+  process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
+  blobs = await startBlobs();
+  await createUser({ username: 'dash-admin', firstName: 'Dana', lastName: 'Admin', role: 'admin', password: 'a long enough password' });
+  token = await issueToken((await getUser('dash-admin'))!);
+});
+afterAll(() => blobs.stop());
+
+const auth = (init: RequestInit = {}) => ({ ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+
+describe('months and growth', () => {
+  it('counts months in Sydney time', () => {
+    expect(monthKey(new Date('2026-10-31T13:30:00Z'))).toBe('2026-11'); // 00:30 on 1 Nov in Sydney (AEDT)
+    expect(monthKey(new Date('2026-10-31T12:30:00Z'))).toBe('2026-10');
+    expect(previousMonthKey('2026-01')).toBe('2025-12');
+    expect(previousMonthKey('2026-11')).toBe('2026-10');
+  });
+  it('is a one-decimal percentage, +100% from nothing, 0% for nothing to nothing', () => {
+    expect(growth(150, 100)).toBe(50);
+    expect(growth(2, 3)).toBe(-33.3);
+    expect(growth(5, 0)).toBe(100);
+    expect(growth(0, 0)).toBe(0);
+  });
+});
+
+describe('dashboard stats', () => {
+  it('computes figures and growth from the content, the blog store and the monthly counters', async () => {
+    const now = new Date('2026-11-20T02:00:00Z');
+    const blogsStore = dataStore('blogs');
+    const post = (id: string, isPublished: boolean, createdAt: string, publishedAt?: string) =>
+      blogsStore.setJSON(`post/${id}`, { _id: id, slug: id, title: id, excerpt: '', isPublished, createdAt, publishedAt: publishedAt ?? null, views: 0 });
+    await post('old-published', true, '2026-09-01T00:00:00Z', '2026-09-02T00:00:00Z');
+    await post('new-published', true, '2026-11-10T00:00:00Z', '2026-11-10T00:00:00Z');
+    await post('draft', false, '2026-11-12T00:00:00Z');
+    for (let i = 0; i < 4; i++) await addView(new Date('2026-10-15T00:00:00Z'));
+    for (let i = 0; i < 6; i++) await addView(now);
+    await recordSnapshot('2026-10', { courses: 160, categories: 11, publishedBlogs: 1 });
+
+    const stats = await dashboardStats(now);
+    expect(stats.overview).toEqual({ totalCourses: 163, totalCategories: 11, totalBlogs: 3, publishedBlogs: 2, totalViews: 6, monthlyGrowth: 50 });
+    expect(stats.trends).toEqual({ coursesGrowth: 1.9, blogsGrowth: 100, categoriesGrowth: 0, viewsGrowth: 50 });
+    expect(stats.recentActivity.blogs.map((b) => b._id)).toEqual(['draft', 'new-published', 'old-published']);
+    // This month's baseline was recorded for next month's growth.
+    expect(await dataStore('counters').get('snapshot/2026-11', { type: 'json' })).toMatchObject({ courses: 163, categories: 11, publishedBlogs: 2 });
+  });
+
+  it('counts concurrent views without losing any', async () => {
+    const at = new Date('2027-03-10T00:00:00Z');
+    await Promise.all(Array.from({ length: 25 }, () => addView(at)));
+    expect(await viewsIn(monthKey(at))).toBe(25);
+  });
+
+  it('is served to staff only', async () => {
+    expect((await statsHandler(new Request('http://localhost/api/admin/dashboard-stats'))).status).toBe(401);
+    const response = await statsHandler(new Request('http://localhost/api/admin/dashboard-stats', auth()));
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ overview: { totalCourses: 163 }, trends: expect.any(Object), recentActivity: expect.any(Object) });
+  });
+});
+
+describe('site settings API', () => {
+  const valid = {
+    contactInfo: { email: 'hello@example.com.au', phone: '(02) 5550 9999', phoneSecondary: '', address: '1 Test St, Sydney NSW 2000', businessHours: 'Mon - Fri: 9:00 am - 5:00 pm' },
+    socialMedia: { facebook: 'https://facebook.com/example', instagram: '', youtube: '#' },
+  };
+  const post = (body: unknown, init: RequestInit = {}) =>
+    settingsHandler(new Request('http://localhost/api/admin/site-settings', auth({ method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), ...init })));
+
+  it('starts from the built-in defaults', async () => {
+    const response = await settingsHandler(new Request('http://localhost/api/public/site-settings'));
+    expect(await response.json()).toEqual(defaultSiteSettings);
+    expect(response.headers.get('netlify-cache-tag')).toBe('site-settings');
+  });
+
+  it('refuses anonymous, invalid, oversized and non-JSON saves and changes nothing', async () => {
+    const before = await readSettings();
+    expect((await settingsHandler(new Request('http://localhost/api/admin/site-settings', { method: 'POST', body: JSON.stringify(valid), headers: { 'content-type': 'application/json' } }))).status).toBe(401);
+    const invalid = await post({ ...valid, contactInfo: { ...valid.contactInfo, email: 'nope' } });
+    expect(invalid.status).toBe(400);
+    expect(await invalid.json()).toMatchObject({ message: 'Enter a valid e-mail address', errors: [{ field: 'contactInfo.email', message: 'Enter a valid e-mail address' }] });
+    const script = await post({ ...valid, socialMedia: { ...valid.socialMedia, facebook: 'javascript:alert(1)' } });
+    expect(script.status).toBe(400);
+    expect((await post({ ...valid, contactInfo: { ...valid.contactInfo, address: 'x'.repeat(20_000) } })).status).toBe(413);
+    expect((await post('contactInfo=1', { headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    expect((await post('[1,2')).status).toBe(400);
+    expect(await readSettings()).toEqual(before);
+  });
+
+  it('saves valid settings, trims them and serves them publicly at once', async () => {
+    const response = await post({ ...valid, contactInfo: { ...valid.contactInfo, email: '  hello@example.com.au ' } });
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ success: true, message: 'Settings saved successfully!', rebuild: 'not-configured' });
+    const publicAnswer = await (await settingsHandler(new Request('http://localhost/api/public/site-settings'))).json();
+    expect(publicAnswer).toEqual({ ...valid, socialMedia: { ...valid.socialMedia, youtube: '' } });
+    const adminAnswer = await (await settingsHandler(new Request('http://localhost/api/admin/site-settings', auth()))).json();
+    expect(adminAnswer).toMatchObject({ contactInfo: valid.contactInfo, updatedBy: 'dash-admin' });
+  });
+});
+
+describe('dashboard formatting (SPEC 2.14)', () => {
+  it('shows K from 1,000 and M from 1,000,000 with one decimal', () => {
+    expect(formatCount(999)).toBe('999');
+    expect(formatCount(1000)).toBe('1.0K');
+    expect(formatCount(15_430)).toBe('15.4K');
+    expect(formatCount(1_000_000)).toBe('1.0M');
+    expect(formatCount(2_345_678)).toBe('2.3M');
+  });
+  it('marks growth green only above zero', () => {
+    expect(formatGrowth(12.345)).toEqual({ text: '+12.3%', positive: true });
+    expect(formatGrowth(0)).toEqual({ text: '0%', positive: false });
+    expect(formatGrowth(-4)).toEqual({ text: '-4%', positive: false });
+  });
+  it('builds initials', () => {
+    expect(initials('dana', 'admin')).toBe('DA');
+  });
+});
+
+describe('return address after login', () => {
+  it('only ever returns to an admin page of this site', () => {
+    expect(safeNext('/admin/settings')).toBe('/admin/settings');
+    expect(safeNext('/admin/blogs?page=2')).toBe('/admin/blogs?page=2');
+    for (const bad of ['https://evil.example/admin/x', '//evil.example/admin/', '/about', '/admin/login', 'javascript:alert(1)', null]) {
+      expect(safeNext(bad)).toBe('/admin/dashboard');
+    }
+  });
+});
