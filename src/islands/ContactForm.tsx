@@ -1,4 +1,4 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type InputEvent, type SubmitEvent } from 'react';
 import * as v from 'valibot';
 import { ContactSchema, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, fieldErrors, type ContactSource } from '../schemas/inquiry';
 import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from './fields';
@@ -36,11 +36,15 @@ export default function ContactForm({ source }: Props) {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [outcome, setOutcome] = useState<{ success?: string; error?: string; detail?: string }>({});
+  // Until hydrated the button is a plain button: a click then cannot post the form natively; the
+  // client:interaction directive replays that click once the island is live, and it submits then.
+  const [live, setLive] = useState(false);
+  useEffect(() => setLive(true), []);
 
   // One form of each source per page, so the source makes the ids unique (and short: the home page counts bytes).
   const fieldId = (name: string) => `${source}-${name}`;
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy) return;
     const form = event.currentTarget;
@@ -82,7 +86,7 @@ export default function ContactForm({ source }: Props) {
   };
 
   /** Editing a field clears its error (and any earlier outcome message). */
-  const onInput = (event: FormEvent<HTMLFormElement>) => {
+  const onInput = (event: InputEvent<HTMLFormElement>) => {
     const name = (event.target as HTMLInputElement).name;
     if (errors[name]) setErrors(({ [name]: _gone, ...rest }) => rest);
     if (outcome.success) setOutcome({});
@@ -108,7 +112,14 @@ export default function ContactForm({ source }: Props) {
         <Field required markRequired={false} id={fieldId('message')} name="message" label="Message" multiline maxLength={LIMITS.message} error={errors.message} />
       </div>
       <Honeypot name={HONEYPOT_FIELD} />
-      <button type="submit" className="btn btn--accent inquiry-form__submit" disabled={busy}>
+      <button
+        type={live ? 'submit' : 'button'}
+        className="btn btn--accent inquiry-form__submit"
+        disabled={busy}
+        onClick={(event) => {
+          if (event.currentTarget.type !== 'submit') event.currentTarget.form?.requestSubmit();
+        }}
+      >
         {busy ? 'Submitting...' : texts.submit}
       </button>
       <FormStatus success={outcome.success} error={outcome.error}>

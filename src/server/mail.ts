@@ -213,12 +213,16 @@ export function defaultTransport(): MailTransport {
 
 /* ---------- Delivery ---------- */
 
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`No answer from the mail service within ${ms / 1000} s`)), ms);
   });
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
 }
 
 type Outcome = { kind: MailKind; ok: true; id: string } | { kind: MailKind; ok: false; error: string };

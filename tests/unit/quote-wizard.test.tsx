@@ -231,3 +231,24 @@ describe('quote wizard (SPEC 2.12)', () => {
     expect((screen.getByLabelText(/Last name/) as HTMLInputElement).value).toBe('Lee');
   });
 });
+
+describe('before hydration', () => {
+  it('keeps what was typed into the server-rendered step 1', async () => {
+    const { renderToString } = await import('react-dom/server');
+    const { hydrateRoot } = await import('react-dom/client');
+    const container = document.createElement('div');
+    container.innerHTML = renderToString(<QuoteWizard categories={categories} courses={courses} />);
+    document.body.append(container);
+    const type = (name: string, value: string) => ((container.querySelector(`[name="${name}"]`) as HTMLInputElement).value = value);
+    type('firstName', 'Kim');
+    type('lastName', 'Tran');
+    type('email', 'kim@example.com');
+    type('phone', '0412 345 678');
+    await act(async () => {
+      hydrateRoot(container, <QuoteWizard categories={categories} courses={courses} />);
+    });
+    expect((container.querySelector('.quote__next') as HTMLButtonElement).disabled).toBe(false);
+    expect((container.querySelector('[name="firstName"]') as HTMLInputElement).value).toBe('Kim');
+    container.remove();
+  });
+});

@@ -1,4 +1,4 @@
-import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import * as v from 'valibot';
 import { Check, CircleCheck } from 'lucide-react';
 import { CONTACT_TIMES, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, QUOTE_STEP_FIELDS, QuoteSchema, STATES, fieldErrors } from '../../schemas/inquiry';
@@ -45,14 +45,20 @@ export default function QuoteWizard({ categories, courses }: Props) {
   const moved = useRef(false);
   const restored = useRef(false);
 
-  // Restore before the first paint after hydration (the server renders step 1 with nothing filled in).
+  // Restore before the first paint after hydration (the server renders step 1 with nothing filled
+  // in), and keep anything typed into step 1 before the island hydrated.
   useLayoutEffect(() => {
     const storage = tabStorage();
     const saved = storage && loadProgress(storage, categories, courses);
-    if (saved) {
-      setStep(saved.step);
-      setDraft(saved.draft);
+    const restoredDraft = saved?.draft ?? emptyDraft();
+    if (!saved || saved.step === 1) {
+      for (const name of QUOTE_STEP_FIELDS[1]) {
+        const typed = (formRef.current?.elements.namedItem(name) as HTMLInputElement | null)?.value;
+        if (typed) restoredDraft[name] = typed;
+      }
     }
+    setStep(saved?.step ?? 1);
+    setDraft(restoredDraft);
     restored.current = true;
   }, [categories, courses]);
 
@@ -98,7 +104,7 @@ export default function QuoteWizard({ categories, courses }: Props) {
     return Object.fromEntries(Object.entries(fieldErrors(result.issues)).filter(([field]) => fields.includes(field)));
   };
 
-  const onSubmit = async (event: FormEvent<HTMLFormElement>) => {
+  const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (busy || !canContinue(step, draft)) return;
     const found = stepErrors(step);
@@ -133,11 +139,13 @@ export default function QuoteWizard({ categories, courses }: Props) {
 
   if (done !== null) {
     return (
-      <div className="quote-done">
-        <CircleCheck size={56} aria-hidden="true" className="quote-done__icon" />
-        <h2 ref={headingRef} tabIndex={-1}>Thank you{done ? `, ${done}` : ''}!</h2>
-        <p>We've received your free quote request. One of our team will reply within 24 hours with the qualification that fits your experience and what it involves.</p>
-        <a className="btn btn--primary" href="/">Back to Home</a>
+      <div className="quote">
+        <div className="quote-done">
+          <CircleCheck size={56} aria-hidden="true" className="quote-done__icon" />
+          <h2 ref={headingRef} tabIndex={-1}>Thank you{done ? `, ${done}` : ''}!</h2>
+          <p>We've received your free quote request. One of our team will reply within 24 hours with the qualification that fits your experience and what it involves.</p>
+          <a className="btn btn--primary" href="/">Back to Home</a>
+        </div>
       </div>
     );
   }
