@@ -206,6 +206,9 @@ test.describe('home consultation form', () => {
 test.describe('/free-quote', () => {
   test('five steps from the keyboard to the thank-you screen; stored with course names and mailed', async ({ page }, info) => {
     const email = uniqueEmail(info, 'quote');
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
     await page.goto('/free-quote');
     await expect(page).toHaveTitle('Free Quote | RPL Pathways');
     const wizard = page.locator('.quote');
@@ -285,6 +288,8 @@ test.describe('/free-quote', () => {
     const mails = await outboxFor(stored.id);
     expect(mails.staff.subject).toBe('New free quote request from Alex Morgan (VIC)');
     expect(mails.ack.text).toContain('within 24 hours');
+
+    expect(problems).toEqual([]);
 
     // Progress is forgotten after success.
     await page.reload();
