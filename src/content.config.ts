@@ -145,4 +145,24 @@ const home = defineCollection({
   }),
 });
 
-export const collections = { about, howRplWorks, faq, legal, categories, courses, home };
+const contact = defineCollection({
+  loader: one('contact.json'),
+  schema: z.object({
+    title: text,
+    hero: z.object({ heading: text, text, imageAlt: text }),
+    consultation: z.object({ eyebrow: text, heading: text, text }),
+    getInTouch: heading,
+    map: z.object({ heading: text, text, latitude: z.number().min(-44).max(-10), longitude: z.number().min(112).max(154), zoomBox: z.number().positive().max(0.1) }),
+  }),
+});
+
+const freeQuote = defineCollection({
+  loader: one('free-quote.json'),
+  schema: z.object({
+    title: text,
+    hero: heading,
+    aside: z.object({ heading: text, steps: z.array(text).min(1), note: text }),
+  }),
+});
+
+export const collections = { about, howRplWorks, faq, legal, categories, courses, home, contact, freeQuote };

@@ -1,0 +1,60 @@
+import type { Config, Context } from '@netlify/functions';
+import { methodNotAllowed } from '../../src/server/http';
+import { acceptInquiry, parseFormSubmission, refuse } from '../../src/server/form-request';
+import { QuoteSchema } from '../../src/schemas/inquiry';
+import { courses, findCategory } from '../../src/server/catalogue';
+
+const courseByCode = new Map(courses.map((course) => [course.code, course]));
+
+/**
+ * POST /api/email/quote (SPEC 2.12, 3, 7): the five-step free quote. The chosen categories and
+ * courses must exist in the catalogue; the inquiry keeps their names and titles as they were.
+ */
+export default async (request: Request, context: Context) => {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  const parsed = await parseFormSubmission(request, QuoteSchema);
+  if (!parsed.ok) return parsed.response;
+  const quote = parsed.data;
+
+  const unknownCategory = quote.selectedCategories.find((slug) => !findCategory(slug));
+  if (unknownCategory) {
+    const message = `Unknown category: ${unknownCategory}`;
+    return refuse(400, message, [{ field: 'selectedCategories', message }]);
+  }
+  const unknownCourse = quote.selectedCourses.find((code) => !courseByCode.has(code));
+  if (unknownCourse) {
+    const message = `Unknown course: ${unknownCourse}`;
+    return refuse(400, message, [{ field: 'selectedCourses', message }]);
+  }
+
+  const { firstName, lastName, email, phone } = quote;
+  return acceptInquiry(
+    {
+      kind: 'quote',
+      source: 'quote',
+      contact: { firstName, lastName, email, phone },
+      quote: {
+        mobileNumber: quote.mobileNumber,
+        preferredContact: quote.preferredContact,
+        state: quote.state,
+        selectedCategories: quote.selectedCategories,
+        selectedCourses: quote.selectedCourses,
+        categories: quote.selectedCategories.map((slug) => ({ slug, name: findCategory(slug)!.name })),
+        courses: quote.selectedCourses.map((code) => {
+          const course = courseByCode.get(code)!;
+          return { code, title: course.title, level: course.level, category: course.category.slug };
+        }),
+        experience: quote.experience,
+        goals: quote.goals,
+        additionalInfo: quote.additionalInfo,
+      },
+    },
+    context,
+    'Thank you for your quote request. We will reply within 24 hours.',
+  );
+};
+
+export const config: Config = {
+  path: '/api/email/quote',
+  rateLimit: { windowLimit: 10, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

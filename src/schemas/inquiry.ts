@@ -1,0 +1,143 @@
+import * as v from 'valibot';
+import { CourseCodeSchema, SlugSchema } from './catalogue';
+
+/**
+ * Contact, home consultation and free-quote submissions (SPEC 3, 5, 7). The islands validate with
+ * these before sending and the functions validate again, so both sides give the same messages.
+ */
+
+/** Hidden field a person never sees or fills; automated form fillers do (abuse protection). */
+export const HONEYPOT_FIELD = 'website';
+/** Milliseconds between page load and submit; anything faster is not a person typing. */
+export const ELAPSED_FIELD = 'elapsedMs';
+export const MIN_FILL_MS = 3000;
+
+export const LIMITS = { name: 60, email: 254, phone: 30, message: 5000, longText: 2000 } as const;
+
+/** Single-line text from an <input>: a browser never sends CR or LF, so a value with one is refused. */
+const noLineBreaks = (label: string) =>
+  v.check((value: string) => !/[\r\n]/.test(value), `${label} cannot contain line breaks`);
+
+/** A missing field is treated as empty, so it gets the same 'X is required' message as a blank one. */
+const missingAs = <S extends v.GenericSchema>(schema: S, empty: v.InferInput<S>) => v.optional(schema, empty as never);
+
+const requiredLine = (label: string, max: number) =>
+  v.pipe(
+    v.string(`${label} is required`),
+    noLineBreaks(label),
+    v.trim(),
+    v.nonEmpty(`${label} is required`),
+    v.maxLength(max, `${label} must be at most ${max} characters`),
+  );
+
+const optionalText = (label: string, max: number) =>
+  v.optional(v.pipe(v.string(`${label} must be text`), v.trim(), v.maxLength(max, `${label} must be at most ${max} characters`)), '');
+
+export const EmailSchema = v.pipe(
+  v.string('E-mail is required'),
+  noLineBreaks('E-mail address'),
+  v.trim(),
+  v.nonEmpty('E-mail is required'),
+  v.maxLength(LIMITS.email, 'Enter a valid e-mail address'),
+  v.email('Enter a valid e-mail address'),
+);
+
+const phoneDigits = (value: string) => value.replace(/\D/g, '').length;
+export const PhoneSchema = v.pipe(
+  requiredLine('Phone', LIMITS.phone),
+  v.regex(/^\+?[\d\s().-]+$/, 'Enter a valid phone number (digits, spaces, +, ( ) and - only)'),
+  v.check((value) => phoneDigits(value) >= 6 && phoneDigits(value) <= 15, 'Enter a valid phone number'),
+);
+
+const personFields = {
+  firstName: missingAs(requiredLine('First name', LIMITS.name), ''),
+  lastName: missingAs(requiredLine('Last name', LIMITS.name), ''),
+  email: missingAs(EmailSchema, ''),
+  phone: missingAs(PhoneSchema, ''),
+};
+
+/** Present on every form; checked by the functions before anything else (see src/server/form-request.ts). */
+const abuseFields = {
+  [HONEYPOT_FIELD]: v.optional(v.string(), ''),
+  [ELAPSED_FIELD]: v.optional(v.number(), 0),
+};
+
+/** Where a contact message was written: the contact page or the home page's consultation form. */
+export const CONTACT_SOURCES = ['contact', 'home'] as const;
+export type ContactSource = (typeof CONTACT_SOURCES)[number];
+
+/** POST /api/email/contact: contact page and home consultation form (all five fields required). */
+export const ContactSchema = v.object({
+  ...personFields,
+  message: missingAs(
+    v.pipe(
+      v.string('Message is required'),
+      v.trim(),
+      v.nonEmpty('Message is required'),
+      v.maxLength(LIMITS.message, `Message must be at most ${LIMITS.message} characters`),
+    ),
+    '',
+  ),
+  source: v.optional(v.picklist(CONTACT_SOURCES, 'Unknown form'), 'contact'),
+  ...abuseFields,
+});
+export type ContactInput = v.InferInput<typeof ContactSchema>;
+export type ContactSubmission = v.InferOutput<typeof ContactSchema>;
+
+export const STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
+export const CONTACT_TIMES = ['Morning (8AM-12PM)', 'Afternoon (12PM-5PM)', 'Evening (5PM-8PM)', 'Any time'] as const;
+
+const unique = <T,>(label: string) => v.check((items: T[]) => new Set(items).size === items.length, `${label} must not repeat`);
+
+/** POST /api/email/quote: the five-step free quote (SPEC 2.12, 3, 5). */
+export const QuoteSchema = v.object({
+  ...personFields,
+  /** Sent for compatibility with the original payload; the form never lets anyone edit it. */
+  mobileNumber: v.optional(v.pipe(v.string(), noLineBreaks('Mobile number'), v.trim(), v.maxLength(LIMITS.phone, 'Mobile number is too long')), ''),
+  preferredContact: v.optional(v.union([v.literal(''), v.picklist(CONTACT_TIMES)], `Preferred contact time must be one of: ${CONTACT_TIMES.join(', ')}`), ''),
+  state: missingAs(v.picklist(STATES, 'Choose your state'), '' as never),
+  selectedCategories: missingAs(
+    v.pipe(
+      v.array(SlugSchema, 'Choose at least one category'),
+      v.minLength(1, 'Choose at least one category'),
+      v.maxLength(20, 'Choose at most 20 categories'),
+      unique<string>('Categories'),
+    ),
+    [],
+  ),
+  selectedCourses: missingAs(
+    v.pipe(
+      v.array(CourseCodeSchema, 'Choose at least one course'),
+      v.minLength(1, 'Choose at least one course'),
+      v.maxLength(50, 'Choose at most 50 courses'),
+      unique<string>('Courses'),
+    ),
+    [],
+  ),
+  experience: optionalText('Experience', LIMITS.longText),
+  goals: optionalText('Goals', LIMITS.longText),
+  additionalInfo: optionalText('Additional information', LIMITS.longText),
+  acceptedTerms: missingAs(v.literal(true, 'Please agree to the terms and conditions'), false as never),
+  ...abuseFields,
+});
+export type QuoteInput = v.InferInput<typeof QuoteSchema>;
+export type QuoteSubmission = v.InferOutput<typeof QuoteSchema>;
+
+/** The fields each quote step collects, for validating one step at a time in the wizard. */
+export const QUOTE_STEP_FIELDS = {
+  1: ['firstName', 'lastName', 'email', 'phone'],
+  2: ['selectedCategories'],
+  3: ['selectedCourses', 'experience', 'goals'],
+  4: ['preferredContact', 'state', 'additionalInfo'],
+  5: ['acceptedTerms'],
+} as const satisfies Record<number, readonly (keyof QuoteSubmission)[]>;
+
+/** `{ field: message }` for the first problem of each field, for showing next to inputs. */
+export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): Record<string, string> {
+  const errors: Record<string, string> = {};
+  for (const issue of issues) {
+    const field = String(issue.path?.[0]?.key ?? '');
+    if (field && !(field in errors)) errors[field] = issue.message;
+  }
+  return errors;
+}

@@ -1,0 +1,109 @@
+import * as v from 'valibot';
+import { json } from './http';
+import { issuesToErrors } from './validation';
+import { createInquiry, type InquiryRecord, type NewInquiry } from './inquiries';
+import { sendNewInquiryMail } from './mail';
+import { ELAPSED_FIELD, HONEYPOT_FIELD, MIN_FILL_MS } from '../schemas/inquiry';
+
+/**
+ * The checks every public form submission passes before anything is stored, in this order:
+ * method and type, body size (read with a cap, whatever Content-Length claims), JSON, honeypot,
+ * minimum fill time, schema. Each refusal is a 4xx JSON answer `{ success: false, message, errors? }`.
+ */
+
+/** A contact message is at most 5000 characters; a quote a few more fields. 32 KB leaves room for UTF-8. */
+export const MAX_BODY_BYTES = 32 * 1024;
+
+export const MESSAGES = {
+  tooLarge: `The form is too large to send (the limit is ${MAX_BODY_BYTES / 1024} KB). Please shorten your message.`,
+  badJson: 'Invalid JSON body',
+  notJson: 'Send the form as JSON (Content-Type: application/json)',
+  honeypot: 'This submission looks automated and was not accepted. Please try again, or call or e-mail us.',
+  tooFast: 'The form was sent too quickly to be filled in by a person. Please wait a few seconds and try again.',
+} as const;
+
+export const refuse = (status: number, message: string, errors?: { field: string; message: string }[]) =>
+  json(errors?.length ? { success: false, message, errors } : { success: false, message }, { status });
+
+class BodyTooLarge extends Error {}
+
+/** Reads at most `limit` bytes of the body; throws BodyTooLarge beyond that. */
+export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
+  const declared = Number(request.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
+  if (!request.body) return '';
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > limit) {
+      await reader.cancel().catch(() => {});
+      throw new BodyTooLarge();
+    }
+    chunks.push(value);
+  }
+  return new TextDecoder().decode(Buffer.concat(chunks));
+}
+
+type Parsed<S extends v.GenericSchema> = { ok: true; data: v.InferOutput<S> } | { ok: false; response: Response };
+
+export async function parseFormSubmission<S extends v.GenericSchema>(request: Request, schema: S): Promise<Parsed<S>> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^application\/json\b/i.test(type)) return { ok: false, response: refuse(415, MESSAGES.notJson) };
+
+  let text: string;
+  try {
+    text = await readBodyText(request);
+  } catch (error) {
+    if (error instanceof BodyTooLarge) return { ok: false, response: refuse(413, MESSAGES.tooLarge) };
+    return { ok: false, response: refuse(400, 'The request body could not be read') };
+  }
+
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return { ok: false, response: refuse(400, MESSAGES.badJson) };
+  }
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, response: refuse(400, 'The body must be a JSON object') };
+
+  const raw = body as Record<string, unknown>;
+  const honeypot = raw[HONEYPOT_FIELD];
+  if (honeypot !== undefined && honeypot !== '') return { ok: false, response: refuse(400, MESSAGES.honeypot) };
+  const elapsed = raw[ELAPSED_FIELD];
+  if (typeof elapsed !== 'number' || !Number.isFinite(elapsed) || elapsed < MIN_FILL_MS) {
+    return { ok: false, response: refuse(400, MESSAGES.tooFast, [{ field: ELAPSED_FIELD, message: MESSAGES.tooFast }]) };
+  }
+
+  const result = v.safeParse(schema, raw, { abortPipeEarly: true });
+  if (!result.success) {
+    const errors = issuesToErrors(result.issues);
+    return { ok: false, response: refuse(400, errors[0]?.message ?? 'Please check the form', errors) };
+  }
+  return { ok: true, data: result.output };
+}
+
+/**
+ * Stores the inquiry, then sends its e-mails. The answer is success once the inquiry is stored,
+ * whatever happens to the mail (a failed send is retried by the scheduled mail-retry function).
+ * Where the platform offers waitUntil, mail goes out after the answer, so the visitor does not wait.
+ */
+export async function acceptInquiry(input: NewInquiry, context: { waitUntil?: (promise: Promise<unknown>) => void } | undefined, message: string) {
+  let record: InquiryRecord;
+  try {
+    record = await createInquiry(input);
+  } catch (error) {
+    console.error('[inquiries] could not store a submission:', error);
+    return json({ success: false, message: 'Your submission could not be saved. Please try again in a moment.' }, { status: 503 });
+  }
+  const mail = sendNewInquiryMail(record).catch((error) => {
+    // Already stored with its e-mails held; the retry job takes them over once the hold runs out.
+    console.error(`[mail] sending for inquiry ${record.id} failed:`, error);
+  });
+  if (typeof context?.waitUntil === 'function') context.waitUntil(mail);
+  else await mail;
+  return json({ success: true, message, id: record.id });
+}

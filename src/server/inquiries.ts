@@ -1,0 +1,249 @@
+import { randomBytes } from 'node:crypto';
+import { dataStore } from './blobs';
+import type { ContactSource } from '../schemas/inquiry';
+
+/**
+ * The inquiries store: every contact message, home consultation request and free-quote request,
+ * written before any e-mail is tried so no lead is ever lost (DESIGN "Forms store first, then mail").
+ *
+ * Keys:  inquiry/{id}        the record (JSON)
+ *        mail-pending/{id}   marker while any of its e-mails still waits for delivery, so the retry
+ *                            job looks at a handful of markers instead of every inquiry ever received.
+ * Ids sort by time (ISO timestamp first), so newest first is a reverse sort of the keys.
+ */
+
+export type InquiryKind = 'contact' | 'quote';
+export type InquirySource = ContactSource | 'quote';
+export type InquiryStatus = 'new' | 'handled';
+export type MailKind = 'staff' | 'ack';
+export const MAIL_KINDS: readonly MailKind[] = ['staff', 'ack'];
+
+export interface MailDelivery {
+  /**
+   * sending: a sender holds it until nextAttemptAt (a new inquiry's request holds it first);
+   * pending: waiting for a retry at nextAttemptAt; sent; failed: gave up after the last attempt.
+   */
+  state: 'pending' | 'sending' | 'sent' | 'failed';
+  attempts: number;
+  /** Derived from inquiry id + message kind; the same on every attempt, so a retry never sends twice. */
+  idempotencyKey: string;
+  nextAttemptAt?: string;
+  lastAttemptAt?: string;
+  lastError?: string;
+  sentAt?: string;
+  providerId?: string;
+  via?: 'resend' | 'outbox';
+}
+
+export interface InquiryContact {
+  firstName: string;
+  lastName: string;
+  email: string;
+  phone: string;
+}
+
+export interface QuoteDetails {
+  mobileNumber: string;
+  preferredContact: string;
+  state: string;
+  selectedCategories: string[];
+  selectedCourses: string[];
+  /** The full chosen categories and courses as they were when the request came in. */
+  categories: { slug: string; name: string }[];
+  courses: { code: string; title: string; level: string; category: string }[];
+  experience: string;
+  goals: string;
+  additionalInfo: string;
+}
+
+export interface InquiryRecord {
+  id: string;
+  kind: InquiryKind;
+  source: InquirySource;
+  createdAt: string;
+  status: InquiryStatus;
+  handledAt: string | null;
+  contact: InquiryContact;
+  /** Contact and consultation messages. */
+  message?: string;
+  quote?: QuoteDetails;
+  mail: Record<MailKind, MailDelivery>;
+}
+
+export type NewInquiry =
+  | { kind: 'contact'; source: ContactSource; contact: InquiryContact; message: string }
+  | { kind: 'quote'; source: 'quote'; contact: InquiryContact; quote: QuoteDetails };
+
+const RECORD_PREFIX = 'inquiry/';
+const PENDING_PREFIX = 'mail-pending/';
+/** A sender holds an e-mail this long; if it dies meanwhile, the retry job takes the e-mail over after it. */
+export const SEND_LEASE_MS = 5 * 60_000;
+
+const store = () => dataStore('inquiries');
+const recordKey = (id: string) => `${RECORD_PREFIX}${id}`;
+const pendingKey = (id: string) => `${PENDING_PREFIX}${id}`;
+const ID_PATTERN = /^\d{8}T\d{9}Z-[0-9a-f]{8}$/;
+export const isInquiryId = (id: string) => ID_PATTERN.test(id);
+
+/** 20250722T101530123Z-9f86d081: UTC time to the millisecond, then randomness. Sorts by time. */
+export function newInquiryId(now = new Date()): string {
+  return `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
+}
+
+export function mailIdempotencyKey(inquiryId: string, kind: MailKind): string {
+  return `inquiry-${inquiryId}-${kind}`;
+}
+
+/**
+ * Stores a new inquiry (strongly consistent) with both e-mails pending, and its pending-mail marker.
+ * The marker is written first: a marker without a record is harmless (the retry job drops it), a
+ * record without a marker would never be retried.
+ */
+export async function createInquiry(input: NewInquiry, now = new Date()): Promise<InquiryRecord> {
+  for (;;) {
+    const id = newInquiryId(now);
+    const leaseUntil = new Date(now.getTime() + SEND_LEASE_MS).toISOString();
+    // The request that stores the inquiry sends its e-mails at once, so it starts out holding them.
+    const mail = Object.fromEntries(
+      MAIL_KINDS.map((kind) => [kind, { state: 'sending', attempts: 0, idempotencyKey: mailIdempotencyKey(id, kind), nextAttemptAt: leaseUntil }]),
+    ) as Record<MailKind, MailDelivery>;
+    const record: InquiryRecord = {
+      id,
+      kind: input.kind,
+      source: input.source,
+      createdAt: now.toISOString(),
+      status: 'new',
+      handledAt: null,
+      contact: input.contact,
+      ...(input.kind === 'contact' ? { message: input.message } : { quote: input.quote }),
+      mail,
+    };
+    await store().setJSON(pendingKey(id), { id }, { onlyIfNew: true });
+    const { modified } = await store().setJSON(recordKey(id), record, { onlyIfNew: true });
+    if (modified) return record;
+    // Same millisecond and same 32 random bits: practically never; take another id.
+  }
+}
+
+export async function getInquiry(id: string): Promise<InquiryRecord | null> {
+  if (!isInquiryId(id)) return null;
+  return ((await store().get(recordKey(id), { type: 'json' })) as InquiryRecord | null) ?? null;
+}
+
+/**
+ * Read-modify-write with the entry's ETag, so two writers (the retry job and staff marking an
+ * inquiry handled) never overwrite each other. `change` returns the new record, or null to leave it.
+ */
+export async function updateInquiry(
+  id: string,
+  change: (record: InquiryRecord) => InquiryRecord | null | Promise<InquiryRecord | null>,
+): Promise<InquiryRecord | null> {
+  if (!isInquiryId(id)) return null;
+  for (let attempt = 0; attempt < 8; attempt++) {
+    const current = await readWithEtag(recordKey(id));
+    if (!current) return null;
+    const next = await change(structuredClone(current.data));
+    if (!next) return current.data;
+    const { modified } = await store().setJSON(recordKey(id), next, { onlyIfMatch: current.etag });
+    if (modified) return next;
+  }
+  throw new Error(`Inquiry ${id} kept changing while it was being updated`);
+}
+
+/**
+ * A record and the ETag it was read at. Netlify answers reads with an ETag; the local blob server
+ * (unit tests, `netlify serve`) only lists them. Listing before reading keeps that path safe: a
+ * write in between makes the listed ETag stale, so the conditional write fails and is retried.
+ */
+async function readWithEtag(key: string): Promise<{ data: InquiryRecord; etag: string } | null> {
+  const read = await store().getWithMetadata(key, { type: 'json' });
+  if (!read) return null;
+  if (read.etag) return { data: read.data as InquiryRecord, etag: read.etag };
+  const listed = (await store().list({ prefix: key })).blobs.find((blob) => blob.key === key);
+  const data = listed ? ((await store().get(key, { type: 'json' })) as InquiryRecord | null) : null;
+  return listed && data ? { data, etag: listed.etag } : null;
+}
+
+/** Newest first. `offset`/`limit` page through the list; `total` counts every inquiry. */
+export async function listInquiries({ offset = 0, limit = 50 }: { offset?: number; limit?: number } = {}) {
+  const ids = await listIds(RECORD_PREFIX);
+  ids.sort().reverse();
+  const page = ids.slice(offset, offset + limit);
+  const items = (await mapLimited(page, 8, (id) => getInquiry(id))).filter((r): r is InquiryRecord => r !== null);
+  return { items, total: ids.length };
+}
+
+export async function listAllInquiries(): Promise<InquiryRecord[]> {
+  const { items } = await listInquiries({ limit: Number.MAX_SAFE_INTEGER });
+  return items;
+}
+
+/** Staff inbox: mark handled (with the time) or back to new. Null when there is no such inquiry. */
+export function setInquiryStatus(id: string, status: InquiryStatus, now = new Date()) {
+  return updateInquiry(id, (record) =>
+    record.status === status ? null : { ...record, status, handledAt: status === 'handled' ? now.toISOString() : null },
+  );
+}
+
+export const listPendingMailIds = () => listIds(PENDING_PREFIX);
+export const clearPendingMail = (id: string) => store().delete(pendingKey(id));
+
+async function listIds(prefix: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const page of store().list({ prefix, paginate: true })) {
+    for (const blob of page.blobs) ids.push(blob.key.slice(prefix.length));
+  }
+  return ids;
+}
+
+async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const index = next++;
+      results[index] = await fn(items[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
+}
+
+/* ---------- CSV export (staff inbox) ---------- */
+
+const CSV_COLUMNS: [string, (r: InquiryRecord) => string][] = [
+  ['Received (UTC)', (r) => r.createdAt],
+  ['Id', (r) => r.id],
+  ['Form', (r) => (r.kind === 'quote' ? 'Free quote' : r.source === 'home' ? 'Home consultation' : 'Contact')],
+  ['Status', (r) => r.status],
+  ['Handled at', (r) => r.handledAt ?? ''],
+  ['First name', (r) => r.contact.firstName],
+  ['Last name', (r) => r.contact.lastName],
+  ['E-mail', (r) => r.contact.email],
+  ['Phone', (r) => r.contact.phone],
+  ['Message', (r) => r.message ?? ''],
+  ['State', (r) => r.quote?.state ?? ''],
+  ['Preferred contact', (r) => r.quote?.preferredContact ?? ''],
+  ['Categories', (r) => r.quote?.categories.map((c) => c.name).join('; ') ?? ''],
+  ['Courses', (r) => r.quote?.courses.map((c) => `${c.code} ${c.title}`).join('; ') ?? ''],
+  ['Experience', (r) => r.quote?.experience ?? ''],
+  ['Goals', (r) => r.quote?.goals ?? ''],
+  ['Additional info', (r) => r.quote?.additionalInfo ?? ''],
+  ['Staff e-mail', (r) => r.mail.staff.state],
+  ['Visitor e-mail', (r) => r.mail.ack.state],
+];
+
+/**
+ * One CSV cell: a value a spreadsheet would run as a formula (= + - @, or a leading tab or CR) gets a
+ * leading apostrophe; then RFC 4180 quoting when it holds a comma, quote or line break.
+ */
+export function csvCell(value: string): string {
+  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
+  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+}
+
+/** The inquiries as CSV (header row, CRLF line ends, as spreadsheets expect). */
+export function inquiriesToCsv(records: InquiryRecord[]): string {
+  const rows = [CSV_COLUMNS.map(([name]) => name), ...records.map((r) => CSV_COLUMNS.map(([, get]) => get(r)))];
+  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+}

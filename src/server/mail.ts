@@ -1,0 +1,316 @@
+import { Resend } from 'resend';
+import { dataStore } from './blobs';
+import {
+  MAIL_KINDS,
+  SEND_LEASE_MS,
+  clearPendingMail,
+  getInquiry,
+  listPendingMailIds,
+  updateInquiry,
+  type InquiryRecord,
+  type MailDelivery,
+  type MailKind,
+} from './inquiries';
+
+/**
+ * E-mail for stored inquiries: a notification to staff and an acknowledgement to the visitor.
+ * Through Resend when RESEND_API_KEY is set, otherwise into the local `outbox` store and the log.
+ * Every send carries an idempotency key derived from inquiry id + message kind, so however often a
+ * message is retried it is delivered once (Resend keeps keys for 24 hours; the outbox keys by it).
+ */
+
+export interface OutgoingMail {
+  kind: MailKind;
+  from: string;
+  to: string;
+  replyTo?: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export interface MailTransport {
+  name: 'resend' | 'outbox';
+  send(mail: OutgoingMail, idempotencyKey: string): Promise<{ id: string }>;
+}
+
+/* ---------- Retry schedule ---------- */
+
+/** Attempts per message, the first included. 10+20+40+...+640 min: the last retry lands ~21 h in, inside Resend's 24 h key window. */
+export const MAX_ATTEMPTS = 8;
+export const RETRY_BASE_MS = 10 * 60_000;
+/** Wait after the n-th failed attempt: 10 min, 20 min, 40 min ... doubling. */
+export const retryDelayMs = (failedAttempts: number) => RETRY_BASE_MS * 2 ** Math.max(0, failedAttempts - 1);
+const SEND_TIMEOUT_MS = 10_000;
+
+/* ---------- Header and body safety ---------- */
+
+/** For anything that ends up in a mail header (subject, names, addresses): no CR/LF or other control characters. */
+export function sanitizeHeader(value: string, max = 200): string {
+  // eslint-disable-next-line no-control-regex
+  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
+}
+
+const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
+export function escapeHtml(value: string): string {
+  return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
+}
+
+/** Greets by first name only when it looks like a name, so the acknowledgement cannot carry a stranger's link. */
+export function greetingName(firstName: string): string {
+  const name = sanitizeHeader(firstName, 60);
+  return /^[\p{L}\p{M}][\p{L}\p{M}' .-]*$/u.test(name) ? name : 'there';
+}
+
+/* ---------- Settings ---------- */
+
+export function mailSettings() {
+  return {
+    from: sanitizeHeader(process.env.MAIL_FROM || 'RPL Pathways <no-reply@rplpathways.com.au>'),
+    staffTo: sanitizeHeader(process.env.MAIL_TO || 'support@rplpathways.com.au'),
+    siteUrl: (process.env.SITE_URL || process.env.URL || 'https://rplpathways.com.au').replace(/\/$/, ''),
+  };
+}
+
+/* ---------- Messages ---------- */
+
+type Row = [label: string, value: string];
+
+function inquiryRows(record: InquiryRecord): Row[] {
+  const { contact, quote } = record;
+  const rows: Row[] = [
+    ['Name', `${contact.firstName} ${contact.lastName}`],
+    ['E-mail', contact.email],
+    ['Phone', contact.phone],
+  ];
+  if (record.message !== undefined) rows.push(['Message', record.message]);
+  if (quote) {
+    rows.push(
+      ['State', quote.state],
+      ['Preferred contact time', quote.preferredContact || 'Not given'],
+      ['Categories', quote.categories.map((c) => c.name).join('\n')],
+      ['Courses', quote.courses.map((c) => `${c.code} – ${c.title} (${c.level})`).join('\n')],
+      ['Experience', quote.experience || 'Not given'],
+      ['Goals', quote.goals || 'Not given'],
+      ['Additional information', quote.additionalInfo || 'Not given'],
+    );
+  }
+  return rows;
+}
+
+const formName = (record: InquiryRecord) =>
+  record.kind === 'quote' ? 'free quote request' : record.source === 'home' ? 'consultation request (home page)' : 'contact message';
+
+function htmlDocument(title: string, paragraphs: string[], rows: Row[] = []): string {
+  const table = rows.length
+    ? `<table cellpadding="8" cellspacing="0" border="0" style="border-collapse:collapse;width:100%;max-width:640px">${rows
+        .map(
+          ([label, value]) =>
+            `<tr><th align="left" valign="top" style="border-bottom:1px solid #d9e2e0;width:34%">${escapeHtml(label)}</th>` +
+            `<td valign="top" style="border-bottom:1px solid #d9e2e0">${escapeHtml(value).replace(/\r?\n/g, '<br>')}</td></tr>`,
+        )
+        .join('')}</table>`
+    : '';
+  return (
+    `<!doctype html><html lang="en-AU"><head><meta charset="utf-8"><title>${escapeHtml(title)}</title></head>` +
+    `<body style="font-family:Arial,sans-serif;color:#16211f;line-height:1.5">` +
+    paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('') +
+    table +
+    `</body></html>`
+  );
+}
+
+const textDocument = (paragraphs: string[], rows: Row[] = []) =>
+  [...paragraphs, '', ...rows.map(([label, value]) => `${label}:\n${value}\n`)].join('\n').trim() + '\n';
+
+/** The two messages of an inquiry, with every header value sanitised and every HTML value escaped. */
+export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail {
+  const { from, staffTo, siteUrl } = mailSettings();
+  const { contact } = record;
+  const fullName = sanitizeHeader(`${contact.firstName} ${contact.lastName}`, 121);
+  const visitor = sanitizeHeader(contact.email, 254);
+
+  if (kind === 'staff') {
+    const subject = sanitizeHeader(
+      record.kind === 'quote'
+        ? `New free quote request from ${fullName} (${record.quote?.state ?? ''})`
+        : `New ${record.source === 'home' ? 'consultation request' : 'contact message'} from ${fullName}`,
+    );
+    const intro = [
+      `A new ${formName(record)} arrived on ${record.createdAt} (reference ${record.id}).`,
+      `Reply to this e-mail to answer ${fullName} directly, and mark it handled in the staff inbox: ${siteUrl}/admin/inquiries`,
+    ];
+    const rows = inquiryRows(record);
+    return { kind, from, to: staffTo, replyTo: visitor, subject, text: textDocument(intro, rows), html: htmlDocument(subject, intro, rows) };
+  }
+
+  const name = greetingName(contact.firstName);
+  const subject = record.kind === 'quote' ? 'We received your free quote request – RPL Pathways' : 'We received your message – RPL Pathways';
+  const paragraphs =
+    record.kind === 'quote'
+      ? [
+          `Hi ${name},`,
+          'Thank you for requesting a free quote from RPL Pathways. One of our team will reply within 24 hours with the qualification that fits your experience and what it involves.',
+          `You asked about: ${(record.quote?.courses ?? []).map((c) => `${c.code} ${c.title}`).join('; ')}.`,
+          `Your reference is ${record.id}. If anything changes, simply reply to this e-mail.`,
+          'RPL Pathways',
+        ]
+      : [
+          `Hi ${name},`,
+          "Thank you for getting in touch with RPL Pathways. We have your message and we'll be in touch with you soon.",
+          `Your reference is ${record.id}. If you need to add anything, simply reply to this e-mail.`,
+          'RPL Pathways',
+        ];
+  return { kind, from, to: visitor, replyTo: staffTo, subject, text: textDocument(paragraphs), html: htmlDocument(subject, paragraphs) };
+}
+
+/* ---------- Transports ---------- */
+
+/** Resend client shape used here (the real SDK, or a stand-in in tests). */
+export interface ResendLike {
+  emails: {
+    send(
+      payload: { from: string; to: string; replyTo?: string; subject: string; text: string; html: string },
+      options?: { idempotencyKey?: string },
+    ): Promise<{ data: { id: string } | null; error: { message: string; name?: string; statusCode?: number | null } | null }>;
+  };
+}
+
+export function resendTransport(apiKey: string, client: ResendLike = new Resend(apiKey) as unknown as ResendLike): MailTransport {
+  return {
+    name: 'resend',
+    async send(mail, idempotencyKey) {
+      const { data, error } = await client.emails.send(
+        { from: mail.from, to: mail.to, replyTo: mail.replyTo, subject: mail.subject, text: mail.text, html: mail.html },
+        { idempotencyKey },
+      );
+      if (error || !data) throw new Error(`Resend: ${error?.name ?? 'error'} ${error?.statusCode ?? ''} ${error?.message ?? 'no answer'}`.replace(/\s+/g, ' '));
+      return { id: data.id };
+    },
+  };
+}
+
+/** Local runs: each message becomes an entry of the `outbox` store, keyed by its idempotency key. */
+export function outboxTransport(): MailTransport {
+  return {
+    name: 'outbox',
+    async send(mail, idempotencyKey) {
+      const { modified } = await dataStore('outbox').setJSON(
+        idempotencyKey,
+        { ...mail, idempotencyKey, storedAt: new Date().toISOString() },
+        { onlyIfNew: true },
+      );
+      console.log(`[outbox] ${modified ? 'stored' : 'already stored'} ${mail.kind} mail to ${mail.to}: "${mail.subject}" (${idempotencyKey})`);
+      return { id: `outbox:${idempotencyKey}` };
+    },
+  };
+}
+
+export function defaultTransport(): MailTransport {
+  const apiKey = process.env.RESEND_API_KEY;
+  return apiKey ? resendTransport(apiKey) : outboxTransport();
+}
+
+/* ---------- Delivery ---------- */
+
+async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`No answer from the mail service within ${ms / 1000} s`)), ms);
+  });
+  try {
+    return await Promise.race([promise, timeout]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+type Outcome = { kind: MailKind; ok: true; id: string } | { kind: MailKind; ok: false; error: string };
+
+const isOpen = (delivery: MailDelivery) => delivery.state === 'pending' || delivery.state === 'sending';
+
+/**
+ * Sends the given messages of an inquiry (already held by this caller) and records each outcome:
+ * sent, or failed with the error and the time of the next try; after MAX_ATTEMPTS it gives up.
+ * When no message is left open the pending-mail marker goes.
+ */
+export async function sendHeld(record: InquiryRecord, kinds: readonly MailKind[], transport: MailTransport, now = new Date()) {
+  const outcomes: Outcome[] = await Promise.all(
+    kinds.map(async (kind): Promise<Outcome> => {
+      try {
+        const { id } = await withTimeout(transport.send(composeMail(record, kind), record.mail[kind].idempotencyKey), SEND_TIMEOUT_MS);
+        return { kind, ok: true, id };
+      } catch (error) {
+        return { kind, ok: false, error: error instanceof Error ? error.message : String(error) };
+      }
+    }),
+  );
+  const updated = await updateInquiry(record.id, (current) => {
+    for (const outcome of outcomes) {
+      const delivery = current.mail[outcome.kind];
+      if (delivery.state === 'sent') continue;
+      delivery.attempts += 1;
+      delivery.lastAttemptAt = now.toISOString();
+      if (outcome.ok) {
+        Object.assign(delivery, { state: 'sent', sentAt: now.toISOString(), providerId: outcome.id, via: transport.name });
+        delete delivery.nextAttemptAt;
+      } else {
+        delivery.lastError = sanitizeHeader(outcome.error, 500);
+        if (delivery.attempts >= MAX_ATTEMPTS) {
+          delivery.state = 'failed';
+          delete delivery.nextAttemptAt;
+        } else {
+          delivery.state = 'pending';
+          delivery.nextAttemptAt = new Date(now.getTime() + retryDelayMs(delivery.attempts)).toISOString();
+        }
+      }
+    }
+    return current;
+  });
+  for (const outcome of outcomes) {
+    if (!outcome.ok) console.error(`[mail] ${outcome.kind} mail for inquiry ${record.id} failed: ${outcome.error}`);
+  }
+  if (updated && !MAIL_KINDS.some((kind) => isOpen(updated.mail[kind]))) await clearPendingMail(record.id);
+  return { record: updated, outcomes };
+}
+
+/** Right after storing: the storing request holds both messages (see createInquiry) and sends them now. */
+export const sendNewInquiryMail = (record: InquiryRecord, transport = defaultTransport(), now = new Date()) =>
+  sendHeld(record, MAIL_KINDS, transport, now);
+
+/**
+ * The scheduled retry: for every inquiry with a pending-mail marker, take the messages whose retry
+ * time has come (or whose sender's hold ran out) with a conditional write, so two runs never send the
+ * same message at once, then send them.
+ */
+export async function retryPendingMail({ transport = defaultTransport(), now = new Date() }: { transport?: MailTransport; now?: Date } = {}) {
+  const summary = { inquiries: 0, sent: 0, failed: 0 };
+  for (const id of await listPendingMailIds()) {
+    if (!(await getInquiry(id))) {
+      await clearPendingMail(id); // marker of a write that never completed
+      continue;
+    }
+    let held: MailKind[] = [];
+    const record = await updateInquiry(id, (current) => {
+      held = MAIL_KINDS.filter((kind) => {
+        const delivery = current.mail[kind];
+        return isOpen(delivery) && delivery.attempts < MAX_ATTEMPTS && (!delivery.nextAttemptAt || Date.parse(delivery.nextAttemptAt) <= now.getTime());
+      });
+      if (!held.length) return null;
+      for (const kind of held) {
+        current.mail[kind].state = 'sending';
+        current.mail[kind].nextAttemptAt = new Date(now.getTime() + SEND_LEASE_MS).toISOString();
+      }
+      return current;
+    });
+    if (!record) continue;
+    if (!held.length) {
+      if (!MAIL_KINDS.some((kind) => isOpen(record.mail[kind]))) await clearPendingMail(id);
+      continue;
+    }
+    summary.inquiries += 1;
+    const { outcomes } = await sendHeld(record, held, transport, now);
+    for (const outcome of outcomes) summary[outcome.ok ? 'sent' : 'failed'] += 1;
+  }
+  return summary;
+}

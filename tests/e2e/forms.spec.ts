@@ -1,0 +1,371 @@
+import { test, expect, type Page, type TestInfo } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+/**
+ * Forms end to end, against the production-like local server. Submissions are checked where the
+ * Netlify CLI's local blob store keeps them on disk:
+ *   .netlify/blobs-serve/entries/{site id}/site:{store}/{key}
+ * (site id "unlinked" for a project not linked to a Netlify site).
+ */
+const ENTRIES = join(process.cwd(), '.netlify', 'blobs-serve', 'entries');
+
+async function storeFiles(store: string, folder = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const site of await readdir(ENTRIES).catch(() => [] as string[])) {
+    const dir = join(ENTRIES, site, `site:${store}`, folder);
+    for (const name of await readdir(dir).catch(() => [] as string[])) files.push(join(dir, name));
+  }
+  return files;
+}
+
+interface StoredInquiry {
+  id: string;
+  kind: string;
+  source: string;
+  contact: { firstName: string; lastName: string; email: string; phone: string };
+  message?: string;
+  quote?: { state: string; categories: { name: string }[]; courses: { code: string; title: string }[] };
+  mail: Record<'staff' | 'ack', { state: string }>;
+}
+
+async function inquiriesFor(email: string): Promise<StoredInquiry[]> {
+  const found: StoredInquiry[] = [];
+  for (const file of await storeFiles('inquiries', 'inquiry')) {
+    const record = JSON.parse(await readFile(file, 'utf8')) as StoredInquiry;
+    if (record.contact.email === email) found.push(record);
+  }
+  return found;
+}
+
+async function outboxFor(id: string) {
+  const mails: Record<string, { to: string; subject: string; replyTo?: string; text: string; html: string }> = {};
+  for (const file of await storeFiles('outbox')) {
+    const name = file.split('/').pop()!;
+    if (name.startsWith(`inquiry-${id}-`)) mails[name.slice(`inquiry-${id}-`.length)] = JSON.parse(await readFile(file, 'utf8'));
+  }
+  return mails;
+}
+
+/** A unique address per test and project, so parallel runs never see each other's submissions. */
+const uniqueEmail = (info: TestInfo, label: string) =>
+  `${label}-${info.project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+/** The server refuses forms sent within 3 s of the page loading; a person takes longer than that. */
+const waitLikeAPerson = (page: Page) => page.waitForFunction(() => performance.now() > 3200);
+
+const axe = async (page: Page, include?: string) => {
+  let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
+  if (include) builder = builder.include(include);
+  const results = await builder.analyze();
+  expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
+};
+
+/** Never reach the real OpenStreetMap from tests; answer the embed with a stand-in page. */
+async function stubMap(page: Page) {
+  await page.route('https://www.openstreetmap.org/**', (route) =>
+    route.fulfill({ contentType: 'text/html', body: '<!doctype html><title>map</title><p>OpenStreetMap stand-in</p>' }),
+  );
+}
+
+test.describe('/contact', () => {
+  test('has the hero, breadcrumb, form, Get In Touch details and a 550px map, with zero axe violations', async ({ page }) => {
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    const response = await page.goto('/contact');
+    expect(response?.status()).toBe(200);
+    await expect(page).toHaveTitle('Contact Us | RPL Pathways');
+    const breadcrumb = page.getByRole('navigation', { name: 'Breadcrumb' });
+    await expect(breadcrumb.getByRole('link', { name: 'Home' })).toHaveAttribute('href', '/');
+    await expect(breadcrumb).toContainText('Contact Us');
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Book a free consultation' })).toBeVisible();
+
+    const touch = page.locator('section.touch');
+    await expect(touch.getByRole('heading', { name: 'Get In Touch' })).toBeVisible();
+    await expect(touch.getByRole('link', { name: 'support@rplpathways.com.au' })).toHaveAttribute('href', 'mailto:support@rplpathways.com.au');
+    await expect(touch.getByRole('link', { name: '(02) 5550 1234' })).toHaveAttribute('href', 'tel:0255501234');
+    await expect(touch.getByRole('link', { name: '0491 570 156' })).toHaveAttribute('href', 'tel:0491570156');
+    await expect(touch).toContainText('200 Gilchrist Dr, Campbelltown NSW 2560');
+    await expect(touch).toContainText('Mon - Sat: 8:00 am - 7:00 pm');
+    for (const name of ['Facebook', 'Instagram', 'YouTube']) {
+      await expect(touch.getByRole('link', { name: new RegExp(name) })).toHaveAttribute('target', '_blank');
+    }
+    await expect(touch.locator('[data-setting="contactInfo.email"][data-setting-link="mailto"]')).toHaveCount(1);
+    await expect(touch.locator('[data-setting="socialMedia.youtube"][data-setting-link="url"]')).toHaveCount(1);
+
+    const map = page.locator('[data-map]');
+    expect((await map.boundingBox())?.height).toBe(550);
+    await expect(map.locator('iframe')).toHaveCount(0);
+    await expect(map.getByRole('link', { name: /Open in OpenStreetMap/ })).toHaveAttribute('href', /openstreetmap\.org\/search\?query=200%20Gilchrist/);
+    await axe(page);
+    expect(problems).toEqual([]);
+  });
+
+  test('loads the interactive map only when asked, allowed by this page’s CSP alone', async ({ page, request }) => {
+    await stubMap(page);
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    const mapRequests: string[] = [];
+    page.on('request', (r) => r.url().includes('openstreetmap.org/export') && mapRequests.push(r.url()));
+    await page.goto('/contact', { waitUntil: 'networkidle' });
+    expect(mapRequests).toEqual([]);
+    await page.getByRole('button', { name: 'Show interactive map' }).click();
+    const frame = page.locator('[data-map] iframe');
+    await expect(frame).toHaveAttribute('src', /^https:\/\/www\.openstreetmap\.org\/export\/embed\.html\?bbox=/);
+    await expect(frame).toHaveAttribute('title', 'Map of 200 Gilchrist Dr, Campbelltown NSW 2560');
+    await expect(page.frameLocator('[data-map] iframe').getByText('OpenStreetMap stand-in')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Show interactive map' })).toHaveCount(0);
+    expect(problems).toEqual([]);
+
+    const contactCsp = (await request.get('/contact')).headers()['content-security-policy'];
+    expect(contactCsp).toContain('frame-src https://www.openstreetmap.org');
+    expect(contactCsp).not.toContain('unsafe-inline');
+    for (const path of ['/', '/free-quote']) {
+      expect((await request.get(path)).headers()['content-security-policy']).not.toContain('openstreetmap');
+    }
+  });
+
+  test('the contact form sends, thanks, clears, and the message is stored and mailed', async ({ page }, info) => {
+    const email = uniqueEmail(info, 'contact');
+    await page.goto('/contact');
+    const form = page.locator('form.inquiry-form');
+    await form.getByLabel('First name').fill('Jane');
+    await form.getByLabel('Last name').fill('Citizen');
+    await form.getByLabel('E-mail').fill(email);
+    await form.getByLabel('Phone').fill('0412 345 678');
+    await form.getByLabel('Message').fill('Ten years as a site supervisor.\nWhich qualification fits?');
+    await waitLikeAPerson(page);
+    const sent = page.waitForResponse('**/api/email/contact');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    expect((await sent).status()).toBe(200);
+    await expect(form.getByRole('status')).toHaveText("Thank you for your message! We'll be in touch with you soon.");
+    await expect(form.getByLabel('E-mail')).toHaveValue('');
+    await expect(form.getByLabel('Message')).toHaveValue('');
+
+    const [stored] = await inquiriesFor(email);
+    expect(stored).toMatchObject({ kind: 'contact', source: 'contact', contact: { firstName: 'Jane', lastName: 'Citizen', phone: '0412 345 678' } });
+    expect(stored.message).toBe('Ten years as a site supervisor.\nWhich qualification fits?');
+    await expect.poll(async () => Object.keys(await outboxFor(stored.id)).sort()).toEqual(['ack', 'staff']);
+    const mails = await outboxFor(stored.id);
+    expect(mails.staff).toMatchObject({ to: 'support@rplpathways.com.au', replyTo: email, subject: 'New contact message from Jane Citizen' });
+    expect(mails.staff.text).toContain('Which qualification fits?');
+    expect(mails.ack).toMatchObject({ to: email, subject: 'We received your message – RPL Pathways' });
+  });
+
+  test('the contact form says what is missing, next to each field, and sends nothing', async ({ page }) => {
+    await page.goto('/contact');
+    const form = page.locator('form.inquiry-form');
+    let posted = false;
+    page.on('request', (r) => r.url().includes('/api/email/') && (posted = true));
+    await form.getByLabel('E-mail').fill('not-an-email');
+    await form.getByRole('button', { name: 'Send Message' }).click();
+    await expect(form.getByLabel('First name')).toHaveAttribute('aria-invalid', 'true');
+    await expect(form.getByLabel('First name')).toBeFocused();
+    await expect(form.getByText('Enter a valid e-mail address')).toBeVisible();
+    await expect(form.getByText('Message is required')).toBeVisible();
+    await axe(page, 'form.inquiry-form');
+    expect(posted).toBe(false);
+  });
+});
+
+test.describe('home consultation form', () => {
+  test('really sends its message (SPEC 4) and marks it as from the home page', async ({ page }, info) => {
+    const email = uniqueEmail(info, 'home');
+    await page.goto('/');
+    const section = page.locator('section.consult');
+    await section.scrollIntoViewIfNeeded();
+    await section.getByLabel('First name').fill('Sam');
+    await section.getByLabel('Last name').fill('Nguyen');
+    await section.getByLabel('E-mail').fill(email);
+    await section.getByLabel('Phone').fill('0400 000 000');
+    await section.getByLabel('Message').fill('Chef for 8 years, interested in a Diploma.');
+    await waitLikeAPerson(page);
+    await section.getByRole('button', { name: 'Book My Free Consultation' }).click();
+    await expect(section.getByRole('status')).toHaveText("Thank you! We'll be in touch with you soon.");
+    await expect(section.getByLabel('First name')).toHaveValue('');
+
+    const [stored] = await inquiriesFor(email);
+    expect(stored).toMatchObject({ kind: 'contact', source: 'home', message: 'Chef for 8 years, interested in a Diploma.' });
+    await expect.poll(async () => Object.keys(await outboxFor(stored.id)).sort()).toEqual(['ack', 'staff']);
+    expect((await outboxFor(stored.id)).staff.subject).toBe('New consultation request from Sam Nguyen');
+  });
+
+  test('loads no script for the form until a visitor reaches for it', async ({ page }) => {
+    const scripts: string[] = [];
+    page.on('request', (r) => r.resourceType() === 'script' && scripts.push(r.url()));
+    await page.goto('/', { waitUntil: 'networkidle' });
+    expect(scripts.filter((url) => url.includes('ContactForm'))).toEqual([]);
+    await page.locator('section.consult').getByLabel('First name').focus();
+    await expect.poll(() => scripts.some((url) => url.includes('ContactForm'))).toBe(true);
+  });
+});
+
+test.describe('/free-quote', () => {
+  test('five steps from the keyboard to the thank-you screen; stored with course names and mailed', async ({ page }, info) => {
+    const email = uniqueEmail(info, 'quote');
+    const problems: string[] = [];
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    page.on('pageerror', (error) => problems.push(error.message));
+    await page.goto('/free-quote');
+    await expect(page).toHaveTitle('Free Quote | RPL Pathways');
+    const wizard = page.locator('.quote');
+    const heading = wizard.getByRole('heading', { level: 2 });
+    const next = wizard.getByRole('button', { name: 'Next' });
+    await expect(wizard.locator('[aria-current="step"]')).toContainText('Personal Info');
+    await axe(page);
+
+    // Step 1 by keyboard: type, Tab between fields, Enter moves on.
+    await expect(next).toBeDisabled();
+    await wizard.getByLabel('First name').click();
+    await page.keyboard.type('Alex');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('Morgan');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type(email);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('0412 345 678');
+    await expect(next).toBeEnabled();
+    await page.keyboard.press('Enter');
+
+    // Step 2: focus is on the heading; Space ticks a category.
+    await expect(heading).toHaveText('Categories');
+    await expect(heading).toBeFocused();
+    await expect(next).toBeDisabled();
+    await wizard.getByLabel('Civil Construction & Trades').focus();
+    await page.keyboard.press('Space');
+    await expect(wizard.getByLabel('Civil Construction & Trades')).toBeChecked();
+    await axe(page, '.quote');
+    await next.click();
+
+    // Step 3: only Civil Construction courses.
+    await expect(heading).toHaveText('Courses');
+    await expect(wizard.locator('.course-group__title')).toHaveText(['Civil Construction & Trades']);
+    await expect(next).toBeDisabled();
+    await wizard.getByLabel('Filter the list').fill('plant');
+    const course = wizard.locator('.choice--course').first();
+    const courseTitle = (await course.locator('.choice__title').textContent())!;
+    await course.getByRole('checkbox').check();
+    await wizard.getByLabel('Your experience (optional)').fill('12 years operating excavators.');
+    await axe(page, '.quote');
+    await next.click();
+
+    // Step 4: state required, contact time optional.
+    await expect(heading).toHaveText('Contact & Location');
+    await expect(next).toBeDisabled();
+    await wizard.getByLabel('Best time to contact you (optional)').selectOption('Afternoon (12PM-5PM)');
+    await wizard.getByLabel(/State or territory/).selectOption('VIC');
+    await axe(page, '.quote');
+    await next.click();
+
+    // Step 5: review, edit, terms.
+    await expect(heading).toHaveText('Review & Submit');
+    await expect(wizard.locator('.quote-progress__step.is-active')).toHaveCount(5);
+    await expect(wizard.locator('.review')).toContainText('Alex Morgan');
+    await expect(wizard.locator('.review')).toContainText(courseTitle);
+    await wizard.getByRole('button', { name: 'Edit Contact & Location' }).click();
+    await expect(heading).toHaveText('Contact & Location');
+    await expect(wizard.getByLabel(/State or territory/)).toHaveValue('VIC');
+    await next.click();
+    const submit = wizard.getByRole('button', { name: 'Submit Request' });
+    await expect(submit).toBeDisabled();
+    await wizard.getByLabel(/I agree to be bound by the/).check();
+    await axe(page, '.quote');
+    await waitLikeAPerson(page);
+    await submit.click();
+
+    await expect(heading).toHaveText('Thank you, Alex!');
+    await expect(wizard.locator('.quote-done')).toContainText('within 24 hours');
+    await expect(page.locator('.quote-done').getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+    await axe(page);
+
+    const [stored] = await inquiriesFor(email);
+    expect(stored).toMatchObject({ kind: 'quote', source: 'quote', quote: { state: 'VIC', categories: [{ name: 'Civil Construction & Trades' }] } });
+    expect(stored.quote!.courses[0].title).toBe(courseTitle);
+    await expect.poll(async () => Object.keys(await outboxFor(stored.id)).sort()).toEqual(['ack', 'staff']);
+    const mails = await outboxFor(stored.id);
+    expect(mails.staff.subject).toBe('New free quote request from Alex Morgan (VIC)');
+    expect(mails.ack.text).toContain('within 24 hours');
+
+    expect(problems).toEqual([]);
+
+    // Progress is forgotten after success.
+    await page.reload();
+    await expect(page.locator('.quote').getByRole('heading', { level: 2 })).toHaveText('Personal Info');
+    await expect(page.locator('.quote').getByLabel('First name')).toHaveValue('');
+  });
+
+  test('progress survives a reload in the same tab', async ({ page }) => {
+    await page.goto('/free-quote');
+    const wizard = page.locator('.quote');
+    await wizard.getByLabel('First name').fill('Robin');
+    await wizard.getByLabel('Last name').fill('Lee');
+    await wizard.getByLabel('E-mail').fill('robin@example.com');
+    await wizard.getByLabel('Phone').fill('0412 345 678');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByLabel('Health & Fitness').check();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await expect(wizard.getByRole('heading', { level: 2 })).toHaveText('Courses');
+
+    await page.reload();
+    await expect(wizard.getByRole('heading', { level: 2 })).toHaveText('Courses');
+    await expect(wizard.locator('.course-group__title')).toHaveText(['Health & Fitness']);
+    await wizard.getByRole('button', { name: 'Previous' }).click();
+    await expect(wizard.getByLabel('Health & Fitness')).toBeChecked();
+    await wizard.getByRole('button', { name: 'Previous' }).click();
+    await expect(wizard.getByLabel('First name')).toHaveValue('Robin');
+  });
+});
+
+test.describe('the form API refuses bad input with a clear 4xx and stores nothing', () => {
+  const valid = (email: string) => ({ firstName: 'Eve', lastName: 'Tester', email, phone: '0412 345 678', message: 'Hello', elapsedMs: 8000, website: '' });
+
+  const cases: [string, (email: string) => { data?: unknown; body?: string; headers?: Record<string, string> }, number, RegExp][] = [
+    ['missing fields', (email) => ({ data: { email, elapsedMs: 8000 } }), 400, /First name is required/],
+    ['a bad e-mail', (email) => ({ data: { ...valid(email), email: `x${email}`.replace('@', '') } }), 400, /Enter a valid e-mail address/],
+    ['a 1 MB message', (email) => ({ data: { ...valid(email), message: 'x'.repeat(1024 * 1024) } }), 413, /too large/],
+    ['CR/LF in the e-mail (header injection)', (email) => ({ data: { ...valid(email), email: `${email}\r\nBcc: victim@example.com` } }), 400, /line breaks/],
+    ['CR/LF in a name (header injection)', (email) => ({ data: { ...valid(email), firstName: 'Eve\r\nSubject: spam' } }), 400, /line breaks/],
+    ['a filled honeypot', (email) => ({ data: { ...valid(email), website: 'https://spam.example' } }), 400, /automated/],
+    ['a submission faster than a person', (email) => ({ data: { ...valid(email), elapsedMs: 300 } }), 400, /too quickly/],
+    ['broken JSON', (email) => ({ body: `{"email":"${email}"`, headers: { 'Content-Type': 'application/json' } }), 400, /Invalid JSON body/],
+  ];
+
+  for (const [name, build, status, message] of cases) {
+    test(name, async ({ request }, info) => {
+      const email = uniqueEmail(info, 'bad');
+      const { data, body, headers } = build(email);
+      const response = await request.post('/api/email/contact', body !== undefined ? { data: Buffer.from(body), headers } : { data });
+      expect(response.status()).toBe(status);
+      const answer = await response.json();
+      expect(answer).toMatchObject({ success: false, message: expect.stringMatching(message) });
+      expect(await inquiriesFor(email)).toEqual([]);
+      expect(await inquiriesFor(`${email}\r\nBcc: victim@example.com`)).toEqual([]);
+    });
+  }
+
+  test('a quote with a course that does not exist', async ({ request }, info) => {
+    const email = uniqueEmail(info, 'bad-quote');
+    const response = await request.post('/api/email/quote', {
+      data: {
+        firstName: 'Eve', lastName: 'Tester', email, phone: '0412 345 678', state: 'NSW', selectedCategories: ['civil-construction'],
+        selectedCourses: ['ZZZ99999'], acceptedTerms: true, elapsedMs: 60_000, website: '',
+      },
+    });
+    expect(response.status()).toBe(400);
+    expect(await response.json()).toMatchObject({ success: false, message: 'Unknown course: ZZZ99999' });
+    expect(await inquiriesFor(email)).toEqual([]);
+  });
+
+  test('a valid submission through the API is stored (control for the cases above)', async ({ request }, info) => {
+    const email = uniqueEmail(info, 'good');
+    const response = await request.post('/api/email/contact', { data: valid(email) });
+    expect(response.status()).toBe(200);
+    const answer = await response.json();
+    expect(answer).toMatchObject({ success: true, id: expect.any(String) });
+    expect((await inquiriesFor(email)).map((r) => r.id)).toEqual([answer.id]);
+    expect(response.headers()['cache-control']).toBe('no-store');
+  });
+});

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startBlobs } from './helpers/blobs';
+import { dataStore } from '../../src/server/blobs';
+import {
+  createInquiry,
+  csvCell,
+  getInquiry,
+  inquiriesToCsv,
+  isInquiryId,
+  listAllInquiries,
+  listInquiries,
+  listPendingMailIds,
+  mailIdempotencyKey,
+  newInquiryId,
+  setInquiryStatus,
+  updateInquiry,
+  type InquiryRecord,
+  type NewInquiry,
+} from '../../src/server/inquiries';
+
+let blobs: Awaited<ReturnType<typeof startBlobs>>;
+beforeAll(async () => {
+  blobs = await startBlobs();
+});
+afterAll(() => blobs.stop());
+
+const contact = (firstName: string): NewInquiry => ({
+  kind: 'contact',
+  source: 'contact',
+  contact: { firstName, lastName: 'Citizen', email: `${firstName.toLowerCase()}@example.com`, phone: '0412 345 678' },
+  message: 'Hello',
+});
+
+describe('inquiry ids', () => {
+  it('sort by time and say when they were made', () => {
+    const a = newInquiryId(new Date('2025-07-22T10:15:30.123Z'));
+    const b = newInquiryId(new Date('2025-07-22T10:15:30.124Z'));
+    expect(a).toMatch(/^20250722T101530123Z-[0-9a-f]{8}$/);
+    expect([b, a].sort()).toEqual([a, b]);
+    expect(isInquiryId(a)).toBe(true);
+    expect(isInquiryId('../../etc/passwd')).toBe(false);
+  });
+  it('give each e-mail a stable idempotency key', () => {
+    expect(mailIdempotencyKey('20250722T101530123Z-0a1b2c3d', 'staff')).toBe('inquiry-20250722T101530123Z-0a1b2c3d-staff');
+  });
+});
+
+describe('inquiries store', () => {
+  const stored: InquiryRecord[] = [];
+
+  beforeAll(async () => {
+    await dataStore('inquiries').deleteAll();
+    for (const [index, name] of ['Ann', 'Bob', 'Cat'].entries()) {
+      stored.push(await createInquiry(contact(name), new Date(Date.UTC(2025, 6, 22, 10, 0, index))));
+    }
+  });
+
+  it('stores a new inquiry as new, with both e-mails held by the storing request and a pending-mail marker', async () => {
+    const record = await getInquiry(stored[0].id);
+    expect(record).toMatchObject({ kind: 'contact', source: 'contact', status: 'new', handledAt: null, message: 'Hello' });
+    expect(record!.mail.staff).toMatchObject({ state: 'sending', attempts: 0, idempotencyKey: `inquiry-${stored[0].id}-staff` });
+    expect(record!.mail.ack.idempotencyKey).toBe(`inquiry-${stored[0].id}-ack`);
+    expect((await listPendingMailIds()).sort()).toEqual(stored.map((r) => r.id).sort());
+  });
+
+  it('lists newest first, pages and counts', async () => {
+    const all = await listInquiries();
+    expect(all.total).toBe(3);
+    expect(all.items.map((r) => r.contact.firstName)).toEqual(['Cat', 'Bob', 'Ann']);
+    const page = await listInquiries({ offset: 1, limit: 1 });
+    expect(page).toMatchObject({ total: 3, items: [{ contact: { firstName: 'Bob' } }] });
+    expect((await listAllInquiries()).length).toBe(3);
+  });
+
+  it('gets one, and nothing for an unknown or malformed id', async () => {
+    expect((await getInquiry(stored[1].id))?.contact.firstName).toBe('Bob');
+    expect(await getInquiry('20250101T000000000Z-00000000')).toBeNull();
+    expect(await getInquiry('inquiry/../x')).toBeNull();
+  });
+
+  it('marks handled with the time, and back to new', async () => {
+    const handled = await setInquiryStatus(stored[0].id, 'handled', new Date('2025-07-23T09:00:00Z'));
+    expect(handled).toMatchObject({ status: 'handled', handledAt: '2025-07-23T09:00:00.000Z' });
+    expect((await getInquiry(stored[0].id))?.status).toBe('handled');
+    const reopened = await setInquiryStatus(stored[0].id, 'new');
+    expect(reopened).toMatchObject({ status: 'new', handledAt: null });
+    expect(await setInquiryStatus('20250101T000000000Z-00000000', 'handled')).toBeNull();
+  });
+
+  it('never loses an update when another writer gets in between its read and its write', async () => {
+    const id = stored[2].id;
+    let calls = 0;
+    await updateInquiry(id, async (r) => {
+      // Staff mark it handled after this writer has read it: its conditional write must fail and retry.
+      if (calls++ === 0) await setInquiryStatus(id, 'handled');
+      return { ...r, mail: { ...r.mail, staff: { ...r.mail.staff, attempts: 5 } } };
+    });
+    expect(calls).toBe(2);
+    const record = await getInquiry(id);
+    expect(record?.status).toBe('handled');
+    expect(record?.mail.staff.attempts).toBe(5);
+  });
+});
+
+describe('CSV export', () => {
+  it('quotes commas, quotes and line breaks (RFC 4180)', () => {
+    expect(csvCell('plain')).toBe('plain');
+    expect(csvCell('a,b')).toBe('"a,b"');
+    expect(csvCell('say "hi"')).toBe('"say ""hi"""');
+    expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
+  });
+
+  it.each(['=1+1', '+61 412', '-2', '@SUM(A1)', '\tx', '\rx'])('neutralises the formula-like cell %j with a leading apostrophe', (value) => {
+    expect(csvCell(value).replace(/^"/, '')).toMatch(/^'/);
+  });
+
+  it('exports a header row and one row per inquiry, CRLF-terminated', async () => {
+    const records = await listAllInquiries();
+    records[0] = { ...records[0], contact: { ...records[0].contact, firstName: '=HYPERLINK("http://evil")' }, message: 'Hi, "there"\nbye' };
+    const csv = inquiriesToCsv(records);
+    const lines = csv.split('\r\n');
+    expect(lines[0]).toBe(
+      'Received (UTC),Id,Form,Status,Handled at,First name,Last name,E-mail,Phone,Message,State,Preferred contact,Categories,Courses,Experience,Goals,Additional info,Staff e-mail,Visitor e-mail',
+    );
+    expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
+    expect(csv).toContain('"Hi, ""there""\nbye"');
+    expect(csv.endsWith('\r\n')).toBe(true);
+    expect(lines.filter(Boolean)).toHaveLength(1 + records.length + 0);
+  });
+
+  it('lists quote details in their columns', () => {
+    const record: InquiryRecord = {
+      id: '20250722T101530123Z-0a1b2c3d', kind: 'quote', source: 'quote', createdAt: '2025-07-22T10:15:30.123Z', status: 'new', handledAt: null,
+      contact: { firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '0412 345 678' },
+      quote: {
+        mobileNumber: '', preferredContact: 'Any time', state: 'VIC', selectedCategories: ['civil-construction'], selectedCourses: ['RII30820'],
+        categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
+        courses: [{ code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction' }],
+        experience: '12 years', goals: '', additionalInfo: '',
+      },
+      mail: {
+        staff: { state: 'sent', attempts: 1, idempotencyKey: 'k1' },
+        ack: { state: 'failed', attempts: 8, idempotencyKey: 'k2' },
+      },
+    };
+    const row = inquiriesToCsv([record]).split('\r\n')[1];
+    expect(row).toBe(
+      "2025-07-22T10:15:30.123Z,20250722T101530123Z-0a1b2c3d,Free quote,new,,Sam,Lee,sam@example.com,0412 345 678,,VIC,Any time,Civil Construction,RII30820 Certificate III in Civil Construction Plant Operations,12 years,,,sent,failed",
+    );
+  });
+});

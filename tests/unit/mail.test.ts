@@ -1,0 +1,118 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import { composeMail, escapeHtml, greetingName, retryDelayMs, sanitizeHeader, MAX_ATTEMPTS } from '../../src/server/mail';
+import type { InquiryRecord } from '../../src/server/inquiries';
+
+afterEach(() => vi.unstubAllEnvs());
+
+const record = (overrides: Partial<InquiryRecord> = {}): InquiryRecord => ({
+  id: '20250722T101530123Z-0a1b2c3d',
+  kind: 'contact',
+  source: 'contact',
+  createdAt: '2025-07-22T10:15:30.123Z',
+  status: 'new',
+  handledAt: null,
+  contact: { firstName: 'Jane', lastName: 'Citizen', email: 'jane@example.com', phone: '0412 345 678' },
+  message: 'Hello',
+  mail: {
+    staff: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-staff' },
+    ack: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-ack' },
+  },
+  ...overrides,
+});
+
+describe('header sanitising', () => {
+  it('strips CR, LF and other control characters and collapses the gap', () => {
+    expect(sanitizeHeader('Jane\r\nBcc: victim@example.com')).toBe('Jane Bcc: victim@example.com');
+    expect(sanitizeHeader('  a\tb\u0000c\u2028d  ')).toBe('a b c d');
+  });
+  it('caps the length', () => {
+    expect(sanitizeHeader('x'.repeat(500), 50)).toHaveLength(50);
+  });
+  it('never leaves a CR or LF, whatever the input', () => {
+    fc.assert(fc.property(fc.string({ unit: 'binary' }), (value) => {
+      expect(sanitizeHeader(value)).not.toMatch(/[\r\n]/);
+    }));
+  });
+});
+
+describe('HTML escaping', () => {
+  it('escapes the five special characters', () => {
+    expect(escapeHtml(`<script>alert("x")</script> & 'y'`)).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;');
+  });
+  it('leaves no raw < > or quote, whatever the input', () => {
+    fc.assert(fc.property(fc.string(), (value) => {
+      expect(escapeHtml(value)).not.toMatch(/[<>"']/);
+    }));
+  });
+});
+
+describe('greeting', () => {
+  it('uses a first name that looks like one, otherwise "there"', () => {
+    expect(greetingName('Mary-Jane')).toBe('Mary-Jane');
+    expect(greetingName("Seán O'Neil")).toBe("Seán O'Neil");
+    expect(greetingName('Visit https://spam.example')).toBe('there');
+    expect(greetingName('win$$$ 100')).toBe('there');
+  });
+});
+
+describe('composed messages', () => {
+  it('notify staff at MAIL_TO with the visitor as reply-to, escaped HTML and a text version', () => {
+    vi.stubEnv('MAIL_TO', 'inbox@example.com.au');
+    vi.stubEnv('MAIL_FROM', 'RPL Pathways <no-reply@example.com.au>');
+    const mail = composeMail(record({ message: '<b>bold</b>\nsecond line', contact: { firstName: '<img src=x>', lastName: 'Citizen', email: 'jane@example.com', phone: '1' } }), 'staff');
+    expect(mail).toMatchObject({ to: 'inbox@example.com.au', from: 'RPL Pathways <no-reply@example.com.au>', replyTo: 'jane@example.com' });
+    expect(mail.subject).toBe('New contact message from <img src=x> Citizen');
+    expect(mail.html).toContain('&lt;b&gt;bold&lt;/b&gt;<br>second line');
+    expect(mail.html).toContain('&lt;img src=x&gt; Citizen');
+    expect(mail.html).not.toContain('<img');
+    expect(mail.html).not.toContain('<b>');
+    expect(mail.text).toContain('<b>bold</b>\nsecond line');
+    expect(mail.text).toContain('20250722T101530123Z-0a1b2c3d');
+  });
+
+  it('keep CR/LF out of every header even if a stored value had them', () => {
+    vi.stubEnv('MAIL_TO', 'inbox@example.com.au\r\nBcc: x@example.com');
+    const tainted = record({ contact: { firstName: 'A\r\nBcc: x@example.com', lastName: 'B\nC', email: 'j@example.com\r\nCc: y@example.com', phone: '1' } });
+    for (const kind of ['staff', 'ack'] as const) {
+      const mail = composeMail(tainted, kind);
+      for (const header of [mail.subject, mail.to, mail.replyTo ?? '', mail.from]) expect(header).not.toMatch(/[\r\n]/);
+    }
+  });
+
+  it('name the form in the staff subject', () => {
+    expect(composeMail(record({ source: 'home' }), 'staff').subject).toBe('New consultation request from Jane Citizen');
+    const quote = record({
+      kind: 'quote', source: 'quote', message: undefined,
+      quote: {
+        mobileNumber: '', preferredContact: '', state: 'QLD', selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'],
+        categories: [{ slug: 'health-fitness', name: 'Health & Fitness' }],
+        courses: [{ code: 'SIS30321', title: 'Certificate III in Fitness', level: 'Certificate III', category: 'health-fitness' }],
+        experience: '', goals: '', additionalInfo: '',
+      },
+    });
+    const staff = composeMail(quote, 'staff');
+    expect(staff.subject).toBe('New free quote request from Jane Citizen (QLD)');
+    expect(staff.html).toContain('Health &amp; Fitness');
+    expect(staff.text).toContain('SIS30321 – Certificate III in Fitness (Certificate III)');
+    const ack = composeMail(quote, 'ack');
+    expect(ack.to).toBe('jane@example.com');
+    expect(ack.text).toContain('within 24 hours');
+    expect(ack.text).toContain('SIS30321 Certificate III in Fitness');
+  });
+
+  it("acknowledge the visitor without echoing the message they wrote", () => {
+    const ack = composeMail(record({ message: 'Buy cheap pills at https://spam.example' }), 'ack');
+    expect(ack).toMatchObject({ to: 'jane@example.com', replyTo: 'support@rplpathways.com.au', subject: 'We received your message – RPL Pathways' });
+    expect(ack.text).toContain('Hi Jane,');
+    expect(ack.text + ack.html).not.toContain('spam.example');
+  });
+});
+
+describe('retry schedule', () => {
+  it('doubles from 10 minutes and stays inside the 24-hour idempotency window', () => {
+    expect([1, 2, 3, 4].map(retryDelayMs).map((ms) => ms / 60_000)).toEqual([10, 20, 40, 80]);
+    const total = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, i) => retryDelayMs(i + 1)).reduce((a, b) => a + b, 0);
+    expect(total).toBeLessThan(24 * 3600_000);
+  });
+});
