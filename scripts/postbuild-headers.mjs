@@ -17,9 +17,12 @@ const parse = (policy) =>
     return [name, sources];
   }));
 
+// Directives a single page opts into (the contact page's map frame) stay on that page only.
+const PAGE_ONLY = new Set(['frame-src', 'child-src']);
 const union = new Map();
 for (const rule of routes) {
   for (const [name, sources] of parse(rule.values['Content-Security-Policy'])) {
+    if (PAGE_ONLY.has(name)) continue;
     union.set(name, [...new Set([...(union.get(name) ?? []), ...sources])]);
   }
 }

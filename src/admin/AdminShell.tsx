@@ -5,6 +5,7 @@ import { initials } from './format';
 
 export const adminNav = [
   { href: '/admin/dashboard', label: 'Dashboard' },
+  { href: '/admin/inquiries', label: 'Inquiries' },
   { href: '/admin/blogs', label: 'Blogs' },
   { href: '/admin/settings', label: 'Settings' },
   { href: '/admin/courses', label: 'Courses' },

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { BookOpen, Eye, FileText, FolderTree, GraduationCap, Layers, Newspaper, Settings } from 'lucide-react';
+import { BookOpen, Eye, Inbox, FileText, FolderTree, GraduationCap, Layers, Newspaper, Settings } from 'lucide-react';
 import type { DashboardStats } from '../server/stats';
 import { api } from './api';
 import { useAuth } from './auth';
@@ -14,6 +14,7 @@ const navCards = [
   { href: '/admin/courses', title: 'Manage Courses', text: 'Browse the qualifications listed on the site.', Icon: GraduationCap, accent: 'green' },
   { href: '/admin/categories', title: 'Manage Categories', text: 'See the industry sectors and their courses.', Icon: FolderTree, accent: 'blue' },
   { href: '/admin/blogs', title: 'Manage Blogs', text: 'Write, publish and update blog posts.', Icon: Newspaper, accent: 'orange' },
+  { href: '/admin/inquiries', title: 'Inquiries', text: 'Contact, consultation and free-quote requests, with their e-mail status.', Icon: Inbox, accent: 'teal' },
   { href: '/admin/settings', title: 'Site Settings', text: 'Contact information, social links, e-mail, phone and business hours.', Icon: Settings, accent: 'purple' },
 ] as const;
 

@@ -17,7 +17,7 @@ export class ApiError extends Error {
 export const NETWORK_ERROR = 'Network error. Please try again.';
 
 interface Options {
-  method?: 'GET' | 'POST' | 'PUT' | 'DELETE';
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   body?: unknown;
   /** Sign-in itself answers 401 for a wrong password; only other calls end the session on 401. */
   endSessionOn401?: boolean;

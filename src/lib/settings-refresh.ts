@@ -12,15 +12,18 @@ function valueAt(settings: Settings, path: string): string | undefined {
  * Brings every settings-bound element on the page up to date with the saved site settings.
  * Markup contract: `data-setting="contactInfo.email"` names the value; `data-setting-link` ("mailto",
  * "tel" or "url") makes it a link target; `data-setting-item` marks the element hidden when the value is
- * empty (for social links also '#' or 'javascript:void(0)'). Link targets of kind "url" keep their content
+ * empty (for social links also '#' or 'javascript:void(0)'); `data-setting-fallback` gives a value to show
+ * instead of an empty one. Link targets of kind "url" keep their content
  * (icons); the others show the value as text. Returns how many elements changed.
  */
 export function applySettings(root: ParentNode, settings: Settings): number {
   let changed = 0;
   for (const node of root.querySelectorAll<HTMLElement>('[data-setting]')) {
     const path = node.dataset.setting ?? '';
-    const value = valueAt(settings, path);
-    if (value === undefined) continue;
+    const saved = valueAt(settings, path);
+    if (saved === undefined) continue;
+    // Some values have a built-in fallback instead of being hidden (the contact page's street address).
+    const value = saved === '' && node.dataset.settingFallback ? node.dataset.settingFallback : saved;
     const kind = node.dataset.settingLink;
     const shown = path.startsWith('socialMedia.') ? isShownSocialLink(value) : value !== '';
     const item = node.closest<HTMLElement>('[data-setting-item]');

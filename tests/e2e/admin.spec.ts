@@ -212,9 +212,12 @@ test.describe('admin API without a valid token', () => {
       ['/api/admin/dashboard-stats', 'get'],
       ['/api/admin/site-settings', 'get'],
       ['/api/admin/site-settings', 'post'],
+      ['/api/admin/inquiries', 'get'],
+      ['/api/admin/inquiries/export.csv', 'get'],
     ];
     for (const [path, method] of endpoints) {
-      for (const headers of [{}, { authorization: 'Bearer not-a-real-token-at-all' }, { authorization: 'Basic c3RhZmY6c3RhZmY=' }]) {
+      const headerSets: Record<string, string>[] = [{}, { authorization: 'Bearer not-a-real-token-at-all' }, { authorization: 'Basic c3RhZmY6c3RhZmY=' }];
+      for (const headers of headerSets) {
         const response = await request[method](path, { headers, data: method === 'post' ? {} : undefined });
         expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(401);
       }
@@ -227,4 +230,40 @@ test('admin login page has no axe violations', async ({ page }) => {
   await expect(page.getByLabel('Username')).toBeVisible();
   const axe = await new AxeBuilder({ page }).analyze();
   expect(axe.violations).toEqual([]);
+});
+
+test.describe('inquiries inbox', () => {
+  test('a contact message shows in the inbox with its e-mail status and can be marked handled', async ({ page, request }, testInfo) => {
+    const email = `inbox-${testInfo.project.name}-${Date.now()}@example.com`;
+    const sent = await request.post('/api/email/contact', {
+      data: { firstName: 'Robin', lastName: `Inbox${testInfo.project.name}`, email, phone: '0400 123 456', message: 'Please call me about carpentry RPL.', website: '', elapsedMs: 8000 },
+    });
+    expect(sent.status()).toBe(200);
+
+    const account = await createStaff();
+    await page.goto('/admin/login');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/dashboard');
+    await page.getByRole('link', { name: 'Inquiries', exact: true }).first().click();
+    await page.waitForURL('**/admin/inquiries');
+
+    const item = page.locator('.inbox-item').filter({ hasText: email });
+    await expect(item).toBeVisible();
+    await expect(item).toContainText('Please call me about carpentry RPL.');
+    await expect(item).toContainText('Contact form');
+    await expect(item.locator('.mail-state').first()).toContainText(/Staff e-mail: (Sent|Sending)/);
+    const axe = await new AxeBuilder({ page }).analyze();
+    expect(axe.violations).toEqual([]);
+
+    await item.getByRole('button', { name: /Mark handled/ }).click();
+    await expect(page.locator('.inbox-item').filter({ hasText: email })).toHaveCount(0);
+    await page.getByRole('button', { name: /^Handled/ }).click();
+    await expect(page.locator('.inbox-item').filter({ hasText: email })).toBeVisible();
+    await expect(page.locator('.inbox-item').filter({ hasText: email }).getByRole('button', { name: /Mark as new/ })).toBeVisible();
+
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: 'Export CSV' }).click();
+    const file = await download;
+    expect(file.suggestedFilename()).toMatch(/^inquiries-\d{4}-\d{2}-\d{2}\.csv$/);
+  });
 });

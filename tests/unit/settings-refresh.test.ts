@@ -35,6 +35,12 @@ describe('settings refresh on public pages', () => {
     expect(instagram.querySelector('a')!.getAttribute('href')).toBe('https://instagram.com/x');
   });
 
+  it('shows the built-in fallback instead of an empty value where one is given', () => {
+    document.body.innerHTML = '<p data-setting="contactInfo.address" data-setting-fallback="200 Gilchrist Dr, Campbelltown NSW 2560">Old St</p>';
+    applySettings(document, { contactInfo: { address: '' } });
+    expect(document.querySelector('p')!.textContent).toBe('200 Gilchrist Dr, Campbelltown NSW 2560');
+  });
+
   it('leaves the page alone when values are missing', () => {
     document.body.innerHTML = markup;
     expect(applySettings(document, {})).toBe(0);
