@@ -1,7 +1,8 @@
 // A tiny stand-in for the CDN in front of the local Netlify server. Netlify's edge compresses
-// responses and answers byte ranges; the CLI's offline server does neither. This proxy compresses
-// text responses (brotli or gzip, as the browser asks) and answers Range requests for media,
-// so local behaviour and measurements match production (video seeking included).
+// responses, answers byte ranges and keeps durable copies of function answers marked for it; the
+// CLI's offline server does none of that. This proxy compresses text responses (brotli or gzip, as
+// the browser asks), answers Range requests for media, and caches what the CDN would cache, so
+// local behaviour and measurements match production (video seeking included).
 import http from 'node:http';
 import zlib from 'node:zlib';
 
@@ -26,10 +27,52 @@ function sendRange(res, headers, body, range) {
   res.end(body.subarray(start, end + 1));
 }
 
+/**
+ * CDN cache, as Netlify's edge keeps it: GET answers of functions with `Netlify-CDN-Cache-Control:
+ * public, ... s-maxage=N`, keyed by the full URL, for N seconds. Answers carrying cache tags are the
+ * ones production purges on writes (blog, settings); there is no purge API locally, so those are
+ * never cached here. Requests with credentials are never cached. Each restart starts empty, like a
+ * new deploy.
+ */
+const cdnCache = new Map();
+const CACHE_LIMIT = 500;
+
+function cacheLifetime(req, status, headers) {
+  if (req.method !== 'GET' || req.headers.authorization || status !== 200) return 0;
+  if (headers['set-cookie'] || headers['netlify-cache-tag'] || headers['cache-tag']) return 0;
+  const rule = String(headers['netlify-cdn-cache-control'] ?? headers['cdn-cache-control'] ?? '');
+  if (!/\bpublic\b/.test(rule) || /\b(private|no-store)\b/.test(rule)) return 0;
+  return Number(/\bs-maxage=(\d+)/.exec(rule)?.[1] ?? 0);
+}
+
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
+
+/** Sends a buffered answer (a cache hit), compressed as the browser asks. */
+function sendBuffered(req, res, { status, headers, body }, hit = true) {
+  const type = String(headers['content-type'] ?? '');
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  const encoding = !COMPRESSIBLE.test(type) ? null : accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : null;
+  const out = { ...headers, 'cache-status': hit ? '"Netlify Edge"; hit' : '"Netlify Edge"; fwd=miss; stored' };
+  for (const hop of ['transfer-encoding', 'connection', 'keep-alive', 'content-length']) delete out[hop];
+  let payload = body;
+  if (encoding) {
+    payload = encoding === 'br'
+      ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+      : zlib.gzipSync(body, { level: 6 });
+    out['content-encoding'] = encoding;
+    out.vary = out.vary ? `${out.vary}, Accept-Encoding` : 'Accept-Encoding';
+  }
+  out['content-length'] = payload.length;
+  res.writeHead(status, out);
+  res.end(req.method === 'HEAD' ? undefined : payload);
+}
 
 export function startCompressingProxy({ port, target }) {
   const server = http.createServer((req, res) => {
+    const cached = (req.method === 'GET' || req.method === 'HEAD') && !req.headers.authorization ? cdnCache.get(req.url) : undefined;
+    if (cached && cached.expires > Date.now()) return sendBuffered(req, res, cached);
+    if (cached) cdnCache.delete(req.url);
+
     const upstream = http.request(
       { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: { ...req.headers, host: req.headers.host ?? `localhost:${port}` } },
       (up) => {
@@ -39,6 +82,19 @@ export function startCompressingProxy({ port, target }) {
           ? null
           : accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : null;
         const headers = { ...up.headers };
+        const lifetime = cacheLifetime(req, up.statusCode, headers);
+        if (lifetime > 0 && !MEDIA.test(type)) {
+          const chunks = [];
+          up.on('data', (chunk) => chunks.push(chunk));
+          up.on('end', () => {
+            const entry = { status: 200, headers, body: Buffer.concat(chunks), expires: Date.now() + lifetime * 1000 };
+            delete entry.headers['content-length'];
+            if (cdnCache.size >= CACHE_LIMIT) cdnCache.delete(cdnCache.keys().next().value);
+            cdnCache.set(req.url, entry);
+            sendBuffered(req, res, entry, false);
+          });
+          return;
+        }
         if (MEDIA.test(type) && up.statusCode === 200) {
           const chunks = [];
           up.on('data', (chunk) => chunks.push(chunk));
