@@ -3,7 +3,10 @@
 // server matches the file it serves ("/about.html"), and not-found pages match no route at all.
 // This adds the ".html" twins and a site-wide fallback policy (the union of every route's
 // hashes, still without 'unsafe-inline'), so every HTML response carries a strict CSP.
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { readFile, writeFile } from 'node:fs/promises';
+import { runtimeStyleHashes } from '../src/lib/inline-scripts.mjs';
 
 const file = new URL('../.netlify/v1/config.json', import.meta.url);
 const config = JSON.parse(await readFile(file, 'utf8'));
@@ -19,6 +22,41 @@ const parse = (policy) =>
 
 // Directives a single page opts into (the contact page's map frame) stay on that page only.
 const PAGE_ONLY = new Set(['frame-src', 'child-src']);
+// Astro lists every hash it knows on every route. Keep, per page, only the hashes of the inline
+// scripts and styles that page really contains (plus styles a library injects at run time on admin
+// pages): the policy stays as strict and the header shrinks by more than a kilobyte, which keeps
+// the first response of a page within the first round trip.
+const hash = (text) => `'sha256-${createHash('sha256').update(text).digest('base64')}'`;
+const inlineHashes = (html, tag) => {
+  const found = new Set();
+  const pattern = new RegExp(`<${tag}(\\s[^>]*)?>([\\s\\S]*?)</${tag}>`, 'gi');
+  for (const [, attributes = '', body] of html.matchAll(pattern)) {
+    if (tag === 'script' && /\bsrc=|type="application\/ld\+json"/i.test(attributes)) continue;
+    found.add(hash(body));
+  }
+  return found;
+};
+const htmlFor = (route) => new URL(`../dist${route === '/' ? '/index' : route}.html`, import.meta.url);
+let pruned = 0;
+for (const rule of routes) {
+  const file = htmlFor(rule.for);
+  if (!existsSync(file)) continue;
+  const html = await readFile(file, 'utf8');
+  const keep = {
+    'script-src': inlineHashes(html, 'script'),
+    'style-src': new Set([...inlineHashes(html, 'style'), ...(rule.for.startsWith('/admin/') ? runtimeStyleHashes.map((h) => `'${h}'`) : [])]),
+  };
+  const directives = parse(rule.values['Content-Security-Policy']);
+  for (const [name, allowed] of Object.entries(keep)) {
+    const sources = directives.get(name);
+    if (!sources) continue;
+    const kept = sources.filter((source) => !source.startsWith("'sha256-") || allowed.has(source));
+    pruned += sources.length - kept.length;
+    directives.set(name, kept);
+  }
+  rule.values['Content-Security-Policy'] = [...directives].map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
+}
+
 const union = new Map();
 for (const rule of routes) {
   for (const [name, sources] of parse(rule.values['Content-Security-Policy'])) {
@@ -37,4 +75,4 @@ config.headers = [
   ...twins,
 ];
 await writeFile(file, JSON.stringify(config));
-console.log(`postbuild-headers: ${routes.length} route policies, ${twins.length} .html twins, fallback policy ${union.size ? 'added' : 'skipped'}`);
+console.log(`postbuild-headers: ${routes.length} route policies (${pruned} unused hashes dropped), ${twins.length} .html twins, fallback policy ${union.size ? 'added' : 'skipped'}`);

@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { Search, X } from 'lucide-react';
 import CourseCard from '../components/CourseCard';
 import CourseFilters from '../components/CourseFilters';
@@ -55,6 +55,20 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
   const [catalogue, setCatalogue] = useState<CourseSummary[] | null>(null);
   const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
   const [visible, setVisible] = useState(PAGE_SIZE);
+  const formRef = useRef<HTMLFormElement>(null);
+
+  /** What the refine form shows right now (the visitor may have typed before this island woke up). */
+  const formQuery = (): SearchQuery => {
+    const data = new FormData(formRef.current ?? undefined);
+    const read = (key: string) => String(data.get(key) ?? '') || undefined;
+    return { search: read('search'), category: read('category'), level: read('level') };
+  };
+
+  // The island hydrates when the browser is idle; keep anything chosen or typed before that.
+  useEffect(() => {
+    const shown = formQuery();
+    if (shown.search !== draft.search || shown.category !== draft.category || shown.level !== draft.level) setDraft(shown);
+  }, []);
 
   const ensureCatalogue = async () => {
     if (catalogue) return catalogue;
@@ -105,12 +119,13 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
   return (
     <div className="search-results">
       <form
+        ref={formRef}
         className="search-refine"
         role="search"
         action="/search"
         onSubmit={(event) => {
           event.preventDefault();
-          void apply(draft);
+          void apply(formQuery());
         }}
       >
         <label className="search-refine__text">
