@@ -114,3 +114,23 @@ test('how RPL works lists the six benefits, the skills check and every industry'
   await expect(page.locator('.skills-cta a')).toHaveAttribute('href', '/free-quote');
   await expect(page.locator('.industry')).toHaveCount(11);
 });
+
+test('no page breaks its own Content-Security-Policy (every inline script and style is allowed by hash)', async ({ page }) => {
+  const violations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);
+  });
+  await page.addInitScript(() => {
+    document.addEventListener('securitypolicyviolation', (event) => {
+      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
+    });
+  });
+  for (const path of ['/', '/about', '/faq', '/courses', '/category/civil-construction', '/courses/CPC30220', '/search?search=diploma', '/contact', '/free-quote', '/admin/login', '/no-such-page']) {
+    await page.goto(path, { waitUntil: 'networkidle' });
+    // Wake the islands that hydrate on interaction, so their code runs under the policy too.
+    await page.mouse.move(5, 5);
+    await page.keyboard.press('Tab');
+    await page.waitForTimeout(300);
+  }
+  expect(violations).toEqual([]);
+});
