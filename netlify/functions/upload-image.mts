@@ -43,8 +43,8 @@ export default async (request: Request) => {
 };
 
 /** The request body, or null as soon as it grows past `max` bytes (whatever Content-Length said). */
-async function readCapped(request: Request, max: number): Promise<Uint8Array | null> {
-  if (!request.body) return new Uint8Array();
+async function readCapped(request: Request, max: number): Promise<ArrayBuffer | null> {
+  if (!request.body) return new ArrayBuffer(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -58,7 +58,8 @@ async function readCapped(request: Request, max: number): Promise<Uint8Array | n
     }
     chunks.push(value);
   }
-  return Buffer.concat(chunks);
+  const whole = Buffer.concat(chunks);
+  return whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer;
 }
 
 export const config: Config = {

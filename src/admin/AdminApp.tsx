@@ -9,6 +9,7 @@ import './admin.css';
 const pages = {
   dashboard: { title: 'Dashboard', Page: lazy(() => import('./DashboardPage')) },
   settings: { title: 'Site Settings', Page: lazy(() => import('./SettingsPage')) },
+  blogs: { title: 'Manage Blogs', Page: lazy(() => import('./BlogsPage')) },
   categories: { title: 'Manage Categories', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CategoriesPage }))) },
   courses: { title: 'Manage Courses', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CoursesPage }))) },
 } as const;

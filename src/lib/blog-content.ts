@@ -102,5 +102,5 @@ export function markdownToHtml(source: string): string {
 /** Words of HTML content, for the read time (about 200 words a minute; SPEC default 5). */
 export function readTimeMinutes(html: string): number {
   const words = html.replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ').split(/\s+/).filter(Boolean).length;
-  return words === 0 ? 5 : Math.max(1, Math.round(words / 200));
+  return words === 0 ? 5 : Math.max(1, Math.ceil(words / 200));
 }

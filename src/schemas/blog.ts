@@ -25,7 +25,7 @@ const withDefault = (max: number, label: string, fallback: string) =>
   v.pipe(v.optional(text(max, label), fallback), v.transform((value) => value || fallback));
 
 /** SPEC 5: chips are trimmed, never blank, never repeated (compared without case). */
-export function cleanChips(values: readonly string[]): string[] {
+export function cleanChips(values: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
   for (const raw of values) {
@@ -38,7 +38,7 @@ export function cleanChips(values: readonly string[]): string[] {
 }
 const chips = (label: string, maxItems: number, maxChars: number) =>
   v.pipe(
-    v.optional(v.array(v.pipe(v.string(`${label} must be text`), v.maxLength(maxChars, `Each of the ${label.toLowerCase()} must be at most ${maxChars} characters`)), `${label} must be a list`), []),
+    v.optional(v.array(v.pipe(v.string(`${label} must be text`), v.maxLength(maxChars, `Each of the ${label.toLowerCase()} must be at most ${maxChars} characters`)), `${label} must be a list`), () => [] as string[]),
     v.transform(cleanChips),
     v.maxLength(maxItems, `At most ${maxItems} ${label.toLowerCase()}`),
   );

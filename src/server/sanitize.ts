@@ -10,7 +10,15 @@ let sanitizer: Promise<(html: string) => string> | undefined;
 
 function load() {
   sanitizer ??= (async () => {
-    const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([import('jsdom'), import('dompurify')]);
+    const [{ JSDOM }, { default: createDOMPurify }] = await Promise.all([
+      import('jsdom').catch((cause: unknown) => {
+        // jsdom's dependencies are ES modules loaded with require(); AWS Lambda turns that off unless
+        // NODE_OPTIONS has --experimental-require-module (README, "Blog").
+        sanitizer = undefined;
+        throw new Error('The HTML sanitiser could not start: set NODE_OPTIONS=--experimental-require-module for functions.', { cause });
+      }),
+      import('dompurify'),
+    ]);
     const { window } = new JSDOM('<!doctype html><html><body></body></html>');
     return blogSanitizer(createDOMPurify(window as unknown as Parameters<typeof createDOMPurify>[0]));
   })();

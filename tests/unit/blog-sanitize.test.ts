@@ -167,7 +167,7 @@ describe('read time', () => {
   it('counts about 200 words a minute, at least 1, and 5 when there is nothing to count', () => {
     expect(readTimeMinutes(`<p>${'word '.repeat(1000)}</p>`)).toBe(5);
     expect(readTimeMinutes('<p>short</p>')).toBe(1);
-    expect(readTimeMinutes(`<p>${'word '.repeat(640)}</p>`)).toBe(3);
+    expect(readTimeMinutes(`<p>${'word '.repeat(640)}</p>`)).toBe(4);
     expect(readTimeMinutes('')).toBe(5);
   });
 });

@@ -23,7 +23,7 @@ const photo = (format: 'jpeg' | 'png' | 'gif' | 'webp', width = 40, height = 30)
 
 function upload(files: { field?: string; name: string; type: string; bytes: Uint8Array }[], { auth = true, extra }: { auth?: boolean; extra?: Record<string, string> } = {}) {
   const form = new FormData();
-  for (const file of files) form.append(file.field ?? 'image', new File([file.bytes], file.name, { type: file.type }));
+  for (const file of files) form.append(file.field ?? 'image', new File([file.bytes as Uint8Array<ArrayBuffer>], file.name, { type: file.type }));
   for (const [key, value] of Object.entries(extra ?? {})) form.append(key, value);
   return uploadHandler(new Request('http://localhost/api/upload/image', { method: 'POST', headers: auth ? { authorization: `Bearer ${token}` } : {}, body: form }));
 }
