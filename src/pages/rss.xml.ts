@@ -23,6 +23,7 @@ export const GET: APIRoute = async (context) => {
       categories: [blog.category, ...blog.tags],
     })),
     customData: '<language>en-au</language>',
+    trailingSlash: false,
   });
   const headers = new Headers(response.headers);
   for (const [name, value] of Object.entries(listCacheHeaders())) headers.set(name, value);

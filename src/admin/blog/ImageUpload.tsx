@@ -58,13 +58,16 @@ export default function ImageUpload({
     }
   }
 
-  const { getRootProps, getInputProps, isDragActive } = useDropzone({
+  const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop,
     accept: UPLOAD_TYPES as unknown as Record<string, string[]>,
     maxFiles: 1,
     multiple: false,
     maxSize: MAX_UPLOAD_BYTES,
     disabled: uploading,
+    // The button below opens the file picker; the whole area still takes a dropped file.
+    noClick: true,
+    noKeyboard: true,
   });
 
   return (
@@ -85,10 +88,12 @@ export default function ImageUpload({
           </div>
         </div>
       ) : (
-        <div {...getRootProps({ className: `dropzone${isDragActive ? ' is-active' : ''}`, role: 'button', 'aria-label': 'Featured image: drag & drop an image here, or click to select', 'aria-describedby': `${hintId}-types` })}>
-          <input {...getInputProps({ 'aria-label': 'Featured image file' })} data-testid="featured-image-input" />
-          <ImagePlus size={32} aria-hidden="true" />
-          <p className="dropzone__text">{uploading ? 'Uploading...' : 'Drag & drop an image here, or click to select'}</p>
+        <div {...getRootProps({ className: `dropzone${isDragActive ? ' is-active' : ''}` })}>
+          <input {...getInputProps({ 'aria-label': 'Featured image file' })} />
+          <button type="button" className="dropzone__button" onClick={open} disabled={uploading} aria-describedby={`${hintId}-types`}>
+            <ImagePlus size={32} aria-hidden="true" />
+            <span className="dropzone__text">{uploading ? 'Uploading...' : 'Drag & drop an image here, or click to select'}</span>
+          </button>
           <p id={`${hintId}-types`} className="admin-hint">Supports: JPG, PNG, GIF, WebP (max 5MB)</p>
         </div>
       )}
