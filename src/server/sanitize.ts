@@ -25,6 +25,11 @@ function load() {
   return sanitizer;
 }
 
+/** Starts loading the sanitiser now, so it is ready by the time the content is (page renders). */
+export function warmSanitizer(): void {
+  void load().catch(() => {});
+}
+
 /** HTML held to the blog allow-list. */
 export async function sanitizeHtml(html: string): Promise<string> {
   return (await load())(html);
