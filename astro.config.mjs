@@ -6,8 +6,10 @@ import sitemap from '@astrojs/sitemap';
 import interactionDirective from './src/directives/integration.mjs';
 import { inlineScriptHashes, inlineStyleHashes } from './src/lib/inline-scripts.mjs';
 
+const site = process.env.SITE_URL ?? process.env.URL ?? 'https://rplpathways.com.au';
+
 export default defineConfig({
-  site: process.env.SITE_URL ?? process.env.URL ?? 'https://rplpathways.com.au',
+  site,
   output: 'static',
   scopedStyleStrategy: 'class',
   trailingSlash: 'never',
@@ -16,7 +18,11 @@ export default defineConfig({
   integrations: [
     react(),
     interactionDirective(),
-    sitemap({ filter: (page) => !page.includes('/admin') && !page.includes('/course-not-found') }),
+    sitemap({
+      filter: (page) => !page.includes('/admin') && !page.includes('/course-not-found'),
+      // Blog posts change without a deploy: /sitemap-blog.xml is rendered on request (src/pages/sitemap-blog.xml.ts).
+      customSitemaps: [new URL('/sitemap-blog.xml', site).href],
+    }),
   ],
   security: {
     csp: {

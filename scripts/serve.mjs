@@ -17,12 +17,18 @@ const env = {
   ASTRO_TELEMETRY_DISABLED: '1',
   BROWSER: 'none',
   NETLIFY_SITE_ID: process.env.NETLIFY_SITE_ID ?? '',
+  // Like the deployed site (README, "Blog"): functions may require() ES modules, which jsdom's dependencies need.
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-require-module'].filter(Boolean).join(' '),
 };
 const netlify = new URL('../node_modules/.bin/netlify', import.meta.url).pathname;
 
 // A local staff account exists from the first start on; its password is printed once, here.
 const accounts = spawnSync(process.execPath, [new URL('./users.ts', import.meta.url).pathname, 'ensure-local-account'], { env, encoding: 'utf8' });
 const accountNotice = `${accounts.stdout ?? ''}${accounts.status === 0 ? '' : accounts.stderr ?? ''}`.trim();
+
+// Sample blog posts go into the local store while it has none (scripts/seed-blog.ts).
+const seeded = spawnSync(process.execPath, [new URL('./seed-blog.ts', import.meta.url).pathname], { env, encoding: 'utf8' });
+if (seeded.status !== 0) console.error(`Could not seed the sample blog posts:\n${seeded.stderr}`);
 
 // The CLI keeps its telemetry choice in the user's config; switch it off once, offline.
 spawnSync(netlify, ['--telemetry-disable'], { env, stdio: 'ignore' });

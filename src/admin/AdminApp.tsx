@@ -10,6 +10,7 @@ const pages = {
   dashboard: { title: 'Dashboard', Page: lazy(() => import('./DashboardPage')) },
   settings: { title: 'Site Settings', Page: lazy(() => import('./SettingsPage')) },
   inquiries: { title: 'Inquiries', Page: lazy(() => import('./InquiriesPage')) },
+  blogs: { title: 'Manage Blogs', Page: lazy(() => import('./BlogsPage')) },
   categories: { title: 'Manage Categories', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CategoriesPage }))) },
   courses: { title: 'Manage Courses', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CoursesPage }))) },
 } as const;

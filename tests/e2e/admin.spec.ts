@@ -124,7 +124,7 @@ test.describe('dashboard and catalogue screens', () => {
     await expect(page.getByTestId('stat-total-views')).toContainText('This month');
     for (const card of await page.locator('.stat-card__growth').all()) {
       const text = (await card.textContent()) ?? '';
-      await expect(card).toHaveClass(/^\+/.test(text) ? /is-up/ : /is-down/);
+      await expect(card).toHaveClass(/^(Growth: )?\+/.test(text) ? /is-up/ : /is-down/);
     }
     await expect(page.locator('.admin-user')).toContainText(`${account.firstName} ${account.lastName}`);
     await expect(page.locator('.admin-user__initials')).toHaveText('TE');

@@ -1,0 +1,82 @@
+import type { Config } from '@netlify/functions';
+import { BlogInputSchema, BlogListQuerySchema, BlogSlugSchema, BlogUpdateSchema } from '../../src/schemas/blog';
+import { error, json, methodNotAllowed } from '../../src/server/http';
+import { parseJsonBody, parseQuery } from '../../src/server/validation';
+import { authenticate } from '../../src/server/auth';
+import { createBlog, deleteBlog, getBlogBySlug, listPublished, toAdmin, toPublic, updateBlog, viewCount } from '../../src/server/blogs';
+import { BLOG_NOT_FOUND, cachedJson, listCacheHeaders, postCacheHeaders } from '../../src/server/blog-http';
+import * as v from 'valibot';
+
+/** A post's JSON body may be large (content up to 200,000 characters, escaped). */
+const MAX_BODY = 1_000_000;
+const ID = /^[a-f0-9]{32}$/;
+
+/**
+ * GET    /api/blogs?page&limit&search -> {blogs, totalPages, currentPage, total} (published only; SPEC 7)
+ * GET    /api/blogs/{slug}            -> the public post, or 404 'Blog not found or no longer available.'
+ * POST   /api/blogs                   -> creates a post (staff)
+ * PUT    /api/blogs/{id}              -> saves the whole post at the version it was loaded (staff; 409 if newer)
+ * DELETE /api/blogs/{id}              -> deletes a post (staff)
+ */
+export default async (request: Request) => {
+  const url = new URL(request.url);
+  const param = decodeURIComponent(url.pathname.replace(/^\/api\/blogs\/?/, ''));
+  const method = request.method;
+
+  if (method === 'GET' || method === 'HEAD') return param ? readOne(param) : readList(url);
+  if (!param && method !== 'POST') return methodNotAllowed(['GET', 'POST']);
+  if (param && method !== 'PUT' && method !== 'DELETE') return methodNotAllowed(['GET', 'PUT', 'DELETE']);
+
+  const auth = await authenticate(request);
+  if (!auth.ok) return auth.response;
+  const by = auth.user.username;
+
+  if (method === 'POST') {
+    const body = await parseJsonBody(BlogInputSchema, request, MAX_BODY);
+    if (!body.ok) return body.response;
+    const blog = await createBlog(body.data, by);
+    return json({ success: true, message: 'Blog created successfully', blog: toAdmin(blog, 0) }, { status: 201 });
+  }
+
+  if (!ID.test(param)) return error(404, 'This blog no longer exists.');
+  if (method === 'DELETE') {
+    const removed = await deleteBlog(param);
+    if (!removed) return error(404, 'This blog no longer exists.');
+    return json({ success: true, message: 'Blog deleted successfully' });
+  }
+
+  const body = await parseJsonBody(BlogUpdateSchema, request, MAX_BODY);
+  if (!body.ok) return body.response;
+  const result = await updateBlog(param, body.data, by);
+  if (!result.ok && result.reason === 'not-found') return error(404, 'This blog no longer exists. It may have been deleted by someone else.');
+  if (!result.ok && result.reason === 'conflict') {
+    const { current } = result;
+    const when = new Date(current.updatedAt).toLocaleString('en-AU', { timeZone: 'Australia/Sydney', dateStyle: 'medium', timeStyle: 'short' });
+    return json(
+      {
+        message: `This blog was changed by ${current.updatedBy} (${when}) after you opened it, so your changes were not saved. Your text is still in the form: copy what you need, or save again to replace their version with yours.`,
+        current: toAdmin(current, await viewCount(current._id)),
+      },
+      { status: 409 },
+    );
+  }
+  if (!result.ok) return error(500, 'The blog could not be saved.');
+  return json({ success: true, message: 'Blog updated successfully', blog: toAdmin(result.blog, result.blog.views) });
+};
+
+async function readList(url: URL): Promise<Response> {
+  const query = parseQuery(BlogListQuerySchema, url);
+  if (!query.ok) return query.response;
+  return cachedJson(await listPublished(query.data), listCacheHeaders());
+}
+
+async function readOne(slug: string): Promise<Response> {
+  if (!v.is(BlogSlugSchema, slug)) return error(404, BLOG_NOT_FOUND);
+  const blog = await getBlogBySlug(slug);
+  if (!blog?.isPublished) return cachedJson({ message: BLOG_NOT_FOUND }, postCacheHeaders(slug), 404);
+  return cachedJson(await toPublic(blog), postCacheHeaders(slug));
+}
+
+export const config: Config = {
+  path: ['/api/blogs', '/api/blogs/:slug'],
+};

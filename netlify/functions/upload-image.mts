@@ -1,0 +1,69 @@
+import type { Config } from '@netlify/functions';
+import { error, json, methodNotAllowed } from '../../src/server/http';
+import { authenticate } from '../../src/server/auth';
+import { storeImage, UploadError } from '../../src/server/uploads';
+import { MAX_UPLOAD_BYTES } from '../../src/schemas/blog';
+
+/** Room for the multipart boundaries and headers around a 5 MB image. */
+const MAX_BODY = MAX_UPLOAD_BYTES + 64 * 1024;
+const TOO_LARGE = 'The image is larger than 5 MB. Choose a smaller image.';
+
+/** POST /api/upload/image (multipart, field "image", staff only) -> {success, imageUrl, message} (SPEC 3, 5, 7). */
+export default async (request: Request) => {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  const auth = await authenticate(request);
+  if (!auth.ok) return auth.response;
+
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^multipart\/form-data\s*;/i.test(type)) return error(415, 'Send the image as multipart/form-data in the field "image".');
+  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY) return error(413, TOO_LARGE);
+  const body = await readCapped(request, MAX_BODY);
+  if (!body) return error(413, TOO_LARGE);
+
+  let form: FormData;
+  try {
+    form = await new Response(body, { headers: { 'content-type': type } }).formData();
+  } catch {
+    return error(400, 'The upload could not be read. Please try again.');
+  }
+  const files = [...form.values()].filter((value): value is File => typeof value !== 'string');
+  if (files.length === 0) return error(400, 'No image was uploaded. Choose a JPG, PNG, GIF or WebP image.');
+  if (files.length > 1) return error(400, 'Upload one image at a time.');
+  const file = form.get('image');
+  if (!(file instanceof File)) return error(400, 'Send the image in the field "image".');
+  if (file.size > MAX_UPLOAD_BYTES) return error(413, TOO_LARGE);
+
+  try {
+    const { imageUrl, width, height } = await storeImage(new Uint8Array(await file.arrayBuffer()), auth.user.username);
+    return json({ success: true, imageUrl, message: 'Image uploaded successfully', width, height }, { status: 201 });
+  } catch (cause) {
+    if (cause instanceof UploadError) return error(cause.status, cause.message);
+    throw cause;
+  }
+};
+
+/** The request body, or null as soon as it grows past `max` bytes (whatever Content-Length said). */
+async function readCapped(request: Request, max: number): Promise<ArrayBuffer | null> {
+  if (!request.body) return new ArrayBuffer(0);
+  const reader = request.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel().catch(() => {});
+      return null;
+    }
+    chunks.push(value);
+  }
+  const whole = Buffer.concat(chunks);
+  return whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer;
+}
+
+export const config: Config = {
+  path: '/api/upload/image',
+  method: 'POST',
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

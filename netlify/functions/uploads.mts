@@ -1,0 +1,29 @@
+import type { Config } from '@netlify/functions';
+import { error, methodNotAllowed, SECURITY_HEADERS } from '../../src/server/http';
+import { readImage } from '../../src/server/uploads';
+
+/**
+ * GET /api/uploads/{key}: an uploaded image, with its real type, never sniffed by the browser, never
+ * able to run anything (CSP default-src 'none'), cached for a year (each upload gets a fresh name).
+ */
+export default async (request: Request) => {
+  if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
+  const key = new URL(request.url).pathname.split('/').pop() ?? '';
+  const image = await readImage(key);
+  if (!image) return error(404, 'Image not found.');
+  return new Response(request.method === 'HEAD' ? null : image.data, {
+    headers: {
+      ...SECURITY_HEADERS,
+      'Content-Type': image.contentType,
+      'Content-Length': String(image.data.byteLength),
+      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'X-Content-Type-Options': 'nosniff',
+      // Public pictures of public posts: other sites (feed readers) may show them.
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'Cache-Control': 'public, max-age=31536000, immutable',
+      'Netlify-CDN-Cache-Control': 'public, durable, max-age=31536000, immutable',
+    },
+  });
+};
+
+export const config: Config = { path: '/api/uploads/:key' };

@@ -1,0 +1,174 @@
+import { lazy, Suspense, useEffect, useState } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { toast } from 'sonner';
+import { CalendarDays, Eye, EyeOff, Pencil, Plus, Send, Trash2, UserRound } from 'lucide-react';
+import type { AdminBlog } from '../schemas/blog';
+import { api } from './api';
+import ConfirmDialog from './blog/ConfirmDialog';
+import './blog/blog-admin.css';
+
+// The editor (tiptap, Markdown, upload) loads when it is first needed, and in the background once the list is shown.
+const loadForm = () => import('./blog/BlogFormDialog');
+const BlogFormDialog = lazy(loadForm);
+
+const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'Australia/Sydney' });
+const QUERY_KEY = ['admin-blogs'];
+
+/** SPEC 2.15 Manage Blogs: cards with status, author, date, views and excerpt; create, edit, publish, delete. */
+export default function BlogsPage() {
+  const queryClient = useQueryClient();
+  const { data, isPending, isError } = useQuery({
+    queryKey: QUERY_KEY,
+    queryFn: async () => {
+      try {
+        return (await api<{ blogs: AdminBlog[] }>('/blogs/admin/all')).blogs;
+      } catch (cause) {
+        console.error('The blog list could not be loaded', cause); // SPEC 8: only logged
+        throw cause;
+      }
+    },
+  });
+  const [editing, setEditing] = useState<AdminBlog | null>(null);
+  const [formOpen, setFormOpen] = useState(false);
+  const [deleting, setDeleting] = useState<AdminBlog | null>(null);
+
+  useEffect(() => {
+    if (!data) return;
+    const warm = setTimeout(() => void loadForm(), 1000);
+    return () => clearTimeout(warm);
+  }, [data]);
+
+  const reload = () => queryClient.invalidateQueries({ queryKey: QUERY_KEY });
+
+  const toggle = useMutation({
+    // SPEC 4: Publish/Unpublish updates the whole blog with the flag turned over.
+    mutationFn: (blog: AdminBlog) => api<{ blog: AdminBlog }>(`/blogs/${blog._id}`, { method: 'PUT', body: { ...blog, isPublished: !blog.isPublished } }),
+    onSuccess: ({ blog }) => {
+      toast.success(blog.isPublished ? 'Blog published' : 'Blog unpublished');
+      void reload();
+    },
+    onError: (cause) => {
+      toast.error(`Error updating blog: ${cause instanceof Error ? cause.message : String(cause)}`);
+      void reload();
+    },
+  });
+
+  const remove = useMutation({
+    mutationFn: (blog: AdminBlog) => api(`/blogs/${blog._id}`, { method: 'DELETE' }),
+    onSuccess: () => {
+      toast.success('Blog deleted');
+      void reload();
+    },
+    onError: (cause) => {
+      console.error('The blog could not be deleted', cause); // SPEC 8: logged; the list shows the post is still there
+      toast.error('The blog could not be deleted. Please try again.');
+      void reload();
+    },
+  });
+
+  function openForm(blog: AdminBlog | null) {
+    setEditing(blog);
+    setFormOpen(true);
+  }
+
+  function closeForm() {
+    setFormOpen(false);
+    setEditing(null);
+  }
+
+  return (
+    <>
+      <div className="blogs-toolbar">
+        <p className="admin-lead">Write, publish and update the articles on the public blog.</p>
+        <button type="button" className="admin-btn admin-btn--primary" onClick={() => openForm(null)}>
+          <Plus size={18} aria-hidden="true" /> New Blog Post
+        </button>
+      </div>
+
+      {isPending ? (
+        <p className="admin-loading" role="status">Loading blogs...</p>
+      ) : isError ? (
+        <p className="admin-banner is-error" role="alert">The blog posts could not be loaded. Please reload the page.</p>
+      ) : data.length === 0 ? (
+        <p className="blogs-empty">No blog posts yet. Use “New Blog Post” to write the first one.</p>
+      ) : (
+        <ul className="blog-admin-grid" role="list" aria-label="Blog posts">
+          {data.map((blog) => (
+            <li key={blog._id}>
+              <BlogCard
+                blog={blog}
+                busy={(toggle.isPending && toggle.variables?._id === blog._id) || (remove.isPending && remove.variables?._id === blog._id)}
+                onEdit={() => openForm(blog)}
+                onToggle={() => toggle.mutate(blog)}
+                onDelete={() => setDeleting(blog)}
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+
+      {formOpen && (
+        <Suspense fallback={<p className="admin-loading" role="status">Loading editor...</p>}>
+          <BlogFormDialog
+            key={editing?._id ?? 'new'}
+            blog={editing}
+            onClose={closeForm}
+            onSaved={() => {
+              closeForm();
+              void reload();
+            }}
+          />
+        </Suspense>
+      )}
+
+      <ConfirmDialog
+        open={deleting !== null}
+        message="Are you sure you want to delete this blog?"
+        confirmLabel="Delete"
+        danger
+        onConfirm={() => {
+          if (deleting) remove.mutate(deleting);
+          setDeleting(null);
+        }}
+        onCancel={() => setDeleting(null)}
+      />
+    </>
+  );
+}
+
+function BlogCard({ blog, busy, onEdit, onToggle, onDelete }: { blog: AdminBlog; busy: boolean; onEdit: () => void; onToggle: () => void; onDelete: () => void }) {
+  const titleId = `blog-${blog._id}-title`;
+  return (
+    <article className="blog-admin-card" aria-labelledby={titleId}>
+      {blog.featuredImage && <img className="blog-admin-card__image" src={blog.featuredImage.replace(/\.webp$/, '-w480.webp')} alt="" width={480} height={270} loading="lazy" />}
+      <div className="blog-admin-card__body">
+        <div className="blog-admin-card__top">
+          <h2 id={titleId} className="blog-admin-card__title">{blog.title}</h2>
+          <span className={`status-badge ${blog.isPublished ? 'is-published' : 'is-draft'}`}>{blog.isPublished ? 'Published' : 'Draft'}</span>
+        </div>
+        <ul className="blog-admin-card__meta" role="list">
+          <li><UserRound size={15} aria-hidden="true" /> {blog.author}</li>
+          <li><CalendarDays size={15} aria-hidden="true" /> {longDate.format(new Date(blog.createdAt))}</li>
+          {blog.views > 0 && <li><Eye size={15} aria-hidden="true" /> {blog.views.toLocaleString('en-US')} {blog.views === 1 ? 'view' : 'views'}</li>}
+        </ul>
+        <p className="blog-admin-card__excerpt">{blog.excerpt}</p>
+      </div>
+      <div className="blog-admin-card__actions">
+        <button type="button" className="admin-btn admin-btn--ghost" onClick={onEdit} disabled={busy} aria-describedby={titleId}>
+          <Pencil size={16} aria-hidden="true" /> Edit
+        </button>
+        <button type="button" className="admin-btn admin-btn--ghost" onClick={onToggle} disabled={busy} aria-describedby={titleId}>
+          {blog.isPublished ? <EyeOff size={16} aria-hidden="true" /> : <Send size={16} aria-hidden="true" />} {blog.isPublished ? 'Unpublish' : 'Publish'}
+        </button>
+        <button type="button" className="admin-btn admin-btn--ghost is-danger" onClick={onDelete} disabled={busy} aria-describedby={titleId}>
+          <Trash2 size={16} aria-hidden="true" /> Delete
+        </button>
+        {blog.isPublished && (
+          <a className="blog-admin-card__view" href={`/blog/${blog.slug}`} target="_blank" rel="noopener">
+            View<span className="visually-hidden"> {blog.title} (opens in a new tab)</span>
+          </a>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,52 @@
+import { useMemo, useState } from 'react';
+import createDOMPurify from 'dompurify';
+import { blogSanitizer, markdownToHtml } from '../../lib/blog-content';
+
+let sanitize: ((html: string) => string) | undefined;
+/** The same allow-list the server applies, run by DOMPurify in the browser. */
+export function sanitizeInBrowser(html: string): string {
+  sanitize ??= blogSanitizer(createDOMPurify(window));
+  return sanitize(html);
+}
+export const markdownPreview = (source: string) => sanitizeInBrowser(markdownToHtml(source));
+
+/** SPEC 2.15 Markdown mode: a text area and a 'Show Preview' / 'Hide Preview' toggle. */
+export default function MarkdownEditor({
+  id,
+  value,
+  onChange,
+  invalid,
+  describedBy,
+}: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  invalid: boolean;
+  describedBy?: string;
+}) {
+  const [preview, setPreview] = useState(false);
+  const html = useMemo(() => (preview ? markdownPreview(value) : ''), [preview, value]);
+  return (
+    <div className="md-editor">
+      <textarea
+        id={id}
+        value={value}
+        rows={14}
+        required
+        aria-invalid={invalid || undefined}
+        aria-describedby={describedBy}
+        onChange={(event) => onChange(event.target.value)}
+        spellCheck
+      />
+      <button type="button" className="admin-btn admin-btn--ghost md-editor__toggle" aria-expanded={preview} aria-controls={`${id}-preview`} onClick={() => setPreview((shown) => !shown)}>
+        {preview ? 'Hide Preview' : 'Show Preview'}
+      </button>
+      {preview && (
+        <div id={`${id}-preview`} className="md-editor__preview post-preview" aria-label="Preview" role="region">
+          {/* Sanitised with the blog allow-list just above. */}
+          <div dangerouslySetInnerHTML={{ __html: html }} />
+        </div>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,106 @@
+import type { Config, DOMPurify } from 'dompurify';
+import { Marked } from 'marked';
+
+/**
+ * The one content policy of blog posts, shared by the server (DOMPurify on jsdom: when a post is saved
+ * and again when it is rendered) and the admin's Markdown preview (DOMPurify in the browser). HTML from
+ * the editor and HTML rendered from Markdown go through the same allow-list.
+ */
+export const ALLOWED_TAGS = [
+  'p', 'br', 'hr', 'h2', 'h3', 'h4', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'sub', 'sup', 'mark',
+  'blockquote', 'ul', 'ol', 'li', 'a', 'code', 'pre', 'img', 'figure', 'figcaption',
+  'table', 'thead', 'tbody', 'tr', 'th', 'td',
+];
+export const ALLOWED_ATTR = ['href', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'start', 'reversed', 'scope'];
+
+/** SPEC 2.15: in rendered content only links with these protocols are kept; others are blanked. */
+export const LINK_PROTOCOLS = ['http', 'https', 'irc', 'ircs', 'mailto', 'xmpp'] as const;
+
+// Whitespace and control characters browsers ignore inside a URL scheme ("java\tscript:").
+// eslint-disable-next-line no-control-regex
+const IGNORED_IN_URL = /[\u0000-\u0020\u007f-\u00a0\u1680\u180e\u2000-\u2029\u205f\u3000\ufeff]/g;
+
+/** The scheme of a URL, or null for a relative address ("/x", "#x", "page?a=b:c"). */
+function scheme(url: string): string | null {
+  const compact = url.replace(IGNORED_IN_URL, '');
+  const match = /^([^/?#]*?):/.exec(compact);
+  return match ? match[1].toLowerCase() : null;
+}
+
+/** A link address allowed in content: relative, or one of the allowed protocols. */
+export function isAllowedLink(url: string): boolean {
+  const found = scheme(url);
+  return found === null || (LINK_PROTOCOLS as readonly string[]).includes(found);
+}
+
+/** An image in content must come from this site (the page's CSP only loads images from 'self'). */
+export function isAllowedImageSource(url: string): boolean {
+  const compact = url.replace(IGNORED_IN_URL, '');
+  return /^\/(?![/\\])/.test(compact);
+}
+
+const PURIFY_CONFIG: Config = {
+  ALLOWED_TAGS,
+  ALLOWED_ATTR,
+  ALLOW_DATA_ATTR: false,
+  ALLOW_ARIA_ATTR: false,
+  ALLOW_UNKNOWN_PROTOCOLS: false,
+  // Same rule as isAllowedLink, as DOMPurify's own second check.
+  ALLOWED_URI_REGEXP: /^(?:(?:https?|ircs?|mailto|xmpp):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
+  KEEP_CONTENT: true,
+  // Text inside these is dropped with the element, not kept.
+  FORBID_CONTENTS: ['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'textarea', 'select', 'button', 'title', 'head', 'noembed', 'noframes', 'xmp', 'plaintext'],
+  SANITIZE_DOM: true,
+  SANITIZE_NAMED_PROPS: true,
+};
+
+const configured = new WeakSet<DOMPurify>();
+
+/** Adds the blog policy's hooks to a DOMPurify instance (once) and returns its sanitiser. */
+export function blogSanitizer(purify: DOMPurify): (html: string) => string {
+  if (!configured.has(purify)) {
+    configured.add(purify);
+    purify.addHook('uponSanitizeAttribute', (node, event) => {
+      if (event.attrName === 'href' && !isAllowedLink(event.attrValue)) event.keepAttr = false;
+      if (event.attrName === 'src' && (node.nodeName !== 'IMG' || !isAllowedImageSource(event.attrValue))) event.keepAttr = false;
+      if ((event.attrName === 'width' || event.attrName === 'height') && !/^\d{1,4}$/.test(event.attrValue)) event.keepAttr = false;
+    });
+    purify.addHook('afterSanitizeAttributes', (node) => {
+      if (node.nodeName === 'A' && node.hasAttribute('href')) {
+        const href = node.getAttribute('href') ?? '';
+        if (/^(?:https?:)?\/\//i.test(href.trim())) node.setAttribute('rel', 'noopener noreferrer');
+      }
+      if (node.nodeName === 'IMG') {
+        if (!node.hasAttribute('src')) node.remove();
+        else {
+          node.setAttribute('loading', 'lazy');
+          node.setAttribute('decoding', 'async');
+          if (!node.hasAttribute('alt')) node.setAttribute('alt', '');
+        }
+      }
+    });
+  }
+  return (html: string) => purify.sanitize(html, PURIFY_CONFIG) as string;
+}
+
+/**
+ * Markdown to (unsanitised) HTML with GitHub-flavoured Markdown. Headings start at h2, since the page
+ * title is the h1. Raw HTML inside Markdown is passed on and then held to the same allow-list.
+ */
+const markdown = new Marked({
+  gfm: true,
+  breaks: false,
+  async: false,
+  walkTokens(token) {
+    if (token.type === 'heading' && token.depth === 1) token.depth = 2;
+  },
+});
+export function markdownToHtml(source: string): string {
+  return markdown.parse(source, { async: false }) as string;
+}
+
+/** Words of HTML content, for the read time (about 200 words a minute; SPEC default 5). */
+export function readTimeMinutes(html: string): number {
+  const words = html.replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ').split(/\s+/).filter(Boolean).length;
+  return words === 0 ? 5 : Math.max(1, Math.ceil(words / 200));
+}

@@ -1,0 +1,252 @@
+import { test, expect, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import sharp from 'sharp';
+import { createStaff } from './helpers/accounts';
+
+const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
+
+async function signInTo(page: Page, path: string) {
+  const account = await createStaff('blog');
+  await page.goto(`/admin/login?next=${encodeURIComponent(path)}`);
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL(`**${path}`);
+}
+
+async function axe(page: Page) {
+  const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
+  return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`);
+}
+
+/** A seeded (or any) published post, from the public API. */
+async function firstPublished(request: import('@playwright/test').APIRequestContext) {
+  const list = await (await request.get('/api/blogs')).json();
+  expect(list.total).toBeGreaterThan(0);
+  return list.blogs[0] as { slug: string; title: string };
+}
+
+test.describe('public blog', () => {
+  test('/blog lists published posts with zero axe violations, cached at the CDN', async ({ page, request }) => {
+    const post = await firstPublished(request);
+    const response = await page.goto('/blog');
+    expect(response?.status()).toBe(200);
+    const headers = response!.headers();
+    expect(headers['netlify-cdn-cache-control']).toContain('durable');
+    expect(headers['netlify-cache-tag']).toContain('blog-list');
+    expect(headers['content-security-policy']).not.toContain('unsafe-inline');
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog');
+    const card = page.locator('.blog-card').filter({ hasText: post.title });
+    await expect(card).toBeVisible();
+    expect(await card.locator('.tag').count()).toBeLessThanOrEqual(3);
+    expect(await axe(page)).toEqual([]);
+  });
+
+  test('a post page shows everything with zero axe violations, and counts the view', async ({ page, request }) => {
+    const post = await firstPublished(request);
+    const before = (await (await request.get(`/api/blogs/${post.slug}`)).json()).views;
+    const problems: string[] = [];
+    page.on('pageerror', (error) => problems.push(error.message));
+    page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+    const response = await page.goto(`/blog/${post.slug}`);
+    expect(response?.status()).toBe(200);
+    expect(response!.headers()['netlify-cache-tag']).toBe(`blog,blog-${post.slug}`);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title);
+    await expect(page.getByRole('link', { name: 'Back to Blog' })).toHaveAttribute('href', '/blog');
+    await expect(page.locator('time').first()).toHaveText(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/); // en-US long date
+    await expect(page.getByText(/\d+ min read/)).toBeVisible();
+    await expect(page.locator('.post-content h2').first()).toBeVisible();
+    expect(await axe(page)).toEqual([]);
+    expect(problems).toEqual([]);
+    await expect.poll(async () => (await (await request.get(`/api/blogs/${post.slug}`)).json()).views).toBeGreaterThan(before);
+  });
+
+  test('the share button copies the link where there is no share sheet', async ({ page, context, request, baseURL }) => {
+    const post = await firstPublished(request);
+    await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
+    await page.addInitScript(() => Object.defineProperty(navigator, 'share', { value: undefined }));
+    await page.goto(`/blog/${post.slug}`);
+    await page.getByRole('button', { name: 'Share' }).click();
+    await expect(page.getByText('Link copied to clipboard!')).toBeVisible();
+    // The canonical address of the post (the site's configured address), not the local one.
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`^https?://[^/]+/blog/${post.slug}$`));
+  });
+
+  test('the share button opens the device share sheet when there is one', async ({ page, request }) => {
+    const post = await firstPublished(request);
+    await page.addInitScript(() => {
+      (window as unknown as { shared: unknown[] }).shared = [];
+      Object.defineProperty(navigator, 'share', { value: async (data: unknown) => void (window as unknown as { shared: unknown[] }).shared.push(data) });
+    });
+    await page.goto(`/blog/${post.slug}`);
+    await page.getByRole('button', { name: 'Share' }).click();
+    await expect.poll(() => page.evaluate(() => (window as unknown as { shared: { title: string }[] }).shared.length)).toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { shared: { title: string }[] }).shared[0].title)).toBe(post.title);
+  });
+
+  test('search, empty results and a missing post (SPEC 8)', async ({ page }) => {
+    await page.goto('/blog?search=zzqx-nothing-matches');
+    await expect(page.getByRole('heading', { name: 'No blogs found' })).toBeVisible();
+    await expect(page.getByText('No blogs match your search for "zzqx-nothing-matches"')).toBeVisible();
+    await expect(page.getByRole('searchbox', { name: 'Search the blog' })).toHaveValue('zzqx-nothing-matches');
+
+    await page.getByRole('searchbox', { name: 'Search the blog' }).fill('portfolio evidence');
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    await expect(page).toHaveURL(/\/blog\?search=portfolio\+evidence$/);
+    await expect(page.locator('.blog-card').first()).toBeVisible();
+
+    const missing = await page.goto('/blog/no-such-post-at-all');
+    expect(missing?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog Not Found');
+    await expect(page.getByText('Blog not found or no longer available.')).toBeVisible();
+    await expect(page.getByRole('main').getByRole('link', { name: 'Back to Blog' })).toHaveAttribute('href', '/blog');
+    expect(await axe(page)).toEqual([]);
+  });
+
+  test('RSS feed and blog sitemap list the posts', async ({ request }) => {
+    const post = await firstPublished(request);
+    const feed = await request.get('/rss.xml');
+    expect(feed.headers()['content-type']).toContain('application/rss+xml');
+    expect(await feed.text()).toContain(`/blog/${post.slug}</link>`);
+    const sitemap = await (await request.get('/sitemap-blog.xml')).text();
+    expect(sitemap).toContain(`/blog/${post.slug}</loc>`);
+    expect(await (await request.get('/sitemap-index.xml')).text()).toContain('/sitemap-blog.xml');
+  });
+});
+
+test.describe('Manage Blogs', () => {
+  test('create a post with an image, publish, see it on /blog, unpublish, delete', async ({ page }, testInfo) => {
+    test.setTimeout(90_000);
+    const title = `Site Supervisor Evidence ${testInfo.project.name} ${Date.now()}`;
+    await signInTo(page, '/admin/blogs');
+    await expect(page.getByRole('heading', { name: 'Manage Blogs', level: 1 })).toBeVisible();
+
+    await page.getByRole('button', { name: 'New Blog Post' }).click();
+    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+    await expect(modal).toBeVisible();
+    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+    await modal.getByLabel('Excerpt').fill('What a supervisor can write that helps your RPL assessment.');
+
+    const editor = modal.getByRole('textbox', { name: 'Content' });
+    await editor.click();
+    await page.keyboard.type('A third-party report should describe ');
+    await modal.getByRole('button', { name: 'Bold' }).click();
+    await expect(modal.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true');
+    await page.keyboard.type('what you did');
+    await modal.getByRole('button', { name: 'Bold' }).click();
+    await page.keyboard.type(' and how often.');
+    await page.keyboard.press('Enter');
+    await modal.getByRole('button', { name: 'Bulleted list' }).click();
+    await page.keyboard.type('Tasks performed');
+
+    // The image: a real PNG made here, uploaded through the drop zone's file input.
+    const png = await sharp({ create: { width: 1200, height: 675, channels: 3, background: '#01675f' } }).png().toBuffer();
+    await modal.locator('input[type="file"]').setInputFiles({ name: 'site-photo.png', mimeType: 'image/png', buffer: png });
+    await expect(modal.getByRole('button', { name: 'Remove Image' })).toBeVisible({ timeout: 20_000 });
+    await modal.getByLabel('Image alt text').fill('A site supervisor signing off a report');
+
+    const tags = modal.getByRole('textbox', { name: 'Tags', exact: true });
+    for (const tag of ['Evidence', '  ', 'evidence', 'Supervisors']) {
+      await tags.fill(tag);
+      await tags.press('Enter');
+    }
+    await expect(modal.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText(['Evidence', 'Supervisors']);
+    await expect(modal.getByRole('checkbox', { name: 'Publish immediately' })).not.toBeChecked();
+    await modal.getByRole('button', { name: 'Create Blog' }).click();
+    await expect(modal).toBeHidden();
+
+    const card = page.locator('.blog-admin-card').filter({ hasText: title });
+    await expect(card.getByText('Draft', { exact: true })).toBeVisible();
+    const slug = (await page.evaluate(async (t) => {
+      const answer = await fetch('/api/blogs/admin/all', { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } }).then((r) => r.json());
+      return answer.blogs.find((b: { title: string }) => b.title === t).slug;
+    }, title)) as string;
+    expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404); // a draft is not public
+
+    await card.getByRole('button', { name: 'Publish' }).click();
+    await expect(card.getByText('Published', { exact: true })).toBeVisible();
+
+    await page.goto('/blog');
+    await page.locator('.blog-card').filter({ hasText: title }).getByRole('link').click();
+    await expect(page).toHaveURL(new RegExp(`/blog/${slug}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await expect(page.locator('.post-content strong')).toHaveText('what you did');
+    await expect(page.locator('.post-content li')).toHaveText('Tasks performed');
+    const image = page.getByRole('img', { name: 'A site supervisor signing off a report' });
+    await expect(image).toBeVisible();
+    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expect(page.locator('.post-footer .tag')).toHaveText(['Evidence', 'Supervisors']);
+
+    await page.goto('/admin/blogs');
+    await card.getByRole('button', { name: 'Unpublish' }).click();
+    await expect(card.getByText('Draft', { exact: true })).toBeVisible();
+    await page.goto('/blog');
+    await expect(page.locator('.blog-card').filter({ hasText: title })).toHaveCount(0);
+    expect((await page.goto(`/blog/${slug}`))?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog Not Found');
+
+    await page.goto('/admin/blogs');
+    await card.getByRole('button', { name: 'Delete' }).click();
+    const confirm = page.getByRole('alertdialog', { name: 'Are you sure you want to delete this blog?' });
+    await expect(confirm).toBeVisible();
+    await confirm.getByRole('button', { name: 'Delete' }).click();
+    await expect(card).toHaveCount(0);
+  });
+
+  test('form rules: required fields, Markdown preview, unsaved-changes warning, edit conflict', async ({ page }, testInfo) => {
+    test.setTimeout(90_000);
+    await signInTo(page, '/admin/blogs');
+    await page.getByRole('button', { name: 'New Blog Post' }).click();
+    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+    await modal.getByRole('button', { name: 'Create Blog' }).click();
+    await expect(modal.getByRole('alert')).toHaveText('Please fill in the required fields.');
+    await expect(modal.getByText('Title is required')).toBeVisible();
+    await expect(modal.getByText('Content is required')).toBeVisible();
+    expect(await axe(page)).toEqual([]);
+
+    // Markdown with a preview that keeps only allowed link protocols.
+    await modal.getByRole('button', { name: 'Markdown' }).click();
+    await modal.getByRole('textbox', { name: 'Content', exact: true }).fill('Some **bold** text, [safe](https://training.gov.au/) and [bad](javascript:alert(1))');
+    await modal.getByRole('button', { name: 'Show Preview' }).click();
+    const preview = modal.getByRole('region', { name: 'Preview' });
+    await expect(preview.locator('strong')).toHaveText('bold');
+    await expect(preview.getByRole('link', { name: 'safe' })).toHaveAttribute('href', 'https://training.gov.au/');
+    expect(await preview.locator('a', { hasText: 'bad' }).getAttribute('href')).toBeNull();
+    await modal.getByRole('button', { name: 'Hide Preview' }).click();
+    await expect(preview).toBeHidden();
+
+    // Closing with changes asks first.
+    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill('Not saved');
+    await modal.getByRole('button', { name: 'Cancel' }).click();
+    const ask = page.getByRole('alertdialog', { name: /unsaved changes/ });
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(modal.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue('Not saved');
+    await page.keyboard.press('Escape');
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(modal).toBeHidden();
+
+    // Two editors: the second save of the same version gets the clear 409 message, and keeps its text.
+    const title = `Conflict ${testInfo.project.name} ${Date.now()}`;
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const created = await (await page.request.post('/api/blogs', { headers: { authorization: `Bearer ${token}` }, data: { title, excerpt: 'x', content: '<p>first</p>' } })).json();
+    await page.reload();
+    const card = page.locator('.blog-admin-card').filter({ hasText: title });
+    await card.getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Blog Post' });
+    await edit.getByLabel('Excerpt').fill('My careful edit');
+    expect((await page.request.put(`/api/blogs/${created.blog._id}`, { headers: { authorization: `Bearer ${token}` }, data: { ...created.blog, excerpt: 'Someone else' } })).status()).toBe(200);
+    await edit.getByRole('button', { name: 'Update Blog' }).click();
+    await expect(edit.getByRole('alert')).toContainText('Error saving blog: This blog was changed by');
+    await expect(edit.getByLabel('Excerpt')).toHaveValue('My careful edit');
+    await edit.getByRole('button', { name: 'Save my version anyway' }).click();
+    await expect(edit).toBeHidden();
+    await expect(card).toContainText('My careful edit');
+    await page.request.delete(`/api/blogs/${created.blog._id}`, { headers: { authorization: `Bearer ${token}` } });
+  });
+
+  test('the Manage Blogs page has zero axe violations', async ({ page }) => {
+    await signInTo(page, '/admin/blogs');
+    await expect(page.locator('.blog-admin-card').first()).toBeVisible();
+    expect(await axe(page)).toEqual([]);
+  });
+});
