@@ -79,7 +79,10 @@ try {
     if (values.site) fail('ensure-local-account only works on the local store');
     const existing = await listUsers();
     if (existing.length > 0) {
-      console.log(`Staff sign-in at /admin/login with your local account (${existing.map((u) => u.username).join(', ')}).`);
+      const names = existing.map((u) => u.username);
+      const shown = names.includes('staff') ? ['staff'] : names.slice(0, 3);
+      const more = names.length - shown.length;
+      console.log(`Staff sign-in at /admin/login with your local account: ${shown.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}.`);
       console.log('Forgot the password? npm run users -- reset-password <username>');
     } else {
       const password = generatePassword();
