@@ -29,20 +29,46 @@ function sendRange(res, headers, body, range) {
 
 /**
  * CDN cache, as Netlify's edge keeps it: GET answers of functions with `Netlify-CDN-Cache-Control:
- * public, ... s-maxage=N`, keyed by the full URL, for N seconds. Answers carrying cache tags are the
- * ones production purges on writes (blog, settings); there is no purge API locally, so those are
- * never cached here. Requests with credentials are never cached. Each restart starts empty, like a
- * new deploy.
+ * public, ... s-maxage=N`, keyed by the full URL, for N seconds, dropped early by a purge of any of
+ * their `Netlify-Cache-Tag`s. Functions purge through POST /api/v1/purge on this proxy locally (see
+ * src/server/cdn.ts), as they call Netlify's purge API in production. Requests with credentials are
+ * never cached. Each restart starts empty, like a new deploy.
  */
 const cdnCache = new Map();
 const CACHE_LIMIT = 500;
 
 function cacheLifetime(req, status, headers) {
   if (req.method !== 'GET' || req.headers.authorization || status !== 200) return 0;
-  if (headers['set-cookie'] || headers['netlify-cache-tag'] || headers['cache-tag']) return 0;
+  if (headers['set-cookie']) return 0;
   const rule = String(headers['netlify-cdn-cache-control'] ?? headers['cdn-cache-control'] ?? '');
   if (!/\bpublic\b/.test(rule) || /\b(private|no-store)\b/.test(rule)) return 0;
-  return Number(/\bs-maxage=(\d+)/.exec(rule)?.[1] ?? 0);
+  return Number(/\b(?:s-maxage|max-age)=(\d+)/.exec(rule)?.[1] ?? 0);
+}
+
+const tagsOf = (headers) =>
+  String(headers['netlify-cache-tag'] ?? headers['cache-tag'] ?? '').split(',').map((tag) => tag.trim()).filter(Boolean);
+
+/** POST /api/v1/purge {cache_tags}: the local answer to Netlify's purge API. */
+function purge(req, res) {
+  const chunks = [];
+  req.on('data', (chunk) => chunks.push(chunk));
+  req.on('end', () => {
+    let tags = [];
+    try {
+      tags = JSON.parse(Buffer.concat(chunks).toString()).cache_tags ?? [];
+    } catch {
+      /* an empty or broken body purges nothing */
+    }
+    let dropped = 0;
+    for (const [key, entry] of cdnCache) {
+      if (entry.tags.some((tag) => tags.includes(tag))) {
+        cdnCache.delete(key);
+        dropped++;
+      }
+    }
+    res.writeHead(202, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ purged: dropped }));
+  });
 }
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
@@ -69,6 +95,7 @@ function sendBuffered(req, res, { status, headers, body }, hit = true) {
 
 export function startCompressingProxy({ port, target }) {
   const server = http.createServer((req, res) => {
+    if (req.method === 'POST' && req.url === '/api/v1/purge' && req.headers.authorization === 'Bearer local-cdn') return purge(req, res);
     const cached = (req.method === 'GET' || req.method === 'HEAD') && !req.headers.authorization ? cdnCache.get(req.url) : undefined;
     if (cached && cached.expires > Date.now()) return sendBuffered(req, res, cached);
     if (cached) cdnCache.delete(req.url);
@@ -87,7 +114,7 @@ export function startCompressingProxy({ port, target }) {
           const chunks = [];
           up.on('data', (chunk) => chunks.push(chunk));
           up.on('end', () => {
-            const entry = { status: 200, headers, body: Buffer.concat(chunks), expires: Date.now() + lifetime * 1000 };
+            const entry = { status: 200, headers, tags: tagsOf(headers), body: Buffer.concat(chunks), expires: Date.now() + lifetime * 1000 };
             delete entry.headers['content-length'];
             if (cdnCache.size >= CACHE_LIMIT) cdnCache.delete(cdnCache.keys().next().value);
             cdnCache.set(req.url, entry);

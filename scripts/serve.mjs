@@ -16,6 +16,8 @@ const env = {
   ...(await prepareLocalEnv()),
   ASTRO_TELEMETRY_DISABLED: '1',
   BROWSER: 'none',
+  // Functions purge cached answers through the local CDN stand-in (src/server/cdn.ts).
+  LOCAL_CDN_URL: `http://localhost:${port}`,
   NETLIFY_SITE_ID: process.env.NETLIFY_SITE_ID ?? '',
   // Like the deployed site (README, "Blog"): functions may require() ES modules, which jsdom's dependencies need.
   NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-require-module'].filter(Boolean).join(' '),

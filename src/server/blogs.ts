@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { purgeCache } from '@netlify/functions';
+import { purgeTags } from './cdn.ts';
 import { dataStore, updateJSON } from './blobs.ts';
 import { addView } from './counters.ts';
 import { renderContent, sanitizeHtml } from './sanitize.ts';
@@ -61,10 +61,7 @@ async function releaseSlug(slug: string, id: string): Promise<void> {
 /** Drops the CDN's copies of the blog pages and answers that a write changed. */
 export async function purgeBlogCache(slugs: string[]): Promise<void> {
   const tags = [LIST_CACHE_TAG, ...new Set(slugs)].map((slug) => (slug === LIST_CACHE_TAG ? slug : postCacheTag(slug)));
-  await purgeCache({ tags }).catch((cause: unknown) => {
-    // Locally there is no CDN to purge; in production a failed purge only delays the public pages.
-    if (process.env.NETLIFY_PURGE_API_TOKEN) console.error('Could not purge cached blog pages:', cause);
-  });
+  await purgeTags(tags);
 }
 
 async function prepare(input: BlogInput) {

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { purgeCache } from '@netlify/functions';
+import { purgeTags } from './cdn.ts';
 import { dataStore } from './blobs.ts';
 import { SiteSettingsSchema, type SiteSettings } from '../schemas/site-settings.ts';
 import { defaultSiteSettings } from '../lib/site-settings.ts';
@@ -32,10 +32,7 @@ export type RebuildState = 'started' | 'not-configured' | 'failed';
 export async function saveSettings(settings: SiteSettings, updatedBy: string): Promise<{ settings: StoredSettings; rebuild: RebuildState }> {
   const record: StoredSettings = { ...settings, updatedAt: new Date().toISOString(), updatedBy };
   await dataStore('settings').setJSON(KEY, record);
-  await purgeCache({ tags: [SETTINGS_CACHE_TAG] }).catch((cause: unknown) => {
-    // Locally there is no CDN to purge; in production a failed purge only delays the public answer.
-    if (process.env.NETLIFY_PURGE_API_TOKEN) console.error('Could not purge cached site settings:', cause);
-  });
+  await purgeTags([SETTINGS_CACHE_TAG]);
   return { settings: record, rebuild: await triggerRebuild() };
 }
 
