@@ -80,6 +80,9 @@ const blogBody = {
   tags: ['rpl'], seoKeywords: ['rpl'], metaTitle: '', metaDescription: '', isPublished: false,
 };
 const inquiryIds: string[] = [];
+/** Filled with real posts' ids and slugs once the blog exists, so edits and beacons reach their checks (one post each: the edit row may delete its post). */
+const blogEditKeys: string[] = ['no-such-post'];
+const blogViewKeys: string[] = ['no-such-post'];
 
 const ENDPOINTS: Endpoint[] = [
   { route: '/api/auth/login', methods: ['POST'], auth: false, body: { username: STAFF.username, password: STAFF.password }, writes: (s) => (s === 200 || s === 401 ? ['throttle'] : []), runs: 120, covers: 'body {username,password}; wrong passwords record a failure only' },
@@ -107,9 +110,9 @@ const ENDPOINTS: Endpoint[] = [
   { route: '/courses/category/:slug', methods: ['GET'], auth: false, params: { slug: ['health-fitness'] }, writes: NOTHING, covers: 'path slug (301 or 404)' },
   // Blog (issue 6): active as soon as functions with these routes exist.
   { route: '/api/blogs', methods: ['GET', 'HEAD', 'POST'], auth: true, body: blogBody, query: { page: ['1', '2'], limit: ['9'], search: ['rpl', ''], tag: ['rpl'] }, writes: anyOn2xx, covers: 'public list query; POST body (blog form), token' },
-  { route: '/api/blogs/:slug', methods: ['GET', 'HEAD', 'PUT', 'DELETE'], auth: true, body: { ...blogBody, version: 1 }, params: { slug: ['no-such-post'] }, writes: anyOn2xx, covers: 'path slug/id; PUT body + version; DELETE; token' },
+  { route: '/api/blogs/:slug', methods: ['GET', 'HEAD', 'PUT', 'DELETE'], auth: true, body: { ...blogBody, version: 1 }, params: { slug: blogEditKeys }, writes: anyOn2xx, covers: 'path slug/id; PUT body + version; DELETE; token' },
   { route: '/api/blogs/admin/all', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
-  { route: '/api/blogs/:slug/view', methods: ['POST'], auth: false, params: { slug: ['no-such-post'] }, writes: anyOn2xx, covers: 'path slug (view beacon)' },
+  { route: '/api/blogs/:slug/view', methods: ['POST'], auth: false, params: { slug: blogViewKeys }, writes: anyOn2xx, covers: 'path slug (view beacon)' },
   { route: '/api/upload/image', methods: ['POST'], auth: true, writes: anyOn2xx, covers: 'content type, body, token (multipart attacks: hostile-upload.test.ts)' },
   { route: '/api/uploads/:key', methods: ['GET', 'HEAD'], auth: false, params: { key: ['0123456789abcdef0123456789abcdef.webp'] }, writes: NOTHING, covers: 'path key' },
 ];
@@ -195,6 +198,19 @@ beforeAll(async () => {
   await createUser({ username: STAFF.username, firstName: 'Fuzz', lastName: 'Admin', role: 'admin', password: STAFF.password });
   const contact = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', phone: '0400 000 000' };
   for (const day of [1, 2]) inquiryIds.push((await createInquiry({ kind: 'contact', source: 'contact', contact, message: 'Hi' }, new Date(Date.UTC(2026, 0, day)))).id);
+  const blogs = handlerFor('/api/blogs');
+  if (blogs) {
+    const token = await issueToken((await getUser(STAFF.username))!);
+    for (const [keys, title] of [[blogEditKeys, 'Post to edit'], [blogViewKeys, 'Post to view']] as const) {
+      const created = (await blogs.handler(
+        new Request('http://localhost/api/blogs', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...blogBody, title, isPublished: true }) }),
+        fakeContext({}),
+      )) as Response;
+      expect(created.status, 'a post to fuzz edits and beacons against').toBeLessThan(300);
+      const { blog } = await created.json();
+      keys.push(blog._id, blog.slug, blog.slug);
+    }
+  }
 });
 afterAll(async () => {
   await blobs?.stop();
