@@ -19,7 +19,9 @@ function sendRange(res, headers, body, range) {
     end = size - 1;
   }
   if (!match || Number.isNaN(start) || start >= size || start > end) {
-    res.writeHead(416, { 'content-range': `bytes */${size}` });
+    // Keep the file's own headers (security headers included), as the CDN would; only the body goes.
+    const { 'content-length': _length, 'content-type': _type, ...kept } = headers;
+    res.writeHead(416, { ...kept, 'content-range': `bytes */${size}` });
     return res.end();
   }
   end = Math.min(end, size - 1);

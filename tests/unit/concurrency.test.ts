@@ -1,0 +1,298 @@
+/**
+ * Concurrent writers must never lose an update.
+ *
+ * Two kinds of writers exist: requests in the same function instance (serialised per key inside the
+ * process by updateJSON) and requests in other instances or the scheduled mail retry (only the
+ * conditional writes, onlyIfMatch / onlyIfNew, keep them apart). The second kind cannot be tested
+ * honestly against the local blob emulation: its ETags are the file's modification time in
+ * milliseconds and its check-then-write is not atomic, so two writes in the same millisecond look
+ * alike. Cross-instance races therefore run against PlatformStore below, an in-memory model of the
+ * documented Netlify Blobs semantics (atomic conditional writes, a new ETag per write), with each
+ * simulated instance getting its own store objects, and random delays inside every call. A naive
+ * read-then-write is run on the same model first and shown to lose updates, so the model really races.
+ * In-process races run against the real local blob server.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import type { Context } from '@netlify/functions';
+import { fakeContext, handlerFor, startInspectableBlobs, type LocalBlobs } from './helpers/hostile';
+import { dataStore, updateJSON } from '../../src/server/blobs';
+import { addView, viewsIn } from '../../src/server/counters';
+import { monthKey } from '../../src/server/months';
+import { createInquiry, getInquiry, listPendingMailIds, setInquiryStatus } from '../../src/server/inquiries';
+import { retryPendingMail, type MailTransport } from '../../src/server/mail';
+import { createUser, getUser } from '../../src/server/users';
+import { issueToken } from '../../src/server/tokens';
+import { defaultSiteSettings } from '../../src/lib/site-settings';
+
+/* ---------- A model of the platform's blob semantics, switchable per test ---------- */
+
+const platform = vi.hoisted(() => ({
+  active: false,
+  instance: undefined as unknown as AsyncLocalStorage<string>,
+  backends: new Map<string, Map<string, { data: string; etag: string }>>(),
+  /** Every write in the order it landed, with the value it replaced: a lost update shows as a write that undoes another's change. */
+  writes: [] as { writer: string; key: string; before: string | undefined; after: string }[],
+  version: 0,
+  random: Math.random,
+}));
+
+/** Yields to other writers for a random while, between every step a real network call would take. */
+const jitter = () => new Promise<void>((resolve) => (platform.random() < 0.3 ? queueMicrotask(resolve) : setTimeout(resolve, Math.floor(platform.random() * 3))));
+
+class PlatformStore {
+  constructor(readonly name: string, private readonly entries: Map<string, { data: string; etag: string }>, private readonly etagOnRead: boolean) {}
+  async get(key: string, options?: { type?: string }) {
+    await jitter();
+    const entry = this.entries.get(key);
+    return entry ? (options?.type === 'json' ? JSON.parse(entry.data) : entry.data) : null;
+  }
+  async getWithMetadata(key: string) {
+    await jitter();
+    const entry = this.entries.get(key);
+    return entry ? { data: JSON.parse(entry.data), etag: this.etagOnRead ? entry.etag : undefined, metadata: {} } : null;
+  }
+  async setJSON(key: string, value: unknown, options: { onlyIfNew?: boolean; onlyIfMatch?: string } = {}) {
+    await jitter();
+    // The check and the write happen at once, as on the platform.
+    const current = this.entries.get(key);
+    if (options.onlyIfNew && current) return { modified: false };
+    if (options.onlyIfMatch && current?.etag !== options.onlyIfMatch) return { modified: false };
+    const etag = `"v${++platform.version}"`;
+    platform.writes.push({ writer: this.name, key, before: current?.data, after: JSON.stringify(value) });
+    this.entries.set(key, { data: JSON.stringify(value), etag });
+    await jitter();
+    return { modified: true, etag };
+  }
+  async delete(key: string) {
+    await jitter();
+    this.entries.delete(key);
+  }
+  list(options: { prefix?: string; paginate?: boolean } = {}) {
+    const page = async () => {
+      await jitter();
+      const blobs = [...this.entries].filter(([key]) => key.startsWith(options.prefix ?? '')).map(([key, { etag }]) => ({ key, etag }));
+      return { blobs, directories: [] as string[] };
+    };
+    if (!options.paginate) return page();
+    return { async *[Symbol.asyncIterator]() { yield await page(); } };
+  }
+}
+
+vi.mock('@netlify/blobs', async (importOriginal) => {
+  const real = await importOriginal<typeof import('@netlify/blobs')>();
+  return {
+    ...real,
+    getStore: (options: Parameters<typeof real.getStore>[0]) => {
+      if (!platform.active) return real.getStore(options as never);
+      const name = typeof options === 'string' ? options : (options as { name: string }).name;
+      if (!platform.backends.has(name)) platform.backends.set(name, new Map());
+      // Each simulated function instance has its own store objects (and so its own in-process queue).
+      const instance = platform.instance.getStore() ?? 'main';
+      return new PlatformStore(`${name}@${instance}`, platform.backends.get(name)!, instance !== 'emulation-like');
+    },
+  };
+});
+
+/** Runs `work` as if in another function instance. */
+const inInstance = <T,>(id: string, work: () => Promise<T>) => platform.instance.run(id, work);
+
+function seeded(seed: number) {
+  let state = seed >>> 0;
+  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+}
+
+describe('across function instances (platform model)', () => {
+  beforeAll(() => {
+    platform.instance = new AsyncLocalStorage<string>();
+  });
+  beforeEach(() => {
+    platform.active = true;
+    platform.backends.clear();
+    platform.writes.length = 0;
+    platform.random = seeded(0xc0ffee);
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+  afterAll(() => {
+    platform.active = false;
+  });
+
+  const INSTANCES = 4;
+  const PER_INSTANCE = 15;
+  const everywhere = (work: (instance: number) => Promise<unknown>) =>
+    Promise.all(Array.from({ length: INSTANCES }, (_, i) => inInstance(`instance-${i}`, async () => {
+      for (let n = 0; n < PER_INSTANCE; n++) await work(i);
+    })));
+
+  it('the model really races: a plain read-then-write loses updates', async () => {
+    await everywhere(async () => {
+      const store = dataStore('counters');
+      const current = ((await store.get('naive', { type: 'json' })) as { count: number } | null)?.count ?? 0;
+      await store.setJSON('naive', { count: current + 1 });
+    });
+    const final = (await dataStore('counters').get('naive', { type: 'json' })) as { count: number };
+    expect(final.count).toBeLessThan(INSTANCES * PER_INSTANCE);
+  });
+
+  it('view counts from several instances at once are all kept (addView / updateJSON)', async () => {
+    const at = new Date('2026-11-20T02:00:00Z');
+    await everywhere(() => addView(at));
+    expect(await viewsIn(monthKey(at))).toBe(INSTANCES * PER_INSTANCE);
+  });
+
+  it('also where reads carry no ETag and updateJSON falls back to listing (as on the local emulation)', async () => {
+    await Promise.all(Array.from({ length: 3 }, (_, i) => inInstance(i === 0 ? 'emulation-like' : `instance-${i}`, async () => {
+      for (let n = 0; n < 20; n++) await updateJSON<{ count: number }>(dataStore('counters'), 'mixed', (c) => ({ count: (c?.count ?? 0) + 1 }));
+    })));
+    expect(((await dataStore('counters').get('mixed', { type: 'json' })) as { count: number }).count).toBe(60);
+  });
+
+  it('staff changing inquiries while the mail retry sends them: both changes survive', async () => {
+    const long = new Date(Date.now() - 60 * 60_000); // stored an hour ago; its sender died, so the hold has run out
+    const ids = await inInstance('web', async () => {
+      const created = [];
+      for (let i = 0; i < 4; i++) {
+        created.push((await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: `P${i}`, lastName: 'Lee', email: `p${i}@example.com`, phone: '0400 000 000' }, message: 'Hi' }, long)).id);
+      }
+      return created;
+    });
+    const sent: string[] = [];
+    const slowTransport: MailTransport = {
+      name: 'outbox',
+      async send(_mail, key) {
+        await new Promise((resolve) => setTimeout(resolve, 2 + Math.floor(platform.random() * 6)));
+        sent.push(key);
+        return { id: `test:${key}` };
+      },
+    };
+    // Two staff members keep toggling the inquiries while the retry job works through them. Every write
+    // must build on the version it replaced: the retry job never changes a status, staff never change
+    // a delivery record. (A write from a stale read would undo the other's change, and show here.)
+    let retryDone = false;
+    const staff = (instance: string) => inInstance(instance, async () => {
+      for (let round = 0; round < 400 && !retryDone; round++) {
+        for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
+      }
+    });
+    const staffDone = Promise.all([staff('staff-a'), staff('staff-b')]);
+    const summary = await inInstance('mail-retry', () => retryPendingMail({ transport: slowTransport })).finally(() => {
+      retryDone = true;
+    });
+    await staffDone;
+
+    expect(summary.sent).toBe(8);
+    expect(new Set(sent).size).toBe(8); // every message once, none twice
+    const recordWrites = platform.writes.filter((w) => w.key.startsWith('inquiry/') && w.before);
+    const byStaff = recordWrites.filter((w) => w.writer.includes('@staff-'));
+    const byRetry = recordWrites.filter((w) => w.writer.endsWith('@mail-retry'));
+    expect(byStaff.length).toBeGreaterThan(20);
+    expect(byRetry.length).toBe(8); // each inquiry: hold the messages, then record the outcome
+    for (const write of byRetry) {
+      const [before, after] = [JSON.parse(write.before!), JSON.parse(write.after)];
+      expect({ status: after.status, handledAt: after.handledAt }, `retry write on ${write.key}`).toEqual({ status: before.status, handledAt: before.handledAt });
+    }
+    for (const write of byStaff) {
+      const [before, after] = [JSON.parse(write.before!), JSON.parse(write.after)];
+      expect(after.mail, `staff write on ${write.key}`).toEqual(before.mail);
+    }
+    for (const id of ids) {
+      const record = (await getInquiry(id))!;
+      expect(record.handledAt === null, id).toBe(record.status === 'new');
+      expect(record.mail.staff, id).toMatchObject({ state: 'sent', attempts: 1 });
+      expect(record.mail.ack, id).toMatchObject({ state: 'sent', attempts: 1 });
+    }
+    expect(await listPendingMailIds()).toEqual([]);
+  });
+
+  it('two retry runs at once never send the same message twice', async () => {
+    const long = new Date(Date.now() - 60 * 60_000);
+    const ids = await inInstance('web', async () => {
+      const created = [];
+      for (let i = 0; i < 5; i++) created.push((await createInquiry({ kind: 'contact', source: 'home', contact: { firstName: `Q${i}`, lastName: 'Lee', email: `q${i}@example.com`, phone: '0400 000 000' }, message: 'Hi' }, long)).id);
+      return created;
+    });
+    const sent: string[] = [];
+    const transport: MailTransport = { name: 'outbox', async send(_mail, key) { await jitter(); sent.push(key); return { id: key }; } };
+    await Promise.all([inInstance('cron-1', () => retryPendingMail({ transport })), inInstance('cron-2', () => retryPendingMail({ transport }))]);
+    expect(sent.sort()).toEqual([...new Set(sent)].sort());
+    expect(sent).toHaveLength(ids.length * 2);
+  });
+});
+
+describe('inside one function instance (real local blob server)', () => {
+  let blobs: LocalBlobs;
+  let token = '';
+  beforeAll(async () => {
+    process.env.JWT_SECRET = 'concurrency-secret-that-is-long-enough-0123456789';
+    delete process.env.RESEND_API_KEY;
+    blobs = await startInspectableBlobs();
+    await createUser({ username: 'race-admin', firstName: 'Ray', lastName: 'Ce', role: 'admin', password: 'a long enough password' });
+    token = await issueToken((await getUser('race-admin'))!);
+  });
+  afterAll(() => blobs?.stop());
+  beforeEach(() => {
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+  });
+
+  const request = (route: string, init: RequestInit & { params?: Record<string, string> } = {}) => {
+    const path = route.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(init.params?.[name] ?? ''));
+    return handlerFor(route)!.handler(
+      new Request(`http://localhost${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } }),
+      fakeContext(init.params ?? {}) as Context,
+    ) as Promise<Response>;
+  };
+
+  it('60 view counts at once are all kept', async () => {
+    const at = new Date('2026-03-10T00:00:00Z');
+    await Promise.all(Array.from({ length: 60 }, () => addView(at)));
+    expect(await viewsIn(monthKey(at))).toBe(60);
+  });
+
+  it('concurrent settings saves each land whole: the result is exactly one of them, never a mix', async () => {
+    const saves = Array.from({ length: 10 }, (_, i) => ({
+      contactInfo: { ...defaultSiteSettings.contactInfo, phone: `02 9000 00${String(i).padStart(2, '0')}`, email: `office${i}@example.com`, address: `${i} Save Street, Sydney NSW 2000` },
+      socialMedia: { ...defaultSiteSettings.socialMedia, facebook: `https://facebook.com/rpl${i}` },
+    }));
+    const answers = await Promise.all(saves.map((body) => request('/api/admin/site-settings', { method: 'POST', body: JSON.stringify(body) })));
+    expect(answers.map((a) => a.status)).toEqual(saves.map(() => 200));
+    const stored = (await (await request('/api/admin/site-settings')).json()) as typeof saves[number];
+    const winner = saves.findIndex((s) => s.contactInfo.email === stored.contactInfo.email);
+    expect(winner).toBeGreaterThanOrEqual(0);
+    expect({ contactInfo: stored.contactInfo, socialMedia: stored.socialMedia }).toEqual(saves[winner]);
+    const publicAnswer = await (await request('/api/public/site-settings')).json();
+    expect(publicAnswer).toEqual({ contactInfo: saves[winner].contactInfo, socialMedia: saves[winner].socialMedia });
+  });
+
+  // Settings are saved whole and last-writer-wins: two staff editing from stale forms can overwrite each
+  // other's change. The blog refuses stale saves with 409 (versioned saves); settings do not yet.
+  it.todo('a settings save from a stale form is refused (409) once settings carry a version');
+
+  const blogReady = Boolean(handlerFor('/api/blogs') && handlerFor('/api/blogs/:slug') && handlerFor('/api/blogs/:slug/view'));
+
+  it.skipIf(!blogReady)('concurrent view beacons on one post are all counted (blog)', async () => {
+    const created = await request('/api/blogs', { method: 'POST', body: JSON.stringify({ title: 'Race post', excerpt: 'Views at once', content: '<p>Hello</p>', isPublished: true }) });
+    expect(created.status).toBeLessThan(300);
+    const { blog } = await created.json();
+    const at = monthKey(new Date());
+    const before = await viewsIn(at);
+    const beacons = await Promise.all(Array.from({ length: 40 }, () => request('/api/blogs/:slug/view', { method: 'POST', params: { slug: blog.slug } })));
+    expect(beacons.map((b) => b.status)).toEqual(beacons.map(() => 200));
+    const counts = await Promise.all(beacons.map(async (b) => (await b.json()).views as number));
+    expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+    expect(await viewsIn(at)).toBe(before + 40);
+    const read = await (await request('/api/blogs/:slug', { params: { slug: blog.slug } })).json();
+    expect(read.views).toBe(40);
+  });
+
+  it.skipIf(!blogReady)('two editors saving the same version of a post: one wins, the other gets 409 (blog)', async () => {
+    const created = await request('/api/blogs', { method: 'POST', body: JSON.stringify({ title: 'Edit race', excerpt: 'x', content: '<p>v1</p>' }) });
+    const { blog } = await created.json();
+    expect(blog.version, 'the admin shape carries the version the editor loaded').toEqual(expect.any(Number));
+    const edit = (n: number) => request('/api/blogs/:slug', { method: 'PUT', params: { slug: blog._id }, body: JSON.stringify({ title: `Edit race ${n}`, excerpt: 'x', content: `<p>editor ${n}</p>`, version: blog.version }) });
+    const answers = await Promise.all([1, 2, 3, 4].map(edit));
+    const statuses = answers.map((a) => a.status).sort();
+    expect(statuses).toEqual([200, 409, 409, 409]);
+  });
+});

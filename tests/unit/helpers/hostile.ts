@@ -1,0 +1,315 @@
+/**
+ * Shared pieces of the hostile-input suites (tests/unit/hostile-*.test.ts, token-attacks, concurrency):
+ * a real local blob server whose folder can be snapshotted, the function handlers found by their route,
+ * the security headers every answer must carry, and fast-check arbitraries for adversarial input.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, relative, sep } from 'node:path';
+import { setEnvironmentContext } from '@netlify/blobs';
+import { BlobsServer } from '@netlify/blobs/server';
+import type { Config, Context } from '@netlify/functions';
+import fc from 'fast-check';
+
+/* ---------- Blob store with a folder we can look at ---------- */
+
+export interface LocalBlobs {
+  directory: string;
+  stop(): Promise<void>;
+}
+
+/** Like helpers/blobs.ts startBlobs(), but hands back the folder so a test can prove nothing was written. */
+export async function startInspectableBlobs(): Promise<LocalBlobs> {
+  const directory = await mkdtemp(join(tmpdir(), 'blobs-hostile-'));
+  const token = 'hostile-test-token';
+  const server = new BlobsServer({ directory, token });
+  const { port } = await server.start();
+  const edgeURL = `http://localhost:${port}`;
+  setEnvironmentContext({ siteID: 'hostile-test-site', token, edgeURL, uncachedEdgeURL: edgeURL });
+  return {
+    directory,
+    async stop() {
+      await server.stop();
+      await rm(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Every file under the blob folder (entries and metadata) with a hash of its bytes. */
+export async function snapshotBlobs(directory: string): Promise<Map<string, string>> {
+  const files = new Map<string, string>();
+  const walk = async (dir: string): Promise<void> => {
+    let entries;
+    try {
+      entries = await readdir(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const entry of entries) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) await walk(path);
+      // The server writes a temporary dot-file and renames it; a leftover one is not a stored entry.
+      else if (!entry.name.startsWith('.')) files.set(relative(directory, path), createHash('sha1').update(await readFile(path)).digest('hex'));
+    }
+  };
+  await walk(directory);
+  return files;
+}
+
+/** Names of the stores whose files differ between two snapshots (entries/<site>/<store>/..., metadata/<site>/<store>/...). */
+export function changedStores(before: Map<string, string>, after: Map<string, string>): string[] {
+  const stores = new Set<string>();
+  for (const path of new Set([...before.keys(), ...after.keys()])) {
+    if (before.get(path) !== after.get(path)) stores.add(decodeURIComponent(path.split(sep)[2] ?? path).replace(/^site:/, ''));
+  }
+  return [...stores].sort();
+}
+
+/* ---------- The security headers every function answer carries itself ---------- */
+
+/**
+ * Netlify applies the header rules of netlify.toml only to files it serves itself, never to function
+ * answers (the local CLI adds them anyway, which would hide a gap), so each handler's own Response
+ * is checked here.
+ */
+export function missingSecurityHeaders(response: Response): string[] {
+  const h = response.headers;
+  const problems: string[] = [];
+  const csp = h.get('content-security-policy') ?? '';
+  if (!csp) problems.push('Content-Security-Policy missing');
+  else {
+    if (!/frame-ancestors\s+'none'/.test(csp)) problems.push("CSP without frame-ancestors 'none'");
+    if (/unsafe-inline|unsafe-eval/.test(csp)) problems.push('CSP allows unsafe-inline/unsafe-eval');
+  }
+  const hsts = /max-age=(\d+)/.exec(h.get('strict-transport-security') ?? '');
+  if (!hsts || Number(hsts[1]) < 15_768_000) problems.push('Strict-Transport-Security missing or under six months');
+  if ((h.get('x-content-type-options') ?? '').toLowerCase() !== 'nosniff') problems.push('X-Content-Type-Options: nosniff missing');
+  if (!/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/i.test(h.get('referrer-policy') ?? '')) problems.push('Referrer-Policy missing or leaky');
+  if (!h.get('permissions-policy')) problems.push('Permissions-Policy missing');
+  return problems;
+}
+
+/* ---------- Function handlers, found by their configured route ---------- */
+
+type Handler = (request: Request, context: Context) => Promise<Response | void> | Response | void;
+export interface FunctionModule {
+  file: string;
+  handler: Handler;
+  config: Config;
+  paths: string[];
+}
+
+const modules = import.meta.glob<{ default: Handler; config?: Config }>('../../../netlify/functions/*.mts', { eager: true });
+
+/** Every function module of the site, with the paths it answers (scheduled functions have none). */
+export const FUNCTIONS: FunctionModule[] = Object.entries(modules).map(([file, mod]) => {
+  const path = mod.config?.path;
+  return { file: file.replace(/^.*\//, ''), handler: mod.default, config: mod.config ?? {}, paths: path === undefined ? [] : Array.isArray(path) ? path : [path] };
+});
+
+/** The function answering `route` (a configured path such as '/api/blogs/:slug'), if it exists yet. */
+export function handlerFor(route: string): FunctionModule | undefined {
+  return FUNCTIONS.find((fn) => fn.paths.includes(route));
+}
+
+/** Fills a route's :params into a concrete, percent-encoded path. */
+export function fillRoute(route: string, params: Record<string, string>): string {
+  // A lone surrogate cannot travel in a URL; a client's encoder sends U+FFFD instead.
+  return route.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent((params[name] ?? '').toWellFormed()));
+}
+
+export const routeParams = (route: string) => [...route.matchAll(/:(\w+)/g)].map((m) => m[1]);
+
+/* ---------- Fuzzing settings ---------- */
+
+/**
+ * A fresh seed per run unless FUZZ_SEED is set; fast-check prints the seed and the shrunk path of any
+ * failure, and `FUZZ_SEED=<seed> npx vitest run <file>` replays it. FUZZ_RUNS scales every property.
+ */
+export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? (Date.now() ^ (Math.random() * 0x7fffffff)) >>> 0);
+export const fuzzRuns = (runs: number) => Math.max(1, Math.round(runs * Number(process.env.FUZZ_RUNS_FACTOR ?? 1)));
+export const fuzzParameters = (runs: number): fc.Parameters<unknown> => ({ seed: FUZZ_SEED, numRuns: fuzzRuns(runs), endOnFailure: false });
+
+/* ---------- Adversarial values ---------- */
+
+/** Hand-picked strings that have broken real systems. */
+export const NASTY_STRINGS: readonly string[] = [
+  '',
+  ' ',
+  '\t\n\r',
+  '\u0000',
+  'a\u0000b',
+  '\uFEFFbom',
+  '\u202Egnp.exe',
+  '\uD800',
+  '\uDFFF\uD800',
+  '𝕏😀👩‍👩‍👧‍👦',
+  'Ｔｅｓｔ',
+  'İstanbul ß ǅ',
+  'x\r\nBcc: victim@example.com',
+  'name\nSubject: spoofed',
+  '<script>alert(1)</script>',
+  '"><img src=x onerror=alert(1)>',
+  'javascript:alert(1)',
+  "' OR '1'='1' --",
+  '"; DROP TABLE users; --',
+  '../../../../etc/passwd',
+  '..%2f..%2fetc%2fpasswd',
+  '%00',
+  '%',
+  '%%',
+  '${7*7}',
+  '{{7*7}}',
+  '=HYPERLINK("http://evil.example","x")',
+  '+cmd|"/c calc"!A1',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'NaN',
+  'Infinity',
+  '-1',
+  '0',
+  '1e309',
+  '0x10',
+  '9007199254740993',
+  'true',
+  'null',
+  'undefined',
+  '[]',
+  '{}',
+  'a'.repeat(65),
+  'a'.repeat(201),
+  'a'.repeat(5001),
+  'x'.repeat(40_000),
+];
+
+/** Object keys an attacker sends to pollute prototypes or confuse lookups. */
+export const NASTY_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '', ' ', '0', 'length', '$where', '$gt'];
+
+export const hostileString: fc.Arbitrary<string> = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
+  { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
+  { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
+  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('\r', '\n', '\u0000', '\u2028', '\u0085', '\u001b', 'a', ' '), maxLength: 12 }) },
+  { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double()).map(String) },
+);
+
+export const hostileKey: fc.Arbitrary<string> = fc.oneof(fc.constantFrom(...NASTY_KEYS), fc.string({ maxLength: 12 }));
+
+/** Any JSON value, with nasty strings, numbers and keys, nested a little. */
+export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    hostileString,
+    fc.integer(),
+    fc.double({ noNaN: true }),
+    fc.boolean(),
+    fc.constant(null),
+    fc.array(tie('value'), { maxLength: 4 }),
+    fc.dictionary(hostileKey, tie('value'), { maxKeys: 4, noNullPrototype: true }),
+  ),
+})).value;
+
+/**
+ * A JSON text built from a value, keeping a literal "__proto__" key as an own property (JSON.stringify
+ * of an object literal would drop or misplace it), which is what a hostile client actually sends.
+ */
+export function toJsonText(value: unknown): string {
+  if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
+  if (Array.isArray(value)) return `[${value.map(toJsonText).join(',')}]`;
+  return `{${Object.keys(value).map((key) => `${JSON.stringify(key)}:${toJsonText((value as Record<string, unknown>)[key])}`).join(',')}}`;
+}
+
+/** Request bodies that are not (valid) JSON objects at all. */
+export const RAW_BODIES: readonly (string | Uint8Array)[] = [
+  '',
+  '{',
+  '{"a":',
+  '{}}',
+  'null',
+  '[]',
+  '"string"',
+  '12',
+  'true',
+  '\uFEFF{}',
+  '{"a":1}garbage',
+  "{'single':'quotes'}",
+  '{"__proto__":{"polluted":"yes"},"constructor":{"prototype":{"polluted":"yes"}}}',
+  '['.repeat(3000) + ']'.repeat(3000),
+  `{"a":${'{"a":'.repeat(1500)}1${'}'.repeat(1500)}}`,
+  `{"x":"${'\\u0000'.repeat(500)}"}`,
+  `{"big":"${'x'.repeat(40_000)}"}`,
+  `[${'1,'.repeat(20_000)}1]`,
+  new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d]),
+  new Uint8Array([0xff, 0xfe, 0x7b, 0x00, 0x7d, 0x00]),
+];
+
+/** A valid body with one thing wrong: a field replaced, dropped, doubled into an array, or extra keys. */
+export function mutatedBody(base: Record<string, unknown>): fc.Arbitrary<unknown> {
+  const fields = Object.keys(base);
+  const field = fc.constantFrom(...fields);
+  return fc.oneof(
+    fc.tuple(field, hostileJson).map(([name, value]) => ({ ...base, [name]: value })),
+    fc.tuple(field, hostileString).map(([name, value]) => ({ ...base, [name]: value })),
+    field.map((name) => Object.fromEntries(Object.entries(base).filter(([key]) => key !== name))),
+    field.map((name) => ({ ...base, [name]: [base[name], base[name]] })),
+    field.map((name) => ({ ...base, [name]: typeof base[name] === 'string' ? Number.NaN : String(base[name]) })),
+    fc.tuple(hostileKey, hostileJson).map(([key, value]) => {
+      const copy: Record<string, unknown> = { ...base };
+      Object.defineProperty(copy, key, { value, enumerable: true, configurable: true, writable: true });
+      return copy;
+    }),
+    fc.constant(Object.defineProperty({ ...base }, '__proto__', { value: { polluted: 'yes', isAdmin: true, role: 'admin' }, enumerable: true })),
+    fc.constant([base]),
+    fc.constant(Object.fromEntries(Object.entries(base).map(([key, value]) => [key, [value]]))),
+    fc.constant(Object.fromEntries(Object.entries(base).map(([key, value]) => [key, { value }]))),
+  );
+}
+
+/** Content types a client may claim; most fuzzed requests claim JSON so the body itself gets tested. */
+export const contentType: fc.Arbitrary<string | undefined> = fc.oneof(
+  { weight: 8, arbitrary: fc.constant('application/json') },
+  {
+    weight: 2,
+    arbitrary: fc.constantFrom(
+      undefined,
+      '',
+      'APPLICATION/JSON; charset=utf-8',
+      'application/json; charset=utf-16',
+      'application/jsonx',
+      'text/plain',
+      'text/html',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=----x',
+      'application/xml',
+    ),
+  },
+);
+
+/** Content-Length values that lie about the body. */
+export const contentLength: fc.Arbitrary<string | undefined> = fc.oneof(
+  { weight: 9, arbitrary: fc.constant(undefined) },
+  { weight: 1, arbitrary: fc.constantFrom('0', '1', '-1', 'abc', '1e3', '99999999999', String(2 ** 53)) },
+);
+
+/** Values a client can put in an Authorization header (ByteStrings without CR/LF). */
+export const hostileBearer: fc.Arbitrary<string> = fc.oneof(
+  fc.constantFrom('Bearer', 'Bearer ', 'Basic YWRtaW46YWRtaW4=', 'bearer null', 'Bearer undefined', 'Bearer a.b.c', 'Bearer ..', `Bearer ${'a'.repeat(5000)}`, 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.'),
+  fc.string({ unit: fc.constantFrom(...'abcXYZ019-_.=+/ '.split('')), maxLength: 60 }).map((s) => `Bearer ${s}`),
+);
+
+/** Path parameter values: nasty strings, traversal, encoded separators, very long. */
+export const hostileParam: fc.Arbitrary<string> = fc.oneof(
+  hostileString,
+  fc.constantFrom('..', '.', '/', '%2e%2e', 'a/b', 'a%2Fb', 'CON', 'nul', 'x'.repeat(300), 'BSB50120 ', ' bsb50120', 'civil-construction/../../x', 'export.csv'),
+);
+
+export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'] as const;
+
+/** A context like the platform's: the caller's address and the route's parameters. No waitUntil, so mail is sent before the answer and every write is visible to the snapshot. */
+export function fakeContext(params: Record<string, string>, ip = '203.0.113.10'): Context {
+  return { ip, params } as unknown as Context;
+}

@@ -1,0 +1,275 @@
+/**
+ * Property-based fuzzing of every API handler in netlify/functions/ against a real local blob server.
+ * For random and adversarial methods, bodies, queries, path parameters and headers, every answer must:
+ *   - never be a 5xx and never throw;
+ *   - carry the security headers itself (Netlify does not add its header rules to function answers);
+ *   - on /api/*, be JSON `{ message }` with a non-empty message whenever it refuses (4xx);
+ *   - leave every blob store untouched when it refuses (except what a refusal legitimately records,
+ *     such as a failed sign-in), and write only the stores its success is meant to write;
+ *   - never pollute Object.prototype.
+ * Endpoints are rows of ENDPOINTS, found by their configured route; a row whose function does not exist
+ * yet (the blog endpoints before the blog lands) is skipped, and a function whose route is not in the
+ * table fails the coverage test, so no endpoint goes unfuzzed.
+ * Replay a failure with the seed fast-check prints: FUZZ_SEED=<seed> npx vitest run tests/unit/hostile-api.test.ts
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import fc from 'fast-check';
+import {
+  changedStores,
+  contentLength,
+  contentType,
+  fakeContext,
+  fillRoute,
+  FUNCTIONS,
+  FUZZ_SEED,
+  fuzzParameters,
+  handlerFor,
+  hostileBearer,
+  hostileKey,
+  hostileJson,
+  hostileParam,
+  hostileString,
+  METHODS,
+  missingSecurityHeaders,
+  mutatedBody,
+  RAW_BODIES,
+  routeParams,
+  snapshotBlobs,
+  startInspectableBlobs,
+  toJsonText,
+  type LocalBlobs,
+} from './helpers/hostile';
+import { createUser, getUser } from '../../src/server/users';
+import { issueToken } from '../../src/server/tokens';
+import { createInquiry } from '../../src/server/inquiries';
+import { defaultSiteSettings } from '../../src/lib/site-settings';
+import { LEVELS } from '../../src/lib/catalogue';
+
+const STAFF = { username: 'fuzz-admin', password: 'fuzzing password that is long enough' };
+
+/** What a successful or refused answer may write, by status. `undefined` = not constrained (unknown stores of a future endpoint). */
+type Writes = (status: number, method: string) => string[] | undefined;
+const NOTHING: Writes = () => [];
+const on2xx = (...stores: string[]): Writes => (status) => (status >= 200 && status < 300 ? stores : []);
+const anyOn2xx: Writes = (status) => (status >= 200 && status < 300 ? undefined : []);
+
+interface Endpoint {
+  route: string;
+  /** Methods the endpoint accepts; others are fuzzed too, less often. */
+  methods: string[];
+  auth: boolean;
+  /** A valid JSON body, mutated by the fuzzer. */
+  body?: Record<string, unknown>;
+  /** Query keys with valid values, mixed with hostile keys and values. */
+  query?: Record<string, string[]>;
+  /** Valid values of path parameters, mixed with hostile ones. */
+  params?: Record<string, string[]>;
+  writes: Writes;
+  runs?: number;
+  /** What the row exercises, for the coverage table. */
+  covers: string;
+}
+
+const contactBody = { firstName: 'Pat', lastName: 'Lee', email: 'pat@example.com', phone: '0412 345 678', message: 'Hello there', source: 'contact', website: '', elapsedMs: 5000 };
+const quoteBody = {
+  firstName: 'Pat', lastName: 'Lee', email: 'pat@example.com', phone: '0412 345 678', mobileNumber: '', preferredContact: 'Any time', state: 'NSW',
+  selectedCategories: ['civil-construction'], selectedCourses: ['CPC30220'], experience: '10 years', goals: '', additionalInfo: '', acceptedTerms: true, website: '', elapsedMs: 5000,
+};
+const blogBody = {
+  title: 'Fuzzed post', excerpt: 'An excerpt', content: '<p>Body</p>', contentType: 'html', author: 'Staff', featuredImage: '', category: 'General',
+  tags: ['rpl'], seoKeywords: ['rpl'], metaTitle: '', metaDescription: '', isPublished: false,
+};
+const inquiryIds: string[] = [];
+/** Filled with real posts' ids and slugs once the blog exists, so edits and beacons reach their checks (one post each: the edit row may delete its post). */
+const blogEditKeys: string[] = ['no-such-post'];
+const blogViewKeys: string[] = ['no-such-post'];
+
+const ENDPOINTS: Endpoint[] = [
+  { route: '/api/auth/login', methods: ['POST'], auth: false, body: { username: STAFF.username, password: STAFF.password }, writes: (s) => (s === 200 || s === 401 ? ['throttle'] : []), runs: 120, covers: 'body {username,password}; wrong passwords record a failure only' },
+  { route: '/api/auth/verify', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, bearer token, query' },
+  { route: '/api/auth/logout', methods: ['POST'], auth: true, writes: on2xx('users'), covers: 'method, bearer token, body ignored' },
+  { route: '/api/admin/dashboard-stats', methods: ['GET'], auth: true, writes: on2xx('counters'), covers: 'method, bearer token' },
+  { route: '/api/public/site-settings', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query, stray bodies' },
+  { route: '/api/admin/site-settings', methods: ['GET', 'POST'], auth: true, body: defaultSiteSettings as unknown as Record<string, unknown>, writes: on2xx('settings'), covers: 'body {contactInfo, socialMedia} nested, 8 KB cap, token' },
+  { route: '/api/admin/inquiries', methods: ['GET'], auth: true, query: { status: ['all', 'new', 'handled'], offset: ['0', '1', '5'], limit: ['1', '25', '100'] }, writes: NOTHING, covers: 'query {status, offset, limit}, token' },
+  { route: '/api/admin/inquiries/export.csv', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
+  { route: '/api/admin/inquiries/:id', methods: ['PATCH'], auth: true, body: { status: 'handled' }, params: { id: inquiryIds }, writes: on2xx('inquiries'), covers: 'path id, body {status}, token' },
+  { route: '/api/categories', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query' },
+  { route: '/api/categories/:slug', methods: ['GET', 'HEAD'], auth: false, params: { slug: ['civil-construction', 'health-fitness'] }, writes: NOTHING, covers: 'path slug' },
+  { route: '/api/categories/:slug/courses', methods: ['GET', 'HEAD'], auth: false, params: { slug: ['civil-construction'] }, writes: NOTHING, covers: 'path slug' },
+  {
+    route: '/api/courses', methods: ['GET', 'HEAD'], auth: false,
+    query: { search: ['diploma', 'cert 3', 'CPC30220', ''], category: ['civil-construction', ''], level: [...LEVELS, ''], featured: ['true', 'false'], limit: ['1', '10', '1000'] },
+    writes: NOTHING, covers: 'query {search, category, level, featured, limit}',
+  },
+  { route: '/api/courses/search-options', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query' },
+  { route: '/api/course-details/:code', methods: ['GET', 'HEAD'], auth: false, params: { code: ['CPC30220', 'bsb50120', ' BSB50120 '] }, writes: NOTHING, covers: 'path code' },
+  { route: '/api/email/contact', methods: ['POST'], auth: false, body: contactBody, writes: on2xx('inquiries', 'outbox'), runs: 200, covers: 'body (5 fields, source, honeypot, elapsedMs), 32 KB cap, content type' },
+  { route: '/api/email/quote', methods: ['POST'], auth: false, body: quoteBody, writes: on2xx('inquiries', 'outbox'), runs: 200, covers: 'body (quote fields, arrays of slugs/codes, terms), 32 KB cap' },
+  { route: '/categories/:slug', methods: ['GET'], auth: false, params: { slug: ['health-fitness'] }, writes: NOTHING, covers: 'path slug (301 or 404)' },
+  { route: '/courses/category/:slug', methods: ['GET'], auth: false, params: { slug: ['health-fitness'] }, writes: NOTHING, covers: 'path slug (301 or 404)' },
+  // Blog (issue 6): active as soon as functions with these routes exist.
+  { route: '/api/blogs', methods: ['GET', 'HEAD', 'POST'], auth: true, body: blogBody, query: { page: ['1', '2'], limit: ['9'], search: ['rpl', ''], tag: ['rpl'] }, writes: anyOn2xx, covers: 'public list query; POST body (blog form), token' },
+  { route: '/api/blogs/:slug', methods: ['GET', 'HEAD', 'PUT', 'DELETE'], auth: true, body: { ...blogBody, version: 1 }, params: { slug: blogEditKeys }, writes: anyOn2xx, covers: 'path slug/id; PUT body + version; DELETE; token' },
+  { route: '/api/blogs/admin/all', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
+  { route: '/api/blogs/:slug/view', methods: ['POST'], auth: false, params: { slug: blogViewKeys }, writes: anyOn2xx, covers: 'path slug (view beacon)' },
+  { route: '/api/upload/image', methods: ['POST'], auth: true, writes: anyOn2xx, covers: 'content type, body, token (multipart attacks: hostile-upload.test.ts)' },
+  { route: '/api/uploads/:key', methods: ['GET', 'HEAD'], auth: false, params: { key: ['0123456789abcdef0123456789abcdef.webp'] }, writes: NOTHING, covers: 'path key' },
+];
+
+/** Functions deliberately not fuzzed here, and why. */
+const NOT_FUZZED: Record<string, string> = {
+  '/courses/:code': 'serves the pre-rendered Course Not Found page by fetching it from the site; its headers and status are checked against the running server in tests/e2e/security-headers.spec.ts',
+};
+
+interface Attempt {
+  method: string;
+  params: Record<string, string>;
+  query: [string, string][];
+  body: string | Uint8Array | undefined;
+  contentType: string | undefined;
+  contentLength: string | undefined;
+  auth: string;
+  ip: string;
+}
+
+function bodies(base: Record<string, unknown> | undefined): fc.Arbitrary<string | Uint8Array | undefined> {
+  const choices: fc.WeightedArbitrary<string | Uint8Array | undefined>[] = [
+    { weight: 2, arbitrary: hostileJson.map(toJsonText) },
+    { weight: 2, arbitrary: fc.constantFrom(...RAW_BODIES) },
+    { weight: 1, arbitrary: fc.constant(undefined) },
+  ];
+  if (base) {
+    choices.push({ weight: 6, arbitrary: mutatedBody(base).map(toJsonText) }, { weight: 1, arbitrary: fc.constant(toJsonText(base)) });
+  }
+  return fc.oneof(...choices);
+}
+
+function attempts(row: Endpoint): fc.Arbitrary<Attempt> {
+  const names = routeParams(row.route);
+  const param = (name: string) => {
+    const valid = row.params?.[name] ?? [];
+    return valid.length ? fc.oneof({ weight: 2, arbitrary: hostileParam }, { weight: 1, arbitrary: fc.constantFrom(...valid) }) : hostileParam;
+  };
+  const queryKeys = Object.keys(row.query ?? {});
+  const queryPair: fc.Arbitrary<[string, string]> = queryKeys.length
+    ? fc.oneof(
+        { weight: 3, arbitrary: fc.constantFrom(...queryKeys).chain((key) => fc.tuple(fc.constant(key), fc.oneof(fc.constantFrom(...row.query![key]), hostileString))) },
+        { weight: 1, arbitrary: fc.tuple(hostileKey, hostileString) },
+      )
+    : fc.tuple(hostileKey, hostileString);
+  return fc.record({
+    method: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...row.methods) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
+    params: fc.record(Object.fromEntries(names.map((name) => [name, param(name)]))) as fc.Arbitrary<Record<string, string>>,
+    query: fc.array(queryPair, { maxLength: queryKeys.length ? 6 : 2 }),
+    body: bodies(row.body),
+    contentType,
+    contentLength,
+    auth: row.auth
+      ? fc.oneof({ weight: 6, arbitrary: fc.constant('valid') }, { weight: 1, arbitrary: fc.constant('none') }, { weight: 2, arbitrary: hostileBearer })
+      : fc.oneof({ weight: 4, arbitrary: fc.constant('none') }, { weight: 1, arbitrary: hostileBearer }),
+    ip: fc.oneof(fc.constant('203.0.113.10'), fc.ipV4(), fc.ipV6()),
+  });
+}
+
+async function buildRequest(row: Endpoint, attempt: Attempt): Promise<Request> {
+  const url = new URL(`http://localhost${fillRoute(row.route, attempt.params)}`);
+  for (const [key, value] of attempt.query) url.searchParams.append(key, value);
+  const headers = new Headers();
+  if (attempt.contentType !== undefined) headers.set('content-type', attempt.contentType);
+  if (attempt.contentLength !== undefined) headers.set('content-length', attempt.contentLength);
+  if (attempt.auth === 'valid') headers.set('authorization', `Bearer ${await issueToken((await getUser(STAFF.username))!)}`);
+  else if (attempt.auth !== 'none') headers.set('authorization', attempt.auth);
+  const hasBody = attempt.method !== 'GET' && attempt.method !== 'HEAD' && attempt.body !== undefined;
+  return new Request(url, { method: attempt.method, headers, body: hasBody ? attempt.body : undefined });
+}
+
+const describeAttempt = (row: Endpoint, a: Attempt) =>
+  `${a.method} ${fillRoute(row.route, a.params)}?${new URLSearchParams(a.query)} auth=${a.auth.slice(0, 40)} type=${a.contentType} length=${a.contentLength} body=${typeof a.body === 'string' ? a.body.slice(0, 200) : a.body ? `<${a.body.byteLength} bytes>` : 'none'}`;
+
+let blobs: LocalBlobs;
+const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort().join();
+const stats = new Map<string, { runs: number; statuses: Map<number, number> }>();
+
+beforeAll(async () => {
+  process.env.JWT_SECRET = 'hostile-suite-secret-that-is-long-enough-0123456789';
+  delete process.env.RESEND_API_KEY;
+  blobs = await startInspectableBlobs();
+  await createUser({ username: STAFF.username, firstName: 'Fuzz', lastName: 'Admin', role: 'admin', password: STAFF.password });
+  const contact = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', phone: '0400 000 000' };
+  for (const day of [1, 2]) inquiryIds.push((await createInquiry({ kind: 'contact', source: 'contact', contact, message: 'Hi' }, new Date(Date.UTC(2026, 0, day)))).id);
+  const blogs = handlerFor('/api/blogs');
+  if (blogs) {
+    const token = await issueToken((await getUser(STAFF.username))!);
+    for (const [keys, title] of [[blogEditKeys, 'Post to edit'], [blogViewKeys, 'Post to view']] as const) {
+      const created = (await blogs.handler(
+        new Request('http://localhost/api/blogs', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...blogBody, title, isPublished: true }) }),
+        fakeContext({}),
+      )) as Response;
+      expect(created.status, 'a post to fuzz edits and beacons against').toBeLessThan(300);
+      const { blog } = await created.json();
+      keys.push(blog._id, blog.slug, blog.slug);
+    }
+  }
+});
+afterAll(async () => {
+  await blobs?.stop();
+  const rows = [...stats].map(([route, { runs, statuses }]) => ({ route, runs, statuses: [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' ') }));
+  process.stdout.write(`\nhostile-api (seed ${FUZZ_SEED}):\n${rows.map((r) => `  ${r.route.padEnd(36)} ${String(r.runs).padStart(4)} runs  ${r.statuses}`).join('\n')}\n`);
+});
+beforeEach(() => {
+  // The local outbox and the lockout log every message; the fuzzer sends thousands.
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+  vi.spyOn(console, 'warn').mockImplementation(() => {});
+});
+
+describe('the fuzz table covers every function', () => {
+  it('lists every configured route of netlify/functions (or says why not)', () => {
+    const covered = new Set([...ENDPOINTS.map((row) => row.route), ...Object.keys(NOT_FUZZED)]);
+    const routed = FUNCTIONS.flatMap((fn) => fn.paths.map((path) => `${fn.file}: ${path}`));
+    expect(routed.length).toBeGreaterThan(10);
+    expect(routed.filter((entry) => !covered.has(entry.split(': ')[1]))).toEqual([]);
+    // The only function without a route is the scheduled mail retry, which takes no input.
+    expect(FUNCTIONS.filter((fn) => fn.paths.length === 0).map((fn) => fn.file)).toEqual(['mail-retry.mts']);
+  });
+});
+
+describe.each(ENDPOINTS)('$route', (row) => {
+  const fn = handlerFor(row.route);
+  (fn ? it : it.skip)(`answers hostile input with a 4xx at worst, headers intact, nothing stored on refusal${fn ? '' : ' (function not built yet)'}`, async () => {
+    const entry = { runs: 0, statuses: new Map<number, number>() };
+    stats.set(row.route, entry);
+    await fc.assert(
+      fc.asyncProperty(attempts(row), async (attempt) => {
+        const request = await buildRequest(row, attempt);
+        const before = await snapshotBlobs(blobs.directory);
+        let response: Response | void;
+        try {
+          response = await fn!.handler(request, fakeContext(attempt.params, attempt.ip));
+        } catch (cause) {
+          throw new Error(`handler threw (a 500 in production) for ${describeAttempt(row, attempt)}: ${String(cause)}`);
+        }
+        if (!(response instanceof Response)) throw new Error(`no Response for ${describeAttempt(row, attempt)}`);
+        const { status } = response;
+        entry.runs += 1;
+        entry.statuses.set(status, (entry.statuses.get(status) ?? 0) + 1);
+        const where = `${status} for ${describeAttempt(row, attempt)}`;
+
+        expect(status, where).toBeLessThan(500);
+        expect(missingSecurityHeaders(response), where).toEqual([]);
+        if (status >= 400 && row.route.startsWith('/api/')) {
+          expect(response.headers.get('content-type') ?? '', where).toMatch(/^application\/json/);
+          const body = JSON.parse(await response.text());
+          expect(typeof body.message === 'string' && body.message.trim().length > 0, `message in ${where}`).toBe(true);
+        }
+        const after = await snapshotBlobs(blobs.directory);
+        const allowed = row.writes(status, attempt.method);
+        if (allowed) expect(changedStores(before, after).filter((store) => !allowed.includes(store)), `stores written: ${where}`).toEqual([]);
+        expect(Object.getOwnPropertyNames(Object.prototype).sort().join(), where).toBe(prototypeKeys);
+        expect(({} as Record<string, unknown>).polluted, where).toBeUndefined();
+      }),
+      fuzzParameters(row.runs ?? 150),
+    );
+  }, 180_000);
+});
