@@ -16,7 +16,7 @@ export default async (request: Request) => {
       ...SECURITY_HEADERS,
       'Content-Type': image.contentType,
       'Content-Length': String(image.data.byteLength),
-      'Content-Security-Policy': "default-src 'none'; sandbox",
+      'Content-Security-Policy': "default-src 'none'; frame-ancestors 'none'; sandbox",
       'X-Content-Type-Options': 'nosniff',
       // Public pictures of public posts: other sites (feed readers) may show them.
       'Cross-Origin-Resource-Policy': 'cross-origin',
