@@ -44,8 +44,11 @@ for (const rule of routes) {
   const html = await readFile(file, 'utf8');
   const keep = {
     'script-src': inlineHashes(html, 'script'),
-    'style-src': new Set([...inlineHashes(html, 'style'), ...(rule.for.startsWith('/admin/') ? runtimeStyleHashes.map((h) => `'${h}'`) : [])]),
+    'style-src': new Set([...inlineHashes(html, 'style'), ...runtimeStyleHashes.map((h) => `'${h}'`)]),
   };
+  // The admin islands render on the client only and may add styles Astro hashed for them; admin pages
+  // are not first-round-trip critical, so their style list stays whole.
+  if (rule.for.startsWith('/admin/')) delete keep['style-src'];
   const directives = parse(rule.values['Content-Security-Policy']);
   for (const [name, allowed] of Object.entries(keep)) {
     const sources = directives.get(name);

@@ -29,8 +29,18 @@ function scheme(url: string): string | null {
 
 /** A link address allowed in content: relative, or one of the allowed protocols. */
 export function isAllowedLink(url: string): boolean {
-  const found = scheme(url);
-  return found === null || (LINK_PROTOCOLS as readonly string[]).includes(found);
+  // Judge the address as written and once percent-decoded, so "javascript%3A…" cannot slip through
+  // to a tool that decodes it later.
+  let decoded = url;
+  try {
+    decoded = decodeURIComponent(url);
+  } catch {
+    return false;
+  }
+  return [url, decoded].every((candidate) => {
+    const found = scheme(candidate);
+    return found === null || (LINK_PROTOCOLS as readonly string[]).includes(found);
+  });
 }
 
 /** An image in content must come from this site (the page's CSP only loads images from 'self'). */

@@ -98,6 +98,8 @@ test.describe('staff sign-in', () => {
     await signIn(page, account);
     await page.waitForURL('**/admin/dashboard');
     const token = await page.evaluate(() => localStorage.getItem('token'));
+    // Leave the dashboard first, so its own session check cannot redirect in the middle of the next visit.
+    await page.goto('/about');
     await request.post('/api/auth/logout', { headers: { authorization: `Bearer ${token}` } });
     await page.goto('/admin/courses');
     await page.waitForURL('**/admin/login?next=%2Fadmin%2Fcourses');

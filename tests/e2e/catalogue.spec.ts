@@ -92,6 +92,8 @@ test.describe('search results page', () => {
   test('shows 24 cards at first and more on request', async ({ page }) => {
     await page.goto('/search');
     await expect(page.locator('.course-card')).toHaveCount(24);
+    // The results island hydrates when the browser is idle; 'Show more' works from then on.
+    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
     await page.getByRole('button', { name: 'Show more (139 more)' }).click();
     await expect(page.locator('.course-card')).toHaveCount(48);
   });

@@ -171,3 +171,12 @@ describe('read time', () => {
     expect(readTimeMinutes('')).toBe(5);
   });
 });
+
+describe('percent-encoded schemes', () => {
+  it('drops a Markdown link whose scheme is javascript once decoded', async () => {
+    const { renderContent } = await import('../../src/server/sanitize');
+    const html = await renderContent("[click](javascript%3A__xss('a'))", 'markdown');
+    expect(html).toContain('click');
+    expect(html).not.toMatch(/href=/i);
+  });
+});
