@@ -93,7 +93,7 @@ test.describe('search results page', () => {
     await page.goto('/search');
     await expect(page.locator('.course-card')).toHaveCount(24);
     // The results island hydrates when the browser is idle; 'Show more' works from then on.
-    await page.waitForFunction(() => !document.querySelector('astro-island[ssr]'));
+    await page.waitForFunction(() => document.querySelector('astro-island[component-url*="SearchResults"]:not([ssr])') !== null);
     await page.getByRole('button', { name: 'Show more (139 more)' }).click();
     await expect(page.locator('.course-card')).toHaveCount(48);
   });
