@@ -181,7 +181,7 @@ async function buildRequest(row: Endpoint, attempt: Attempt): Promise<Request> {
   if (attempt.auth === 'valid') headers.set('authorization', `Bearer ${await issueToken((await getUser(STAFF.username))!)}`);
   else if (attempt.auth !== 'none') headers.set('authorization', attempt.auth);
   const hasBody = attempt.method !== 'GET' && attempt.method !== 'HEAD' && attempt.body !== undefined;
-  return new Request(url, { method: attempt.method, headers, body: hasBody ? (attempt.body as BodyInit) : undefined });
+  return new Request(url, { method: attempt.method, headers, body: hasBody ? (attempt.body as BodyInit | undefined) : undefined });
 }
 
 const describeAttempt = (row: Endpoint, a: Attempt) =>

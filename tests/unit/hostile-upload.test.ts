@@ -54,7 +54,7 @@ describe.skipIf(!upload)('POST /api/upload/image under attack', () => {
     const { body, contentType } = multipartBody(attack.parts);
     const headers: Record<string, string> = { authorization, 'content-type': attack.contentType ?? contentType };
     if (attack.contentLength) headers['content-length'] = attack.contentLength;
-    return (await upload!.handler(new Request('http://localhost/api/upload/image', { method: 'POST', headers, body: body as unknown as BodyInit }), fakeContext({}))) as Response;
+    return (await upload!.handler(new Request('http://localhost/api/upload/image', { method: 'POST', headers, body: body as BodyInit }), fakeContext({}))) as Response;
   };
 
   it('refuses anyone without a valid token, storing nothing', async () => {
