@@ -24,11 +24,20 @@ async function gzippedSize(url) {
   return gzipCache.get(url);
 }
 
-/** One Lighthouse run; returns scores and the page-weight figures of the bench. */
-export async function measure(chrome, url, { desktop = false } = {}) {
+/**
+ * One Lighthouse run; returns scores and the page-weight figures of the bench. A run Lighthouse itself
+ * reports as broken (no trace, no navigation start: it happens on a busy machine) is repeated, twice at most.
+ */
+export async function measure(chrome, url, { desktop = false } = {}, attempt = 1) {
   desktopConfig ??= (await import('lighthouse/core/config/desktop-config.js')).default;
   const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES }, desktop ? desktopConfig : undefined);
-  if (lhr.runtimeError) throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.message}`);
+  if (lhr.runtimeError) {
+    if (attempt < 3) {
+      process.stderr.write(`[bench] Lighthouse run failed (${lhr.runtimeError.code}); repeating it\n`);
+      return measure(chrome, url, { desktop }, attempt + 1);
+    }
+    throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.message}`);
+  }
   const requests = lhr.audits['network-requests']?.details?.items ?? [];
   const bytesOf = (types) => requests.filter((r) => types.includes(r.resourceType)).reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
   const scripts = [...new Set(requests.filter((r) => r.resourceType === 'Script' && /^https?:/.test(r.url)).map((r) => r.url))];
