@@ -52,7 +52,7 @@ export async function watchForXss(page: Page): Promise<() => Promise<XssReport>>
 /** Activates script URLs the way a reader would (click, submit), then lists dangerous markup in `container`. */
 export async function exerciseAndInspect(page: Page, container = 'body'): Promise<string[]> {
   await page.evaluate(() => {
-    const scriptUrl = (value: string | null | undefined) => !!value && /^\s*(javascript|vbscript):/i.test(value.replace(/[\u0000-\u001f]/g, ''));
+    const scriptUrl = (value: string | null | undefined) => !!value && /^\s*(javascript|vbscript)\s*:/i.test(value.replace(/[\u0000-\u001f]/g, ''));
     for (const a of document.querySelectorAll<HTMLAnchorElement | HTMLAreaElement>('a[href], area[href]')) {
       if (a.protocol === 'javascript:') a.click();
     }
@@ -72,7 +72,8 @@ export async function exerciseAndInspect(page: Page, container = 'body'): Promis
     const found: string[] = [];
     const root = document.querySelector(selector) ?? document.body;
     const describe = (el: Element) => `<${el.tagName.toLowerCase()}${[...el.attributes].map((a) => ` ${a.name}="${a.value.slice(0, 60)}"`).join('')}>`;
-    const badUrl = (value: string) => /^\s*(javascript|vbscript|data:text\/html|data:image\/svg)/i.test(value.replace(/[\u0000-\u001f]/g, ''));
+    // A scheme needs its colon: `javascript%3A...` is a harmless relative address.
+    const badUrl = (value: string) => /^\s*(javascript\s*:|vbscript\s*:|data:text\/html|data:image\/svg)/i.test(value.replace(/[\u0000-\u001f]/g, ''));
     for (const el of [root, ...root.querySelectorAll('*')]) {
       const tag = el.tagName.toLowerCase();
       for (const attr of el.attributes) {

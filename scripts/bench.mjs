@@ -1,0 +1,282 @@
+#!/usr/bin/env node
+// npm run bench [-- --port 8890 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --keep]
+//
+// Builds and serves the site production-like in a throwaway copy of the project (its own build, .env and
+// blob store; nothing of a developer's local data is touched), then prints one table:
+//   - build time of the site, and of a copy whose catalogue is scaled to 5,000 (synthetic) courses;
+//   - for each public page type: Lighthouse mobile and desktop scores (median of --runs), LCP, TBT, CLS,
+//     total bytes, bytes before images and video, JS bytes (gzip -6 of every script) and request count;
+//   - latency percentiles of the catalogue API, sign-in and a form submit under a bounded local load.
+// Exits 1, naming each one, when a budget is broken: Lighthouse mobile 100 in all four categories;
+// JS <= 60 KB gzip on any public page, <= 15 KB where the page has no island; <= 300 KB before images
+// and video. Not part of `npm test`: the figures depend on the machine (TBT most of all).
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { createWriteStream } from 'node:fs';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { makeWorkspace } from './bench/workspace.mjs';
+import { scaleCatalogue } from './bench/scale-catalogue.mjs';
+import { measure, medianOf, startChrome } from './bench/lighthouse.mjs';
+import { load, summary } from './bench/load.mjs';
+
+const { values: args } = parseArgs({
+  options: {
+    port: { type: 'string', default: '8890' },
+    runs: { type: 'string', default: '3' },
+    requests: { type: 'string', default: '200' },
+    concurrency: { type: 'string', default: '8' },
+    scale: { type: 'string', default: '5000' },
+    'no-scale': { type: 'boolean', default: false },
+    keep: { type: 'boolean', default: false },
+  },
+});
+const PORT = Number(args.port);
+const RUNS = Math.max(1, Number(args.runs));
+const BASE = `http://localhost:${PORT}`;
+
+/** Page types measured; those answering 404 (the blog before it exists) are skipped. */
+const PAGES = [
+  ['home', '/'],
+  ['content page', '/about'],
+  ['FAQ', '/faq'],
+  ['courses index', '/courses'],
+  ['category', '/category/civil-construction'],
+  ['course', '/courses/CPC30220'],
+  ['search', '/search?search=diploma'],
+  ['contact', '/contact'],
+  ['free quote', '/free-quote'],
+  ['blog list', '/blog'],
+];
+
+const BUDGET = { jsIsland: 60 * 1024, jsStatic: 15 * 1024, beforeMedia: 300 * 1024 };
+
+const cleanups = [];
+const cleanup = async () => {
+  while (cleanups.length) await cleanups.pop()().catch(() => {});
+};
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => void cleanup().then(() => process.exit(130)));
+
+function log(message) {
+  process.stderr.write(`[bench] ${message}\n`);
+}
+
+function run(command, argv, { cwd, input, logFile }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { cwd, env: benchEnv(cwd), stdio: ['pipe', 'pipe', 'pipe'] });
+    const out = logFile ? createWriteStream(logFile, { flags: 'a' }) : null;
+    let text = '';
+    for (const stream of [child.stdout, child.stderr]) stream.on('data', (chunk) => { text += chunk; out?.write(chunk); });
+    child.stdin.end(input ?? '');
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`${command} ${argv.join(' ')} failed (${code}):\n${text.slice(-2000)}`))));
+  });
+}
+
+function benchEnv(cwd) {
+  return { ...process.env, PATH: `${join(cwd, 'node_modules', '.bin')}:${process.env.PATH}`, ASTRO_TELEMETRY_DISABLED: '1', BROWSER: 'none' };
+}
+
+/** Same as `npm run build`: astro build, then the header post-processing. */
+async function timedBuild(cwd, logFile) {
+  const started = performance.now();
+  await run(process.execPath, [join(cwd, 'node_modules', 'astro', 'bin', 'astro.mjs'), 'build'], { cwd, logFile });
+  await run(process.execPath, ['scripts/postbuild-headers.mjs'], { cwd, logFile });
+  return (performance.now() - started) / 1000;
+}
+
+async function portsFree(...ports) {
+  for (const port of ports) {
+    const free = await new Promise((resolve) => {
+      const server = createServer().once('error', () => resolve(false)).once('listening', () => server.close(() => resolve(true)));
+      server.listen(port);
+    });
+    if (!free) throw new Error(`Port ${port} is in use. Choose another with --port (the bench uses it and the next one).`);
+  }
+}
+
+async function serve(cwd) {
+  const logFile = join(cwd, 'bench-serve.log');
+  const out = createWriteStream(logFile);
+  const child = spawn(process.execPath, ['scripts/serve.mjs', '--port', String(PORT)], { cwd, env: benchEnv(cwd), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.pipe(out);
+  child.stderr.pipe(out);
+  cleanups.push(async () => {
+    try {
+      process.kill(-child.pid, 'SIGTERM');
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    try {
+      process.kill(-child.pid, 'SIGKILL');
+    } catch {}
+  });
+  const deadline = Date.now() + 8 * 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`The server stopped; see ${logFile}`);
+    try {
+      if ((await fetch(`${BASE}/`)).status === 200) return logFile;
+    } catch {}
+    await new Promise((resolve) => setTimeout(resolve, 2000));
+  }
+  throw new Error(`The server did not answer within 8 minutes; see ${logFile}`);
+}
+
+/**
+ * A page "needs an island" when one hydrates without the visitor doing anything (client:load, idle,
+ * visible, only). Islands on client:interaction (the header search on every page) load no code until
+ * used, so a page with only those gets the 15 KB budget for what it loads up front.
+ */
+function islandsOf(html) {
+  const modes = [...html.matchAll(/<astro-island\b[^>]*?\sclient="([a-z]+)"/g)].map((m) => m[1]);
+  const eager = [...new Set(modes.filter((mode) => mode !== 'interaction'))];
+  return { island: eager.length > 0, hydration: eager.length ? eager.join('+') : modes.length ? 'on use' : 'none' };
+}
+
+const kb = (bytes) => (bytes / 1024).toFixed(1);
+const ms = (value) => String(Math.round(value));
+
+function table(headers, rows) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (i === 0 ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join('  ');
+  return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
+}
+
+async function main() {
+  await portsFree(PORT, PORT + 1);
+  const startedAt = new Date();
+
+  log('copying the project to a throwaway workspace');
+  const site = await makeWorkspace('site');
+  if (!args.keep) cleanups.unshift(site.remove);
+  log(`building the site (${site.dir})`);
+  const buildSeconds = await timedBuild(site.dir, join(site.dir, 'bench-build.log'));
+
+  let scaled = null;
+  if (!args['no-scale']) {
+    const copy = await makeWorkspace('scaled');
+    if (!args.keep) cleanups.unshift(copy.remove);
+    const courses = await scaleCatalogue(copy.dir, Number(args.scale));
+    log(`building a copy with ${courses} courses (${copy.dir})`);
+    const seconds = await timedBuild(copy.dir, join(copy.dir, 'bench-build.log'));
+    const pages = (await run('find', ['dist', '-name', '*.html'], { cwd: copy.dir })).trim().split('\n').length;
+    scaled = { courses, seconds, pages };
+    if (!args.keep) {
+      cleanups.splice(cleanups.indexOf(copy.remove), 1);
+      await copy.remove();
+    }
+  }
+
+  log(`serving the site on ${BASE} (the CLI on ${PORT + 1})`);
+  await serve(site.dir);
+
+  const pages = [];
+  for (const [type, path] of PAGES) {
+    const response = await fetch(BASE + path);
+    const html = await response.text();
+    if (response.status === 404) {
+      log(`skipping ${path} (404)`);
+      continue;
+    }
+    if (response.status !== 200) throw new Error(`${path} answered ${response.status}`);
+    pages.push({ type, path, ...islandsOf(html) });
+  }
+  const blogs = await fetch(`${BASE}/api/blogs`).then((r) => (r.ok ? r.json() : null)).catch(() => null);
+  const slug = blogs?.blogs?.[0]?.slug;
+  if (slug) {
+    const html = await (await fetch(`${BASE}/blog/${slug}`)).text();
+    pages.push({ type: 'blog post', path: `/blog/${slug}`, ...islandsOf(html) });
+  }
+
+  const chrome = await startChrome();
+  cleanups.push(async () => chrome.kill());
+  for (const page of pages) {
+    for (const mode of ['mobile', 'desktop']) {
+      const runs = [];
+      for (let i = 0; i < RUNS; i++) {
+        log(`Lighthouse ${mode} ${page.path} (${i + 1}/${RUNS})`);
+        runs.push(await measure(chrome, BASE + page.path, { desktop: mode === 'desktop' }));
+      }
+      page[mode] = medianOf(runs);
+    }
+  }
+
+  // Latency under a bounded load, against the bench's own server and store.
+  const total = Number(args.requests);
+  const concurrency = Number(args.concurrency);
+  const account = { username: `bench-${randomBytes(4).toString('hex')}`, password: randomBytes(18).toString('base64url') };
+  await run(process.execPath, ['scripts/users.ts', 'create', account.username, '--first-name', 'Bench', '--last-name', 'Runner', '--password-stdin'], { cwd: site.dir, input: `${account.password}\n` });
+  const terms = ['diploma', 'cert 3', 'carpentry', 'BSB50120', 'leadership', 'health', 'construction', 'cert iv business', 'xyz', 'early childhood'];
+  const post = (path, body) => [`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }];
+  log(`load: ${total} requests per endpoint, ${concurrency} at a time (after 8 unmeasured warm-up requests each)`);
+  const warm = (make) => load({ total: 8, concurrency: 4, make });
+  await warm((i) => [`${BASE}/api/courses?search=${terms[i % terms.length]}`]);
+  await warm(() => post('/api/auth/login', account));
+  await warm((i) => post('/api/email/contact', { firstName: 'Warm', lastName: `Up${i}`, email: `warm${i}@example.com`, phone: '0400 000 000', message: 'Warm-up.', website: '', elapsedMs: 5000 }));
+  const latency = [
+    ['GET /api/courses?search=…', await load({ total, concurrency, make: (i) => [`${BASE}/api/courses?search=${encodeURIComponent(terms[i % terms.length])}`] })],
+    ['POST /api/auth/login (right password)', await load({ total, concurrency, make: () => post('/api/auth/login', account) })],
+    ['POST /api/auth/login (unknown users)', await load({ total: Math.ceil(total / 2), concurrency, make: (i) => post('/api/auth/login', { username: `nobody-${i}-${randomBytes(3).toString('hex')}`, password: 'not the password' }) })],
+    ['POST /api/email/contact', await load({
+      total, concurrency,
+      make: (i) => post('/api/email/contact', { firstName: 'Bench', lastName: `Run${i}`, email: `bench${i}@example.com`, phone: '0400 000 000', message: 'Load test message from npm run bench.', website: '', elapsedMs: 5000 }),
+    })],
+  ];
+  await cleanup();
+
+  // ---------- Report ----------
+  const failures = [];
+  const rows = pages.map((p) => {
+    const m = p.mobile;
+    const d = p.desktop;
+    const before = m.totalBytes - m.mediaBytes;
+    const jsBudget = p.island ? BUDGET.jsIsland : BUDGET.jsStatic;
+    for (const [category, score] of Object.entries(m.scores)) if (score < 100) failures.push(`Lighthouse mobile ${category} ${score} < 100 on ${p.path} (${m.misses.join('; ')})`);
+    if (m.jsGzip > jsBudget) failures.push(`JS ${kb(m.jsGzip)} KB gzip > ${kb(jsBudget)} KB on ${p.path}${p.island ? '' : ' (no island)'}`);
+    if (before > BUDGET.beforeMedia) failures.push(`${kb(before)} KB before images and video > 300 KB on ${p.path}`);
+    return [
+      `${p.type} ${p.path}`,
+      Object.values(m.scores).join('/'),
+      Object.values(d.scores).join('/'),
+      `${ms(m.lcp)}/${ms(d.lcp)}`,
+      `${ms(m.tbt)}/${ms(d.tbt)}`,
+      `${m.cls.toFixed(3)}/${d.cls.toFixed(3)}`,
+      kb(m.totalBytes),
+      kb(before),
+      p.hydration,
+      `${kb(m.jsGzip)}/${kb(jsBudget).replace('.0', '')}`,
+      kb(m.jsTransfer),
+      m.requests,
+    ];
+  });
+
+  const out = [];
+  out.push(`RPL Pathways bench, ${startedAt.toISOString()}, Node ${process.version}, ${RUNS} Lighthouse runs per mode (median)`);
+  out.push('');
+  out.push(table(['Build', 'seconds', 'courses', 'pages'], [
+    ['site (npm run build)', buildSeconds.toFixed(1), 163, ''],
+    ...(scaled ? [[`scaled catalogue`, scaled.seconds.toFixed(1), scaled.courses, scaled.pages]] : []),
+  ]));
+  out.push('');
+  out.push(table(
+    ['Page', 'mobile p/a/bp/seo', 'desktop p/a/bp/seo', 'LCP ms m/d', 'TBT ms m/d', 'CLS m/d', 'total KB', 'before media KB', 'islands', 'JS gzip KB/budget', 'JS sent KB', 'requests'],
+    rows,
+  ));
+  out.push('(m/d = mobile/desktop; bytes and requests from the mobile runs; JS gzip = gzip -6 of every script the page loads before any interaction, JS sent = as transferred (brotli); islands = how islands hydrate without interaction)');
+  out.push('');
+  out.push(table(['Endpoint (bounded load)', 'requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'req/s', 'statuses'], latency.map(([name, result]) => {
+    const s = summary(result);
+    return [name, result.latencies.length, ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max), s.rps.toFixed(1), s.statuses];
+  })));
+  out.push(`(concurrency ${concurrency}; the local Netlify CLI, one process, on this machine)`);
+  out.push('');
+  out.push(failures.length ? `BUDGETS BROKEN (${failures.length}):\n${failures.map((f) => `  - ${f}`).join('\n')}` : 'All budgets met: Lighthouse mobile 100/100/100/100, JS <= 60 KB gzip (<= 15 KB without islands), <= 300 KB before images and video.');
+  console.log(out.join('\n'));
+  process.exitCode = failures.length ? 1 : 0;
+}
+
+main().catch(async (error) => {
+  await cleanup();
+  console.error(`[bench] ${error.stack ?? error}`);
+  process.exit(2);
+});

@@ -1,0 +1,87 @@
+// Lighthouse runs for the bench: one Chromium for all runs, mobile (Lighthouse's default: Moto G power,
+// slow 4G, 4x CPU slowdown) or desktop, and the figures the bench reports, taken from each report.
+import { gzipSync } from 'node:zlib';
+import lighthouse from 'lighthouse';
+import * as chromeLauncher from 'chrome-launcher';
+
+export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'seo'];
+
+export async function startChrome() {
+  return chromeLauncher.launch({
+    chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
+    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+let desktopConfig;
+const gzipCache = new Map();
+
+/** gzip -6 size of a script, fetched once (what the budget counts, whatever encoding the server chose). */
+async function gzippedSize(url) {
+  if (!gzipCache.has(url)) {
+    gzipCache.set(url, fetch(url, { headers: { 'accept-encoding': 'identity' } }).then(async (r) => gzipSync(Buffer.from(await r.arrayBuffer()), { level: 6 }).byteLength));
+  }
+  return gzipCache.get(url);
+}
+
+/**
+ * One Lighthouse run; returns scores and the page-weight figures of the bench. A run Lighthouse itself
+ * reports as broken (no trace, no navigation start: it happens on a busy machine) is repeated, twice at most.
+ */
+export async function measure(chrome, url, { desktop = false } = {}, attempt = 1) {
+  desktopConfig ??= (await import('lighthouse/core/config/desktop-config.js')).default;
+  const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES }, desktop ? desktopConfig : undefined);
+  if (lhr.runtimeError) {
+    if (attempt < 3) {
+      process.stderr.write(`[bench] Lighthouse run failed (${lhr.runtimeError.code}); repeating it\n`);
+      return measure(chrome, url, { desktop }, attempt + 1);
+    }
+    throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.message}`);
+  }
+  const requests = lhr.audits['network-requests']?.details?.items ?? [];
+  const bytesOf = (types) => requests.filter((r) => types.includes(r.resourceType)).reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+  const scripts = [...new Set(requests.filter((r) => r.resourceType === 'Script' && /^https?:/.test(r.url)).map((r) => r.url))];
+  const total = lhr.audits['total-byte-weight']?.numericValue ?? 0;
+  const misses = [];
+  for (const category of CATEGORIES) {
+    const ref = lhr.categories[category];
+    if ((ref?.score ?? 0) < 1) {
+      const failing = ref.auditRefs.filter((a) => a.weight > 0 && (lhr.audits[a.id]?.score ?? 1) < 1).map((a) => a.id);
+      misses.push(`${category}: ${failing.join(', ')}`);
+    }
+  }
+  return {
+    scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])),
+    lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? 0,
+    tbt: lhr.audits['total-blocking-time']?.numericValue ?? 0,
+    cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? 0,
+    totalBytes: total,
+    mediaBytes: bytesOf(['Image', 'Media']),
+    jsTransfer: bytesOf(['Script']),
+    jsGzip: (await Promise.all(scripts.map(gzippedSize))).reduce((a, b) => a + b, 0),
+    requests: requests.length,
+    misses,
+  };
+}
+
+export const median = (values) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)];
+};
+
+/** Median of several runs, figure by figure (scores too). */
+export function medianOf(runs) {
+  const pick = (get) => median(runs.map(get));
+  return {
+    scores: Object.fromEntries(CATEGORIES.map((c) => [c, pick((r) => r.scores[c])])),
+    lcp: pick((r) => r.lcp),
+    tbt: pick((r) => r.tbt),
+    cls: pick((r) => r.cls),
+    totalBytes: pick((r) => r.totalBytes),
+    mediaBytes: pick((r) => r.mediaBytes),
+    jsTransfer: pick((r) => r.jsTransfer),
+    jsGzip: pick((r) => r.jsGzip),
+    requests: pick((r) => r.requests),
+    misses: [...new Set(runs.flatMap((r) => r.misses))],
+  };
+}
