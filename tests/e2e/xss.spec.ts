@@ -66,9 +66,7 @@ async function signInAs(page: Page, request: APIRequestContext) {
   return token as string;
 }
 
-// Open finding: on /admin/inquiries an inline <style> is refused by the CSP (the style list of admin
-// pages is no longer trimmed, which should cover it; not yet re-verified). Nothing runs; kept visible.
-test.fixme('staff inbox: a visitor\'s names and message full of payloads are shown as text', async ({ page, request }) => {
+test('staff inbox: a visitor\'s names and message full of payloads are shown as text', async ({ page, request }) => {
   test.setTimeout(120_000);
   const email = `xss-${Date.now()}@example.com`;
   const names = SHORT_PAYLOADS.filter((p) => p.html.length <= 60 && !/[\r\n]/.test(p.html));
@@ -118,9 +116,7 @@ test.describe('blog posts', () => {
     expect(report.dangerous).toEqual([]);
   });
 
-  // Open finding: an element with an inline event handler reaches the public post page and only the
-  // CSP stops it (script-src-attr). The sanitiser must be fixed before this runs again.
-  test.fixme('posts full of payloads, published and read on the public page', async ({ page, request }) => {
+  test('posts full of payloads, published and read on the public page', async ({ page, request }) => {
     test.setTimeout(180_000);
     const list = await request.get('/api/blogs');
     test.skip(list.status() === 404, 'the blog API is not here yet');
