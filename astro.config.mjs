@@ -50,7 +50,7 @@ export default defineConfig({
       name: 'Kumbh Sans',
       cssVariable: '--font-kumbh-sans',
       fallbacks: ['Arial', 'sans-serif'],
-      display: 'optional',
+      display: 'swap',
       options: {
         variants: [
           { weight: 400, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-400-normal.woff2'] },
@@ -71,6 +71,8 @@ export default defineConfig({
       },
     },
   ],
+  // Stylesheets above this size are linked (cached across pages), not inlined: page HTML has to fit the first round trip.
+  vite: { build: { assetsInlineLimit: 1024 } },
   prefetch: false,
   markdown: { syntaxHighlight: false },
   devToolbar: { enabled: false },

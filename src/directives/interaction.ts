@@ -3,17 +3,43 @@ import type { ClientDirective } from 'astro';
 /**
  * Hydrates an island only when the visitor reaches for it (pointer over, focus, touch or click),
  * so pages that merely contain the island ship no framework code until it is needed.
- * A click that lands before hydration has finished is replayed once the island is live.
+ * A click or a form submission (Enter in a field) that lands before hydration has finished is held
+ * and replayed once the island is live, so nothing the visitor did is lost or sent the native way.
+ * With `{ resume: key }` the island hydrates on load when sessionStorage holds `key`, so progress a
+ * visitor saved in this tab shows again at once.
  */
 const TRIGGERS = ['pointerover', 'focusin', 'touchstart', 'click'] as const;
 
-const interaction: ClientDirective = (load, _options, el) => {
+/** `client:interaction={{ resume: 'key' }}`: also hydrate at once when sessionStorage holds `key` (saved progress to show). */
+function hasSavedProgress(value: unknown): boolean {
+  const key = value && typeof value === 'object' && 'resume' in value ? (value as { resume: unknown }).resume : null;
+  if (typeof key !== 'string') return false;
+  try {
+    return window.sessionStorage.getItem(key) !== null;
+  } catch {
+    return false;
+  }
+}
+
+const interaction: ClientDirective = (load, options, el) => {
   let started = false;
+  let live = false;
   let pendingClick: HTMLElement | null = null;
+  let pendingSubmit: { form: HTMLFormElement; submitter: HTMLElement | null } | null = null;
 
   const remember = (event: Event) => {
     const target = event.target instanceof Element ? event.target.closest<HTMLElement>('button, a, [role="button"]') : null;
-    if (target) pendingClick = target;
+    if (!target) return;
+    pendingClick = target;
+    // A submit button's native submission is held too; replaying the click submits once the island listens.
+    if (target instanceof HTMLButtonElement && target.type === 'submit') event.preventDefault();
+  };
+
+  const holdSubmit = (event: SubmitEvent) => {
+    if (live || !(event.target instanceof HTMLFormElement)) return;
+    event.preventDefault();
+    if (!pendingClick) pendingSubmit = { form: event.target, submitter: event.submitter };
+    void start();
   };
 
   const start = async () => {
@@ -22,13 +48,25 @@ const interaction: ClientDirective = (load, _options, el) => {
     for (const name of TRIGGERS) el.removeEventListener(name, start);
     const hydrate = await load();
     await hydrate();
-    el.removeEventListener('click', remember, true);
-    // Let React attach its listeners before replaying the click that woke the island.
-    requestAnimationFrame(() => pendingClick?.click());
+    // Let React attach its listeners before replaying what woke the island.
+    requestAnimationFrame(() => {
+      live = true;
+      el.removeEventListener('click', remember, true);
+      el.removeEventListener('submit', holdSubmit, true);
+      if (pendingClick?.isConnected) pendingClick.click();
+      else if (pendingSubmit?.form.isConnected) {
+        const { form, submitter } = pendingSubmit;
+        form.requestSubmit(submitter && form.contains(submitter) ? submitter : undefined);
+      }
+      pendingClick = null;
+      pendingSubmit = null;
+    });
   };
 
   el.addEventListener('click', remember, true);
+  el.addEventListener('submit', holdSubmit, true);
   for (const name of TRIGGERS) el.addEventListener(name, start, { passive: true });
+  if (hasSavedProgress(options.value)) void start();
 };
 
 export default interaction;

@@ -1,6 +1,6 @@
 import 'astro';
 declare module 'astro' {
   interface AstroClientDirectives {
-    'client:interaction'?: boolean;
+    'client:interaction'?: boolean | { resume: string };
   }
 }

@@ -64,7 +64,7 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
     return { search: read('search'), category: read('category'), level: read('level') };
   };
 
-  // The island hydrates when the browser is idle; keep anything chosen or typed before that.
+  // The island hydrates when the visitor first reaches for it; keep anything chosen or typed before that.
   useEffect(() => {
     const shown = formQuery();
     if (shown.search !== draft.search || shown.category !== draft.category || shown.level !== draft.level) setDraft(shown);

@@ -89,11 +89,28 @@ test.describe('search results page', () => {
     await expect(page.getByText('Found 163 course(s)')).toBeVisible();
   });
 
+  test('a search sent before the results island has its code is held and answered in place', async ({ page }) => {
+    // Slow the island's code down, so the visitor's Enter lands before hydration.
+    await page.route(/\/_astro\/SearchResults\.[^/]*\.js/, async (route) => {
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      await route.continue();
+    });
+    await page.goto('/search');
+    await page.evaluate(() => ((window as unknown as { stayed: boolean }).stayed = true));
+    const box = page.getByRole('searchbox', { name: 'Qualification name, code or keyword' });
+    await box.fill('cyber');
+    await box.press('Enter');
+    await expect(page).toHaveURL(/\?search=cyber$/);
+    await expect(page.getByText('Found 1 course(s) matching your criteria')).toBeVisible();
+    // Answered by the island, not by a full page load.
+    expect(await page.evaluate(() => (window as unknown as { stayed?: boolean }).stayed)).toBe(true);
+  });
+
   test('shows 24 cards at first and more on request', async ({ page }) => {
     await page.goto('/search');
     await expect(page.locator('.course-card')).toHaveCount(24);
-    // The results island hydrates when the browser is idle; 'Show more' works from then on.
-    await page.waitForFunction(() => document.querySelector('astro-island[component-url*="SearchResults"]:not([ssr])') !== null);
+    // The results island loads no code until the visitor reaches for it: the first click wakes it and is replayed.
+    expect(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /\/_astro\/client\./.test(r.name)))).toBe(false);
     await page.getByRole('button', { name: 'Show more (139 more)' }).click();
     await expect(page.locator('.course-card')).toHaveCount(48);
   });
