@@ -20,6 +20,7 @@ import { makeWorkspace } from './bench/workspace.mjs';
 import { scaleCatalogue } from './bench/scale-catalogue.mjs';
 import { measure, medianOf, startChrome } from './bench/lighthouse.mjs';
 import { load, summary } from './bench/load.mjs';
+import { jsAfterUse, openBrowser } from './bench/after-use.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -201,6 +202,14 @@ async function main() {
     }
   }
 
+  // What a visitor downloads once they use the page (every island woken); reported, not budgeted.
+  const browser = await openBrowser();
+  cleanups.push(async () => browser.close());
+  for (const page of pages) {
+    log(`JS after use ${page.path}`);
+    page.afterUse = await jsAfterUse(browser, BASE + page.path);
+  }
+
   // Latency under a bounded load, against the bench's own server and store.
   const total = Number(args.requests);
   const concurrency = Number(args.concurrency);
@@ -246,6 +255,7 @@ async function main() {
       p.hydration,
       `${kb(m.jsGzip)}/${kb(jsBudget).replace('.0', '')}`,
       kb(m.jsTransfer),
+      p.afterUse.islands ? kb(p.afterUse.jsGzip) : '-',
       m.requests,
     ];
   });
@@ -259,10 +269,10 @@ async function main() {
   ]));
   out.push('');
   out.push(table(
-    ['Page', 'mobile p/a/bp/seo', 'desktop p/a/bp/seo', 'LCP ms m/d', 'TBT ms m/d', 'CLS m/d', 'total KB', 'before media KB', 'islands', 'JS gzip KB/budget', 'JS sent KB', 'requests'],
+    ['Page', 'mobile p/a/bp/seo', 'desktop p/a/bp/seo', 'LCP ms m/d', 'TBT ms m/d', 'CLS m/d', 'total KB', 'before media KB', 'islands', 'JS gzip KB/budget', 'JS sent KB', 'JS after use KB', 'requests'],
     rows,
   ));
-  out.push('(m/d = mobile/desktop; bytes and requests from the mobile runs; JS gzip = gzip -6 of every script the page loads before any interaction, JS sent = as transferred (brotli); islands = how islands hydrate without interaction)');
+  out.push('(m/d = mobile/desktop; bytes and requests from the mobile runs; JS gzip = gzip -6 of every script the page loads before any interaction, JS sent = as transferred (brotli); JS after use = gzip of every script once all the page's islands have been woken, not budgeted; islands = how islands hydrate without interaction)');
   out.push('');
   out.push(table(['Endpoint (bounded load)', 'requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'req/s', 'statuses'], latency.map(([name, result]) => {
     const s = summary(result);

@@ -17,7 +17,7 @@ let desktopConfig;
 const gzipCache = new Map();
 
 /** gzip -6 size of a script, fetched once (what the budget counts, whatever encoding the server chose). */
-async function gzippedSize(url) {
+export async function gzippedSize(url) {
   if (!gzipCache.has(url)) {
     gzipCache.set(url, fetch(url, { headers: { 'accept-encoding': 'identity' } }).then(async (r) => gzipSync(Buffer.from(await r.arrayBuffer()), { level: 6 }).byteLength));
   }
