@@ -272,7 +272,7 @@ async function main() {
     ['Page', 'mobile p/a/bp/seo', 'desktop p/a/bp/seo', 'LCP ms m/d', 'TBT ms m/d', 'CLS m/d', 'total KB', 'before media KB', 'islands', 'JS gzip KB/budget', 'JS sent KB', 'JS after use KB', 'requests'],
     rows,
   ));
-  out.push('(m/d = mobile/desktop; bytes and requests from the mobile runs; JS gzip = gzip -6 of every script the page loads before any interaction, JS sent = as transferred (brotli); JS after use = gzip of every script once all the page's islands have been woken, not budgeted; islands = how islands hydrate without interaction)');
+  out.push('(m/d = mobile/desktop; bytes and requests from the mobile runs; JS gzip = gzip -6 of every script the page loads before any interaction, JS sent = as transferred (brotli); JS after use = gzip of every script once every island of the page has been woken, not budgeted; islands = how islands hydrate without interaction)');
   out.push('');
   out.push(table(['Endpoint (bounded load)', 'requests', 'p50 ms', 'p95 ms', 'p99 ms', 'max ms', 'req/s', 'statuses'], latency.map(([name, result]) => {
     const s = summary(result);
