@@ -44,6 +44,7 @@ export default defineConfig({
     },
   },
   // Self-hosted from the npm font packages (Kumbh Sans 400 and 700; 600 maps to 700); Astro adds metric-matched fallbacks so the swap does not shift layout.
+  // Body text swaps (the hero paragraph is the mobile LCP element and must paint at once); headings stay 'optional'.
   fonts: [
     {
       provider: fontProviders.local(),

@@ -122,36 +122,47 @@ test.describe('blog posts', () => {
     test.skip(list.status() === 404, 'the blog API is not here yet');
     const token = await signInAs(page, request);
     const slugs: string[] = [];
-    for (const [contentType, payloads] of [['html', HTML_PAYLOADS], ['markdown', [...MARKDOWN_PAYLOADS, ...HTML_PAYLOADS]]] as const) {
-      const created = await request.post('/api/blogs', {
-        headers: { Authorization: `Bearer ${token}` },
-        data: {
-          title: `XSS check ${contentType} ${Date.now()} <img src=x onerror=__xss('title')>`,
-          excerpt: `<svg onload=__xss('excerpt')>`,
-          content: payloads.map((p) => p.html).join('\n\n'),
-          contentType,
-          author: `<script>__xss('author')</script>`,
-          tags: [`<img src=x onerror=__xss('tag')>`],
-          isPublished: true,
-        },
-      });
-      expect(created.status(), await created.text()).toBeLessThan(300);
-      slugs.push((await created.json()).blog.slug);
-    }
-    for (const slug of slugs) {
-      for (const path of [`/blog/${slug}`, '/blog']) {
-        const report = await watchForXss(page);
-        expect((await page.goto(path))?.status()).toBe(200);
-        await page.waitForLoadState('networkidle');
-        await exerciseAndInspect(page);
-        const real = await report();
-        expect(real.fired, path).toEqual([]);
-        expect(real.violations, `${path}: reached the page, stopped only by CSP`).toEqual([]);
-        const bare = await renderAndCheck(page, `/__xss-harness${path}`, await (await request.get(path)).text(), 'main');
-        expect(bare.fired, path).toEqual([]);
+    const ids: string[] = [];
+    // Other suites read the newest published posts: these are deleted again however the test ends.
+    try {
+      for (const [contentType, payloads] of [['html', HTML_PAYLOADS], ['markdown', [...MARKDOWN_PAYLOADS, ...HTML_PAYLOADS]]] as const) {
+        const created = await request.post('/api/blogs', {
+          headers: { Authorization: `Bearer ${token}` },
+          data: {
+            title: `XSS check ${contentType} ${Date.now()} <img src=x onerror=__xss('title')>`,
+            excerpt: `<svg onload=__xss('excerpt')>`,
+            content: payloads.map((p) => p.html).join('\n\n'),
+            contentType,
+            author: `<script>__xss('author')</script>`,
+            tags: [`<img src=x onerror=__xss('tag')>`],
+            isPublished: true,
+          },
+        });
+        expect(created.status(), await created.text()).toBeLessThan(300);
+        const { blog } = await created.json();
+        slugs.push(blog.slug);
+        ids.push(blog._id);
       }
-      const article = await renderAndCheck(page, `/__xss-harness/article/${slug}`, await (await request.get(`/blog/${slug}`)).text(), 'article');
-      expect(article.dangerous, slug).toEqual([]);
+      for (const slug of slugs) {
+        for (const path of [`/blog/${slug}`, '/blog']) {
+          const report = await watchForXss(page);
+          expect((await page.goto(path))?.status()).toBe(200);
+          await page.waitForLoadState('networkidle');
+          await exerciseAndInspect(page);
+          const real = await report();
+          expect(real.fired, path).toEqual([]);
+          expect(real.violations, `${path}: reached the page, stopped only by CSP`).toEqual([]);
+          const bare = await renderAndCheck(page, `/__xss-harness${path}`, await (await request.get(path)).text(), 'main');
+          expect(bare.fired, path).toEqual([]);
+        }
+        const article = await renderAndCheck(page, `/__xss-harness/article/${slug}`, await (await request.get(`/blog/${slug}`)).text(), 'article');
+        expect(article.dangerous, slug).toEqual([]);
+      }
+    } finally {
+      for (const id of ids) {
+        const deleted = await request.delete(`/api/blogs/${id}`, { headers: { Authorization: `Bearer ${token}` } });
+        expect(deleted.status(), `deleting the payload post ${id}`).toBeLessThan(300);
+      }
     }
   });
 });
