@@ -2,6 +2,7 @@ import type { Config, Context } from '@netlify/functions';
 import { methodNotAllowed } from '../../src/server/http';
 import { acceptInquiry, parseFormSubmission } from '../../src/server/form-request';
 import { ContactSchema } from '../../src/schemas/inquiry';
+import { consentsFrom } from '../../src/server/inquiries';
 
 /**
  * POST /api/email/contact {firstName, lastName, phone, email, message, source?} (SPEC 7):
@@ -13,7 +14,7 @@ export default async (request: Request, context: Context) => {
   if (!parsed.ok) return parsed.response;
   const { firstName, lastName, email, phone, message, source } = parsed.data;
   return acceptInquiry(
-    { kind: 'contact', source, contact: { firstName, lastName, email, phone }, message },
+    { kind: 'contact', source, contact: { firstName, lastName, email, phone }, message, consents: consentsFrom(parsed.data) },
     context,
     "Thank you for your message. We'll be in touch with you soon.",
   );

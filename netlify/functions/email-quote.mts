@@ -3,6 +3,7 @@ import { methodNotAllowed } from '../../src/server/http';
 import { acceptInquiry, parseFormSubmission, refuse } from '../../src/server/form-request';
 import { QuoteSchema } from '../../src/schemas/inquiry';
 import { courses, findCategory } from '../../src/server/catalogue';
+import { consentsFrom } from '../../src/server/inquiries';
 
 const courseByCode = new Map(courses.map((course) => [course.code, course]));
 
@@ -48,6 +49,7 @@ export default async (request: Request, context: Context) => {
         goals: quote.goals,
         additionalInfo: quote.additionalInfo,
       },
+      consents: consentsFrom(quote),
     },
     context,
     'Thank you for your quote request. We will reply within 24 hours.',

@@ -124,6 +124,11 @@ export default function InquiriesPage() {
                     {item.quote.additionalInfo && (<><dt>Additional information</dt><dd>{item.quote.additionalInfo}</dd></>)}
                   </dl>
                 )}
+                <p className="inbox-item__contact inbox-item__consents">
+                  {item.consents
+                    ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · Marketing e-mails: ${item.consents.marketing ? 'Yes' : 'No'}`
+                    : 'Consents: not asked (received before the forms asked)'}
+                </p>
                 <div className="inbox-item__foot">
                   <span className={`mail-state is-${staffMail.tone}`} title={item.mail.staff.lastError}>Staff e-mail: {staffMail.text}</span>
                   <span className={`mail-state is-${ackMail.tone}`} title={item.mail.ack.lastError}>Reply to visitor: {ackMail.text}</span>

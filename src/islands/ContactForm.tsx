@@ -1,7 +1,8 @@
 import { useEffect, useRef, useState, type InputEvent, type SubmitEvent } from 'react';
 import * as v from 'valibot';
-import { ContactSchema, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, fieldErrors, type ContactSource } from '../schemas/inquiry';
+import { CONSENT_FIELDS, ContactSchema, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, fieldErrors, type ContactSource } from '../schemas/inquiry';
 import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from './fields';
+import { CollectionNotice, ConsentChoices } from './PrivacyNotice';
 import './ContactForm.css';
 
 /** SPEC 4 and 8: the texts of each form. */
@@ -51,6 +52,8 @@ export default function ContactForm({ source }: Props) {
     const values = Object.fromEntries(new FormData(form)) as Record<string, string>;
     const payload = {
       ...Object.fromEntries(FIELDS.map((name) => [name, values[name] ?? ''])),
+      // A ticked box is in the form data ("on"); an unticked one is absent. Sent as booleans.
+      ...Object.fromEntries(CONSENT_FIELDS.map((name) => [name, name in values])),
       source,
       [HONEYPOT_FIELD]: values[HONEYPOT_FIELD] ?? '',
       [ELAPSED_FIELD]: elapsedSincePageLoad(),
@@ -103,7 +106,7 @@ export default function ContactForm({ source }: Props) {
       onInput={onInput}
       aria-busy={busy || undefined}
     >
-      <p className="form-note">All fields are required.</p>
+      <p className="form-note">Name, e-mail, phone and message are required.</p>
       <div className="form-grid">
         <Field required markRequired={false} id={fieldId('firstName')} name="firstName" label="First name" autoComplete="given-name" maxLength={LIMITS.name} error={errors.firstName} />
         <Field required markRequired={false} id={fieldId('lastName')} name="lastName" label="Last name" autoComplete="family-name" maxLength={LIMITS.name} error={errors.lastName} />
@@ -111,6 +114,8 @@ export default function ContactForm({ source }: Props) {
         <Field required markRequired={false} id={fieldId('phone')} name="phone" label="Phone" type="tel" autoComplete="tel" maxLength={LIMITS.phone} error={errors.phone} />
         <Field required markRequired={false} id={fieldId('message')} name="message" label="Message" multiline maxLength={LIMITS.message} error={errors.message} />
       </div>
+      <CollectionNotice purpose="inquiry" />
+      <ConsentChoices idPrefix={source} purpose="inquiry" />
       <Honeypot name={HONEYPOT_FIELD} />
       <button
         type={live ? 'submit' : 'button'}

@@ -62,6 +62,18 @@ const abuseFields = {
   [ELAPSED_FIELD]: v.optional(v.number(), 0),
 };
 
+/**
+ * Two separate, optional consents asked on every form (unticked by default): sharing the details with
+ * the partner RTO that would assess the visitor, and receiving marketing. Missing means not given, and
+ * the inquiry goes through either way. Only a real boolean is accepted, never "on" or "true".
+ */
+export const CONSENT_FIELDS = ['consentPartnerRto', 'consentMarketing'] as const;
+export type ConsentField = (typeof CONSENT_FIELDS)[number];
+const consentFields = {
+  consentPartnerRto: v.optional(v.boolean('Sharing with the partner RTO must be true or false'), false),
+  consentMarketing: v.optional(v.boolean('Marketing consent must be true or false'), false),
+};
+
 /** Where a contact message was written: the contact page or the home page's consultation form. */
 export const CONTACT_SOURCES = ['contact', 'home'] as const;
 export type ContactSource = (typeof CONTACT_SOURCES)[number];
@@ -79,6 +91,7 @@ export const ContactSchema = v.object({
     '',
   ),
   source: v.optional(v.picklist(CONTACT_SOURCES, 'Unknown form'), 'contact'),
+  ...consentFields,
   ...abuseFields,
 });
 export type ContactInput = v.InferInput<typeof ContactSchema>;
@@ -118,6 +131,7 @@ export const QuoteSchema = v.object({
   goals: optionalText('Goals', LIMITS.longText),
   additionalInfo: optionalText('Additional information', LIMITS.longText),
   acceptedTerms: missingAs(v.literal(true, 'Please agree to the terms and conditions'), false as never),
+  ...consentFields,
   ...abuseFields,
 });
 export type QuoteInput = v.InferInput<typeof QuoteSchema>;
@@ -129,7 +143,7 @@ export const QUOTE_STEP_FIELDS = {
   2: ['selectedCategories'],
   3: ['selectedCourses', 'experience', 'goals'],
   4: ['preferredContact', 'state', 'additionalInfo'],
-  5: ['acceptedTerms'],
+  5: ['acceptedTerms', 'consentPartnerRto', 'consentMarketing'],
 } as const satisfies Record<number, readonly (keyof QuoteSubmission)[]>;
 
 /** `{ field: message }` for the first problem of each field, for showing next to inputs. */

@@ -56,6 +56,20 @@ export interface QuoteDetails {
   additionalInfo: string;
 }
 
+/** The two optional consents every form asks for (privacy notice); both false unless the visitor ticked them. */
+export interface InquiryConsents {
+  /** May share the details with the partner RTO that would assess the visitor. */
+  partnerRto: boolean;
+  /** May send marketing e-mails. */
+  marketing: boolean;
+}
+
+/** From a validated form (the schemas default both to false). */
+export const consentsFrom = (form: { consentPartnerRto: boolean; consentMarketing: boolean }): InquiryConsents => ({
+  partnerRto: form.consentPartnerRto === true,
+  marketing: form.consentMarketing === true,
+});
+
 export interface InquiryRecord {
   id: string;
   kind: InquiryKind;
@@ -67,12 +81,14 @@ export interface InquiryRecord {
   /** Contact and consultation messages. */
   message?: string;
   quote?: QuoteDetails;
+  /** Missing only on inquiries stored before the forms asked for consent. */
+  consents?: InquiryConsents;
   mail: Record<MailKind, MailDelivery>;
 }
 
 export type NewInquiry =
-  | { kind: 'contact'; source: ContactSource; contact: InquiryContact; message: string }
-  | { kind: 'quote'; source: 'quote'; contact: InquiryContact; quote: QuoteDetails };
+  | { kind: 'contact'; source: ContactSource; contact: InquiryContact; message: string; consents?: InquiryConsents }
+  | { kind: 'quote'; source: 'quote'; contact: InquiryContact; quote: QuoteDetails; consents?: InquiryConsents };
 
 const RECORD_PREFIX = 'inquiry/';
 const PENDING_PREFIX = 'mail-pending/';
@@ -116,6 +132,8 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
       handledAt: null,
       contact: input.contact,
       ...(input.kind === 'contact' ? { message: input.message } : { quote: input.quote }),
+      // Not given unless the form said so (the functions always pass what the visitor chose).
+      consents: { partnerRto: input.consents?.partnerRto === true, marketing: input.consents?.marketing === true },
       mail,
     };
     await store().setJSON(pendingKey(id), { id }, { onlyIfNew: true });
@@ -229,9 +247,14 @@ const CSV_COLUMNS: [string, (r: InquiryRecord) => string][] = [
   ['Experience', (r) => r.quote?.experience ?? ''],
   ['Goals', (r) => r.quote?.goals ?? ''],
   ['Additional info', (r) => r.quote?.additionalInfo ?? ''],
+  ['Consent: share with partner RTO', (r) => consentCell(r.consents?.partnerRto)],
+  ['Consent: marketing', (r) => consentCell(r.consents?.marketing)],
   ['Staff e-mail', (r) => r.mail.staff.state],
   ['Visitor e-mail', (r) => r.mail.ack.state],
 ];
+
+/** Yes or No; empty for inquiries stored before the forms asked. */
+const consentCell = (given: boolean | undefined) => (given === undefined ? '' : given ? 'Yes' : 'No');
 
 /**
  * One CSV cell: a value a spreadsheet would run as a formula (= + - @, or a leading tab or CR) gets a

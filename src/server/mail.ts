@@ -95,6 +95,12 @@ function inquiryRows(record: InquiryRecord): Row[] {
       ['Additional information', quote.additionalInfo || 'Not given'],
     );
   }
+  if (record.consents) {
+    rows.push(
+      ['Share with partner RTO', record.consents.partnerRto ? 'Yes' : 'No (ask before passing these details to an RTO)'],
+      ['Marketing e-mails', record.consents.marketing ? 'Yes' : 'No'],
+    );
+  }
   return rows;
 }
 

@@ -120,7 +120,7 @@ describe('CSV export', () => {
     const csv = inquiriesToCsv(records);
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(
-      'Received (UTC),Id,Form,Status,Handled at,First name,Last name,E-mail,Phone,Message,State,Preferred contact,Categories,Courses,Experience,Goals,Additional info,Staff e-mail,Visitor e-mail',
+      'Received (UTC),Id,Form,Status,Handled at,First name,Last name,E-mail,Phone,Message,State,Preferred contact,Categories,Courses,Experience,Goals,Additional info,Consent: share with partner RTO,Consent: marketing,Staff e-mail,Visitor e-mail',
     );
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(csv).toContain('"Hi, ""there""\nbye"');
@@ -145,7 +145,7 @@ describe('CSV export', () => {
     };
     const row = inquiriesToCsv([record]).split('\r\n')[1];
     expect(row).toBe(
-      "2025-07-22T10:15:30.123Z,20250722T101530123Z-0a1b2c3d,Free quote,new,,Sam,Lee,sam@example.com,0412 345 678,,VIC,Any time,Civil Construction,RII30820 Certificate III in Civil Construction Plant Operations,12 years,,,sent,failed",
+      "2025-07-22T10:15:30.123Z,20250722T101530123Z-0a1b2c3d,Free quote,new,,Sam,Lee,sam@example.com,0412 345 678,,VIC,Any time,Civil Construction,RII30820 Certificate III in Civil Construction Plant Operations,12 years,,,,,sent,failed",
     );
   });
 });

@@ -3,6 +3,7 @@ import * as v from 'valibot';
 import { Check, CircleCheck } from 'lucide-react';
 import { CONTACT_TIMES, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, QUOTE_STEP_FIELDS, QuoteSchema, STATES, fieldErrors } from '../../schemas/inquiry';
 import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from '../fields';
+import { CollectionNotice, ConsentChoices } from '../PrivacyNotice';
 import {
   STEP_COUNT, STEP_REQUIREMENT, STEP_TITLES, canContinue, clearProgress, coursesFor, emptyDraft, loadProgress, saveProgress,
   toggleCategory, toggleCourse, type QuoteCategory, type QuoteCourse, type QuoteDraft, type Step,
@@ -186,6 +187,7 @@ export default function QuoteWizard({ categories, courses }: Props) {
               <Field id={fieldId('email')} name="email" label="E-mail" type="email" required autoComplete="email" maxLength={LIMITS.email} value={draft.email} onChange={(email) => update({ email })} error={errors.email} />
               <Field id={fieldId('phone')} name="phone" label="Phone" type="tel" required autoComplete="tel" maxLength={LIMITS.phone} value={draft.phone} onChange={(phone) => update({ phone })} error={errors.phone} />
             </div>
+            <CollectionNotice purpose="quote" />
           </>
         )}
 
@@ -286,6 +288,12 @@ export default function QuoteWizard({ categories, courses }: Props) {
               </label>
               {errors.acceptedTerms && <p id={fieldId('acceptedTerms-error')} className="field__error">{errors.acceptedTerms}</p>}
             </div>
+            <ConsentChoices
+              idPrefix={id}
+              purpose="quote"
+              values={{ consentPartnerRto: draft.consentPartnerRto, consentMarketing: draft.consentMarketing }}
+              onChange={(field, checked) => update({ [field]: checked })}
+            />
           </div>
         )}
 

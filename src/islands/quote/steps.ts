@@ -23,6 +23,9 @@ export interface QuoteDraft {
   goals: string;
   additionalInfo: string;
   acceptedTerms: boolean;
+  /** The two optional consents, unticked until the visitor ticks them on the last step. */
+  consentPartnerRto: boolean;
+  consentMarketing: boolean;
 }
 
 export const STEP_TITLES = ['Personal Info', 'Categories', 'Courses', 'Contact & Location', 'Review & Submit'] as const;
@@ -32,6 +35,7 @@ export type Step = 1 | 2 | 3 | 4 | 5;
 export const emptyDraft = (): QuoteDraft => ({
   firstName: '', lastName: '', email: '', phone: '', mobileNumber: '', preferredContact: '', state: '',
   selectedCategories: [], selectedCourses: [], experience: '', goals: '', additionalInfo: '', acceptedTerms: false,
+  consentPartnerRto: false, consentMarketing: false,
 });
 
 const filled = (value: string) => value.trim() !== '';
@@ -86,10 +90,11 @@ const TEXT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'experience', 'g
 
 export interface SavedProgress { step: Step; draft: QuoteDraft }
 
-/** The terms tick is not kept: agreeing is asked for again after a reload. */
+/** The terms and consent ticks are not kept: agreeing is asked for again after a reload. */
 export function saveProgress(storage: Storage, progress: SavedProgress) {
   try {
-    storage.setItem(STORAGE_KEY, JSON.stringify({ version: 1, step: progress.step, draft: { ...progress.draft, acceptedTerms: false } }));
+    const draft = { ...progress.draft, acceptedTerms: false, consentPartnerRto: false, consentMarketing: false };
+    storage.setItem(STORAGE_KEY, JSON.stringify({ version: 1, step: progress.step, draft }));
   } catch {
     /* storage full or disabled: progress simply is not kept */
   }
