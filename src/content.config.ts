@@ -38,7 +38,7 @@ const howRplWorks = defineCollection({
     hero: heading,
     intro: z.object({ heading: text, paragraphs }),
     benefits: z.object({ heading: text, items: z.array(z.object({ title: text, text, icon: text })).length(6) }),
-    steps: z.object({ heading: text, items: z.array(z.object({ title: text, text })).min(3).max(8) }),
+    steps: z.object({ heading: text, items: z.array(z.object({ title: text, text })).length(6) }),
     cta: z.object({ heading: z.literal('Take The FREE 60 Second Skills Check Now!!'), text, button: text }),
     industries: heading,
     video: heading,
@@ -136,7 +136,13 @@ const home = defineCollection({
   loader: one('home.json'),
   schema: z.object({
     hero: z.object({ eyebrow: text, heading: text, text, searchLabel: text, imageAlt: text }),
-    process: z.object({ eyebrow: text, heading: text, steps: z.array(z.object({ title: text, text })).length(4), button: text }),
+    // Each of the four summary steps names the detailed steps (1-6, How RPL Works and About) it covers.
+    process: z.object({
+      eyebrow: text,
+      heading: text,
+      steps: z.array(z.object({ title: text, text, covers: z.array(z.number().int().min(1).max(6)).min(1) })).length(4),
+      button: text,
+    }),
     partner: z.object({ eyebrow: text, heading: text, paragraphs, points: z.array(text) }),
     video: z.object({ eyebrow: text, heading: text, text }),
     why: z.object({ eyebrow: text, heading: text, items: z.array(z.object({ title: text, text, icon: text })).length(6) }),

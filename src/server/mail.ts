@@ -163,7 +163,7 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
         ]
       : [
           `Hi ${name},`,
-          "Thank you for getting in touch with RPL Pathways. We have your message and we'll be in touch with you soon.",
+          "Thank you for getting in touch with RPL Pathways. We have your message and we'll reply within 24 hours.",
           `Your reference is ${record.id}. If you need to add anything, simply reply to this e-mail.`,
           'RPL Pathways',
         ];
