@@ -17,10 +17,10 @@ const PURPOSE: Record<NoticePurpose, string> = {
 export function CollectionNotice({ purpose, id }: { purpose: NoticePurpose; id?: string }) {
   return (
     <p className="privacy-notice" id={id}>
-      RPL Pathways collects these details {PURPOSE[purpose]}. They reach us through our e-mail provider, and we share them with the
-      partner RTO that would assess you only if you agree {purpose === 'quote' ? 'on the last step' : 'below'}. Read our{' '}
+      {`RPL Pathways collects these details ${PURPOSE[purpose]}. They reach us through our e-mail provider, and we share them with the partner RTO that would assess you only if you agree ${purpose === 'quote' ? 'on the last step' : 'below'}. `}
+      Read our{' '}
       <a href="/privacy-policy" target="_blank" rel="noopener">
-        Privacy Policy <span className="visually-hidden">(opens in a new tab)</span>
+        Privacy Policy<span className="visually-hidden"> (opens in a new tab)</span>
       </a>
       .
     </p>

@@ -9,8 +9,6 @@ export interface SummaryStep {
 }
 
 export const DETAILED_STEP_COUNT = 6;
-/** The detailed step the free quote's five form steps make up. */
-export const QUOTE_IS_DETAILED_STEP = 1;
 
 /** "Detailed steps 1-2 of 6" / "Detailed step 3 of 6". */
 export function coversLabel(covers: number[]): string {

@@ -27,6 +27,7 @@ interface StoredInquiry {
   contact: { firstName: string; lastName: string; email: string; phone: string };
   message?: string;
   quote?: { state: string; categories: { name: string }[]; courses: { code: string; title: string }[] };
+  consents?: { partnerRto: boolean; marketing: boolean };
   mail: Record<'staff' | 'ack', { state: string }>;
 }
 
@@ -316,6 +317,78 @@ test.describe('/free-quote', () => {
     await expect(wizard.getByLabel('Health & Fitness')).toBeChecked();
     await wizard.getByRole('button', { name: 'Previous' }).click();
     await expect(wizard.getByLabel('First name')).toHaveValue('Robin');
+  });
+});
+
+test.describe('privacy at the point of collection', () => {
+  /** The notice names who collects, why and who receives the details, and its policy link works. */
+  async function expectNotice(page: Page, scope: ReturnType<Page['locator']>, purpose: string) {
+    const notice = scope.locator('.privacy-notice');
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText(`RPL Pathways collects these details ${purpose}`);
+    await expect(notice).toContainText('e-mail provider');
+    await expect(notice).toContainText('partner RTO that would assess you');
+    const link = notice.getByRole('link', { name: /Privacy Policy/ });
+    await expect(link).toHaveAttribute('href', '/privacy-policy');
+    const [policy] = await Promise.all([page.context().waitForEvent('page'), link.click()]);
+    await policy.waitForLoadState();
+    await expect(policy).toHaveTitle(/Privacy Policy/);
+    await expect(policy.locator('main')).toContainText('Resend');
+    await policy.close();
+  }
+
+  async function expectUntickedConsents(scope: ReturnType<Page['locator']>) {
+    const consents = scope.getByRole('group', { name: 'Optional choices' });
+    await expect(consents).toContainText('Both are optional');
+    await expect(consents.getByRole('checkbox', { name: /partner RTO that would assess me/ })).not.toBeChecked();
+    await expect(consents.getByRole('checkbox', { name: /news and offers/ })).not.toBeChecked();
+  }
+
+  test('the contact form shows the notice and two unticked consents', async ({ page }) => {
+    await page.goto('/contact');
+    const form = page.locator('form.inquiry-form');
+    await expectNotice(page, form, 'to answer your inquiry');
+    await expectUntickedConsents(form);
+    await axe(page, 'form.inquiry-form');
+  });
+
+  test('the home consultation form shows the notice and two unticked consents', async ({ page }) => {
+    await page.goto('/');
+    const form = page.locator('section.consult form');
+    await form.scrollIntoViewIfNeeded();
+    await expectNotice(page, form, 'to answer your inquiry');
+    await expectUntickedConsents(form);
+    await axe(page, 'section.consult');
+  });
+
+  test('the free quote shows the notice where details are collected and stores the partner RTO consent when ticked', async ({ page }, info) => {
+    const email = uniqueEmail(info, 'consent');
+    await page.goto('/free-quote');
+    const wizard = page.locator('.quote');
+    await expectNotice(page, wizard, 'to prepare your quote');
+    await wizard.getByLabel('First name').fill('Kim');
+    await wizard.getByLabel('Last name').fill('Tran');
+    await wizard.getByLabel('E-mail').fill(email);
+    await wizard.getByLabel('Phone').fill('0412 345 678');
+    const next = wizard.getByRole('button', { name: 'Next' });
+    await next.click();
+    await wizard.getByLabel('Health & Fitness').check();
+    await next.click();
+    await wizard.locator('.choice--course').first().getByRole('checkbox').check();
+    await next.click();
+    await wizard.getByLabel(/State or territory/).selectOption('QLD');
+    await next.click();
+
+    await expectUntickedConsents(wizard);
+    await axe(page, '.quote');
+    await wizard.getByLabel(/I agree to be bound by the/).check();
+    await wizard.getByRole('checkbox', { name: /partner RTO that would assess me/ }).check();
+    await waitLikeAPerson(page);
+    await wizard.getByRole('button', { name: 'Submit Request' }).click();
+    await expect(wizard.getByRole('heading', { level: 2 })).toHaveText('Thank you, Kim!');
+
+    const [stored] = await inquiriesFor(email);
+    expect(stored).toMatchObject({ kind: 'quote', consents: { partnerRto: true, marketing: false } });
   });
 });
 
