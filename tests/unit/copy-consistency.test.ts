@@ -9,6 +9,7 @@ import home from '../../content/home.json';
 import about from '../../content/about.json';
 import howRpl from '../../content/how-rpl-works.json';
 import freeQuote from '../../content/free-quote.json';
+import terms from '../../content/terms-conditions.json';
 import { LEVELS } from '../../src/lib/catalogue';
 import { STEP_TITLES } from '../../src/islands/quote/steps';
 import { DETAILED_STEP_COUNT, coversLabel, summaryLabel } from '../../src/lib/process-map';
@@ -122,5 +123,13 @@ describe('visas', () => {
     expect(benefit.text).toMatch(/evidence in a skills assessment/);
     expect(benefit.text).toMatch(/do not give migration advice/);
     expect(benefit.text).toMatch(/registered migration agent/);
+  });
+});
+
+describe('sharing with a partner RTO is a separate, optional choice', () => {
+  it('agreeing to the terms does not stand in for it', () => {
+    const text = JSON.stringify(terms);
+    expect(text).not.toMatch(/By using our services, you consent to us sharing/);
+    expect(text).toMatch(/optional box on our forms/);
   });
 });
