@@ -5,6 +5,9 @@
 /**
  * @param {object} options
  * @param {() => import('node:child_process').ChildProcess} options.start  spawns the child
+ * @param {string} [options.name]  how messages name the child
+ * @param {number} [options.maxRestarts]  exits tolerated within `windowMs` (default 5)
+ * @param {number} [options.windowMs]  default one minute
  * @param {(child: import('node:child_process').ChildProcess, attempt: number) => void} [options.onStart]
  * @param {(code: number | null) => void} [options.onStopped]  after stop(), once the child has exited
  * @param {(code: number | null) => void} [options.onGiveUp]

@@ -7,9 +7,7 @@ import type { AddressInfo } from 'node:net';
 import { spawn } from 'node:child_process';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-// @ts-expect-error plain JavaScript module without types
 import { startCompressingProxy, MAX_BODY_BYTES } from '../../scripts/compressing-proxy.mjs';
-// @ts-expect-error plain JavaScript module without types
 import { supervise } from '../../scripts/supervise.mjs';
 
 const SECRET = 'test-local-secret';
