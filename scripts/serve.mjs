@@ -14,7 +14,7 @@ import { supervise } from './supervise.mjs';
 const { values } = parseArgs({
   options: {
     port: { type: 'string', default: process.env.PORT ?? '8888' },
-    host: { type: 'string', default: process.env.HOST ?? '127.0.0.1' },
+    host: { type: 'string', default: '127.0.0.1' },
   },
 });
 const port = values.port;
