@@ -19,7 +19,7 @@ export default defineConfig({
     react(),
     interactionDirective(),
     sitemap({
-      filter: (page) => !page.includes('/admin') && !page.includes('/course-not-found'),
+      filter: (page) => !page.includes('/admin') && !page.includes('/course-not-found') && !page.includes('/category-not-found'),
       // Blog posts change without a deploy: /sitemap-blog.xml is rendered on request (src/pages/sitemap-blog.xml.ts).
       customSitemaps: [new URL('/sitemap-blog.xml', site).href],
     }),

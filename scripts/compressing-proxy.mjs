@@ -3,8 +3,109 @@
 // CLI's offline server does none of that. This proxy compresses text responses (brotli or gzip, as
 // the browser asks), answers Range requests for media, and caches what the CDN would cache, so
 // local behaviour and measurements match production (video seeking included).
+//
+// It is also the local site's front door, so nothing a visitor sends can take the site down: it answers
+// a malformed address with 400 and a body over MAX_BODY_BYTES with 413 (the CLI throws on both and
+// exits), reads each request body whole before passing it on, keeps the local-only endpoints (the
+// purge API below and the CLI's /.netlify/ paths, e.g. the scheduled mail-retry function) to callers
+// holding the secret generated at start, and never lets the CLI's own port or X-Powered-By out.
 import http from 'node:http';
+import { Transform } from 'node:stream';
 import zlib from 'node:zlib';
+import { SECURITY_HEADERS } from '../src/server/http.ts';
+
+/**
+ * Largest request body passed on: 6 MB, Netlify's limit for a function's request payload, and under
+ * the local CLI's own 6,000,000-byte limit (past which it throws and exits). An image upload (5 MB
+ * at most, multipart) fits.
+ */
+export const MAX_BODY_BYTES = 6_000_000;
+/** A body still incomplete after this long is refused (the CLI gives up after 30 s by throwing). */
+const BODY_TIMEOUT_MS = 20_000;
+/** Header a local caller (a function, a developer's curl) sends with the secret to reach local-only endpoints. */
+export const LOCAL_SECRET_HEADER = 'x-local-secret';
+const PURGE_PATH = '/api/v1/purge';
+/** Upstream headers never shown to visitors: the CLI's Express banner and its timings of internal fetches. */
+const HIDDEN_HEADERS = ['x-powered-by', 'x-nf-fetch-timing'];
+
+/** The path of a request line, decoded, or null when it is not a path or holds a malformed escape. */
+export function checkedPath(url) {
+  if (typeof url !== 'string' || !url.startsWith('/')) return null;
+  const raw = url.split('?')[0];
+  try {
+    decodeURI(raw);
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
+}
+
+/** True for paths only local callers may reach: the purge API and the CLI's internal /.netlify/ paths. */
+export function isLocalOnly(rawPath, decodedPath) {
+  return [rawPath, decodedPath].some((path) => {
+    let normal = path.toLowerCase().replace(/\\/g, '/').replace(/\/{2,}/g, '/');
+    try {
+      normal = new URL(normal, 'http://local').pathname;
+    } catch {
+      /* keep the plain form */
+    }
+    return normal === '/.netlify' || normal.startsWith('/.netlify/') || normal.replace(/\/+$/, '') === PURGE_PATH;
+  });
+}
+
+/** The proxy's own answers: JSON `{ message }` with the site's security headers. */
+function refuse(res, status, message, extra = {}) {
+  const body = JSON.stringify({ message });
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    'content-type': 'application/json; charset=utf-8',
+    'cache-control': 'no-store',
+    'content-length': Buffer.byteLength(body),
+    ...extra,
+  });
+  res.end(body);
+}
+
+/** Reads a request body whole: a Buffer, or 'too-big' past `limit` bytes, or 'timeout'. */
+function readBody(req, limit, timeoutMs) {
+  return new Promise((resolve) => {
+    const chunks = [];
+    let size = 0;
+    let done = false;
+    const finish = (result) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      resolve(result);
+    };
+    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    req.on('data', (chunk) => {
+      if (done) return;
+      size += chunk.length;
+      if (size > limit) return finish('too-big');
+      chunks.push(chunk);
+    });
+    req.on('end', () => finish(Buffer.concat(chunks)));
+    req.on('error', () => finish('timeout'));
+    req.on('aborted', () => finish('timeout'));
+  });
+}
+
+/** Replaces the CLI's own address (host:port) in a text stream, also across chunk boundaries. */
+function scrubStream(pattern, replacement, keep) {
+  let tail = '';
+  return new Transform({
+    transform(chunk, _encoding, callback) {
+      const text = (tail + chunk.toString('latin1')).replace(pattern, replacement);
+      const cut = Math.max(0, text.length - keep);
+      tail = text.slice(cut);
+      callback(null, Buffer.from(text.slice(0, cut), 'latin1'));
+    },
+    flush(callback) {
+      callback(null, Buffer.from(tail.replace(pattern, replacement), 'latin1'));
+    },
+  });
+}
 
 const MEDIA = /^(video|audio)\//;
 
@@ -95,28 +196,84 @@ function sendBuffered(req, res, { status, headers, body }, hit = true) {
   res.end(req.method === 'HEAD' ? undefined : payload);
 }
 
-export function startCompressingProxy({ port, target }) {
+/**
+ * Starts the proxy on `host` (127.0.0.1 unless told otherwise) and `port`, in front of the CLI on
+ * 127.0.0.1:`target`. `secret` opens the local-only endpoints: as `Authorization: Bearer <secret>`
+ * (the purge API, as src/server/cdn.ts calls it) or in the `x-local-secret` header.
+ */
+export function startCompressingProxy({ port, target, host = '127.0.0.1', secret, maxBodyBytes = MAX_BODY_BYTES, bodyTimeoutMs = BODY_TIMEOUT_MS }) {
+  const internal = new RegExp(`(?:localhost|127\\.0\\.0\\.1|\\[::1\\]|0\\.0\\.0\\.0):${target}(?!\\d)`, 'gi');
   const server = http.createServer((req, res) => {
-    if (req.method === 'POST' && req.url === '/api/v1/purge' && req.headers.authorization === 'Bearer local-cdn') return purge(req, res);
+    handle(req, res).catch(() => {
+      if (!res.headersSent) refuse(res, 502, 'The local site could not answer. Try again in a moment.');
+      else res.destroy();
+    });
+  });
+
+  async function handle(req, res) {
+    const path = checkedPath(req.url);
+    if (path === null) return refuse(res, 400, 'Bad request: the address is malformed.', { connection: 'close' });
+    const trusted = Boolean(secret) && (req.headers.authorization === `Bearer ${secret}` || req.headers[LOCAL_SECRET_HEADER] === secret);
+    if (isLocalOnly(req.url.split('?')[0], path) && !trusted) return refuse(res, 404, 'Not found');
+    if (req.method === 'POST' && req.url === PURGE_PATH) return purge(req, res);
+
+    const declared = Number(req.headers['content-length'] ?? 0);
+    if (declared > maxBodyBytes) return refuse(res, 413, 'The request is too large.', { connection: 'close' });
+    let body;
+    if (declared > 0 || req.headers['transfer-encoding']) {
+      body = await readBody(req, maxBodyBytes, bodyTimeoutMs);
+      if (body === 'too-big') return refuse(res, 413, 'The request is too large.', { connection: 'close' });
+      if (body === 'timeout') return refuse(res, 408, 'The request took too long to arrive.', { connection: 'close' });
+    }
+    return forward(req, res, body);
+  }
+
+  /** Upstream headers as visitors may see them: no X-Powered-By, no internal timings, no CLI address. */
+  function cleanHeaders(req, upstreamHeaders) {
+    const publicHost = req.headers.host ?? `localhost:${port}`;
+    const headers = {};
+    for (const [name, value] of Object.entries(upstreamHeaders)) {
+      if (HIDDEN_HEADERS.includes(name) || value === undefined) continue;
+      const scrub = (text) => String(text).replace(internal, publicHost);
+      headers[name] = Array.isArray(value) ? value.map(scrub) : scrub(value);
+    }
+    return headers;
+  }
+
+  const scrubBody = (req, body) => {
+    const text = body.toString('latin1');
+    internal.lastIndex = 0;
+    return internal.test(text) ? Buffer.from(text.replace(internal, req.headers.host ?? `localhost:${port}`), 'latin1') : body;
+  };
+
+  function forward(req, res, body) {
     const cached = (req.method === 'GET' || req.method === 'HEAD') && !req.headers.authorization ? cdnCache.get(req.url) : undefined;
     if (cached && cached.expires > Date.now()) return sendBuffered(req, res, cached);
     if (cached) cdnCache.delete(req.url);
 
+    const forwarded = { ...req.headers, host: req.headers.host ?? `localhost:${port}` };
+    delete forwarded[LOCAL_SECRET_HEADER];
+    if (body) {
+      delete forwarded['transfer-encoding'];
+      forwarded['content-length'] = String(body.length);
+    }
     const upstream = http.request(
-      { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: { ...req.headers, host: req.headers.host ?? `localhost:${port}` } },
+      { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: forwarded },
       (up) => {
         const type = String(up.headers['content-type'] ?? '');
+        const textual = COMPRESSIBLE.test(type) && !up.headers['content-encoding'];
         const accepts = String(req.headers['accept-encoding'] ?? '');
         const encoding = up.headers['content-encoding'] || !COMPRESSIBLE.test(type) || req.method === 'HEAD' || up.statusCode === 204 || up.statusCode === 304
           ? null
           : accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : null;
-        const headers = { ...up.headers };
+        const headers = cleanHeaders(req, up.headers);
         const lifetime = cacheLifetime(req, up.statusCode, headers);
         if (lifetime > 0 && !MEDIA.test(type)) {
           const chunks = [];
           up.on('data', (chunk) => chunks.push(chunk));
           up.on('end', () => {
-            const entry = { status: 200, headers, tags: tagsOf(headers), body: Buffer.concat(chunks), expires: Date.now() + lifetime * 1000 };
+            const raw = Buffer.concat(chunks);
+            const entry = { status: 200, headers, tags: tagsOf(headers), body: textual ? scrubBody(req, raw) : raw, expires: Date.now() + lifetime * 1000 };
             delete entry.headers['content-length'];
             if (cdnCache.size >= CACHE_LIMIT) cdnCache.delete(cdnCache.keys().next().value);
             cdnCache.set(req.url, entry);
@@ -135,24 +292,32 @@ export function startCompressingProxy({ port, target }) {
           });
           return;
         }
+        // Text bodies pass through a filter that replaces the CLI's own address with the public one.
+        const scrub = textual && req.method !== 'HEAD' && up.statusCode !== 204 && up.statusCode !== 304;
+        if (encoding || scrub) delete headers['content-length'];
         if (encoding) {
-          delete headers['content-length'];
           headers['content-encoding'] = encoding;
           headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
         }
         res.writeHead(up.statusCode ?? 502, headers);
-        if (!encoding) return void up.pipe(res);
+        let stream = up;
+        if (scrub) stream = stream.pipe(scrubStream(internal, req.headers.host ?? `localhost:${port}`, 40));
+        if (!encoding) return void stream.pipe(res);
         const compressor = encoding === 'br'
           ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
           : zlib.createGzip({ level: 6 });
-        up.pipe(compressor).pipe(res);
+        stream.pipe(compressor).pipe(res);
       },
     );
     upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { 'content-type': 'text/plain' });
+      if (!res.headersSent) res.writeHead(502, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
       res.end('The local site is still starting. Try again in a moment.');
     });
-    req.pipe(upstream);
+    upstream.end(body);
+  }
+
+  return new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, host, () => resolve(server));
   });
-  return new Promise((resolve) => server.listen(port, () => resolve(server)));
 }

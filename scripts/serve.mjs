@@ -1,14 +1,27 @@
 #!/usr/bin/env node
 // Builds the site and serves it production-like on the Netlify CLI's offline emulation:
 // static pages, Netlify Functions and the local blob store, all on one address.
-// Usage: node scripts/serve.mjs [--port 8888]
+// Usage: node scripts/serve.mjs [--port 8888] [--host 127.0.0.1]
+// Only this machine can reach the site unless --host says otherwise (e.g. --host 0.0.0.0 for a phone on
+// the same network). If the CLI exits unexpectedly it is started again (scripts/supervise.mjs).
 import { spawn, spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { prepareLocalEnv } from './local-env.mjs';
 import { startCompressingProxy } from './compressing-proxy.mjs';
+import { supervise } from './supervise.mjs';
 
-const { values } = parseArgs({ options: { port: { type: 'string', default: process.env.PORT ?? '8888' } } });
+const { values } = parseArgs({
+  options: {
+    port: { type: 'string', default: process.env.PORT ?? '8888' },
+    host: { type: 'string', default: '127.0.0.1' },
+  },
+});
 const port = values.port;
+const host = values.host;
+// Opens the proxy's local-only endpoints (purge API, /.netlify/ paths) to the functions; new each start.
+const localSecret = randomBytes(32).toString('hex');
+const selfHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 // The Netlify server listens one port up; the public port is the compressing proxy, like the CDN.
 const netlifyPort = String(Number(port) + 1);
 const env = {
@@ -17,7 +30,8 @@ const env = {
   ASTRO_TELEMETRY_DISABLED: '1',
   BROWSER: 'none',
   // Functions purge cached answers through the local CDN stand-in (src/server/cdn.ts).
-  LOCAL_CDN_URL: `http://localhost:${port}`,
+  LOCAL_CDN_URL: `http://${selfHost}:${port}`,
+  LOCAL_CDN_TOKEN: localSecret,
   NETLIFY_SITE_ID: process.env.NETLIFY_SITE_ID ?? '',
   // Like the deployed site (README, "Blog"): functions may require() ES modules, which jsdom's dependencies need.
   NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-require-module'].filter(Boolean).join(' '),
@@ -35,21 +49,38 @@ if (seeded.status !== 0) console.error(`Could not seed the sample blog posts:\n$
 // The CLI keeps its telemetry choice in the user's config; switch it off once, offline.
 spawnSync(netlify, ['--telemetry-disable'], { env, stdio: 'ignore' });
 
-const child = spawn(
-  netlify,
-  // Edge functions would need a Deno download; the site uses none, so the offline emulation skips them.
-  ['serve', '--offline', '--internal-disable-edge-functions', '--port', netlifyPort],
-  { env, stdio: ['ignore', 'pipe', 'inherit'] },
-);
-let announced = false;
-child.stdout.on('data', async (chunk) => {
-  process.stdout.write(chunk);
-  if (!announced && chunk.toString().includes('Local dev server ready')) {
-    announced = true;
-    await startCompressingProxy({ port: Number(port), target: Number(netlifyPort) });
-    console.log(`\n  The site is running at http://localhost:${port}  (Ctrl+C to stop)`);
-    console.log(`  Staff admin: http://localhost:${port}/admin/login\n${accountNotice.replace(/^/gm, '  ')}\n`);
-  }
+let proxy;
+const cli = supervise({
+  name: 'The Netlify CLI',
+  start: () =>
+    spawn(
+      netlify,
+      // Edge functions would need a Deno download; the site uses none, so the offline emulation skips them.
+      ['serve', '--offline', '--internal-disable-edge-functions', '--port', netlifyPort],
+      { env, stdio: ['ignore', 'pipe', 'inherit'] },
+    ),
+  onStart: (child, attempt) => {
+    let ready = false;
+    child.stdout.on('data', async (chunk) => {
+      process.stdout.write(chunk);
+      if (ready || !chunk.toString().includes('Local dev server ready')) return;
+      ready = true;
+      if (attempt > 0) return console.log(`\n  The site is back at http://localhost:${port}\n`);
+      proxy = await startCompressingProxy({ port: Number(port), target: Number(netlifyPort), host, secret: localSecret });
+      const shown = host === '127.0.0.1' ? 'localhost' : selfHost;
+      console.log(`\n  The site is running at http://${shown}:${port}  (Ctrl+C to stop)`);
+      if (host !== '127.0.0.1') console.log(`  Listening on ${host}: other machines on the network can reach it.`);
+      console.log(`  Staff admin: http://${shown}:${port}/admin/login\n${accountNotice.replace(/^/gm, '  ')}\n`);
+    });
+  },
+  log: (message) => console.error(`\n  ${message}${message.endsWith('restarting it.') ? ' The site answers again once it has rebuilt.' : ''}\n`),
+  onStopped: (code) => {
+    proxy?.close();
+    process.exit(code ?? 0);
+  },
+  onGiveUp: (code) => {
+    proxy?.close();
+    process.exit(code || 1);
+  },
 });
-for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
-child.on('exit', (code) => process.exit(code ?? 0));
+for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => cli.stop(signal));

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import * as v from 'valibot';
-import { error, json, methodNotAllowed } from '../../src/server/http';
+import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
 import { countView } from '../../src/server/blogs';
 import { BlogSlugSchema } from '../../src/schemas/blog';
 import { BLOG_NOT_FOUND } from '../../src/server/blog-http';
@@ -11,8 +11,9 @@ import { BLOG_NOT_FOUND } from '../../src/server/blog-http';
  */
 export default async (request: Request) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  const slug = decodeURIComponent(new URL(request.url).pathname.split('/')[3] ?? '');
-  if (!v.is(BlogSlugSchema, slug)) return error(404, BLOG_NOT_FOUND);
+  // A malformed escape (null) names no post, like an unknown slug.
+  const slug = safeDecode(new URL(request.url).pathname.split('/')[3] ?? '');
+  if (slug === null || !v.is(BlogSlugSchema, slug)) return error(404, BLOG_NOT_FOUND);
   const views = await countView(slug);
   if (views === null) return error(404, BLOG_NOT_FOUND);
   return json({ views });

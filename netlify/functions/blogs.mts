@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { BlogInputSchema, BlogListQuerySchema, BlogSlugSchema, BlogUpdateSchema } from '../../src/schemas/blog';
-import { error, json, methodNotAllowed } from '../../src/server/http';
+import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { authenticate } from '../../src/server/auth';
 import { createBlog, deleteBlog, getBlogBySlug, listPublished, toAdmin, toPublic, updateBlog, viewCount } from '../../src/server/blogs';
@@ -20,7 +20,9 @@ const ID = /^[a-f0-9]{32}$/;
  */
 export default async (request: Request) => {
   const url = new URL(request.url);
-  const param = decodeURIComponent(url.pathname.replace(/^\/api\/blogs\/?/, ''));
+  const param = safeDecode(url.pathname.replace(/^\/api\/blogs\/?/, ''));
+  // A malformed escape in the address names no post.
+  if (param === null) return error(404, BLOG_NOT_FOUND);
   const method = request.method;
 
   if (method === 'GET' || method === 'HEAD') return param ? readOne(param) : readList(url);

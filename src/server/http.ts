@@ -42,3 +42,15 @@ export const methodNotAllowed = (allow: string[]) =>
     status: 405,
     headers: { 'Content-Type': 'application/json; charset=utf-8', Allow: allow.join(', '), ...SECURITY_HEADERS, ...NO_STORE },
   });
+
+/**
+ * decodeURIComponent that never throws: a malformed escape such as `%E0%A4%A` gives `null`, so a
+ * handler answers it with a 4xx like any other unknown address instead of failing with a URIError.
+ */
+export function safeDecode(value: string): string | null {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    return null;
+  }
+}

@@ -53,6 +53,25 @@ test('an unknown course code shows Course Not Found with status 404', async ({ p
   await expect(page).toHaveURL(/\/courses$/);
 });
 
+test.describe("finding 4: unknown categories say 'Category not found.'", () => {
+  test("an unknown category page shows 'Category not found.' with status 404", async ({ page }) => {
+    const response = await page.goto('/category/no-such-category');
+    expect(response?.status()).toBe(404);
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Category not found.');
+    await expect(page.getByText('Page not found')).toHaveCount(0);
+    await expect(page.getByRole('link', { name: 'Back to All Categories' })).toHaveAttribute('href', '/courses');
+    await axe(page);
+  });
+
+  test('the category API answers 404 with the exact message for an unknown category', async ({ request }) => {
+    for (const path of ['/api/categories/no-such-category', '/api/categories/no-such-category/courses']) {
+      const response = await request.get(path);
+      expect(response.status(), path).toBe(404);
+      expect(await response.json(), path).toEqual({ message: 'Category not found.' });
+    }
+  });
+});
+
 test.describe('search results page', () => {
   test('reads the query, shows chips and a summary, and clears filters', async ({ page }) => {
     await page.goto('/search?search=%20%20massage%20&category=health-fitness&level=Certificate%20IV');

@@ -120,6 +120,7 @@ const ENDPOINTS: Endpoint[] = [
 /** Functions deliberately not fuzzed here, and why. */
 const NOT_FUZZED: Record<string, string> = {
   '/courses/:code': 'serves the pre-rendered Course Not Found page by fetching it from the site; its headers and status are checked against the running server in tests/e2e/security-headers.spec.ts',
+  '/category/:slug': "serves the pre-rendered 'Category not found.' page the same way (tests/unit/not-found-pages.test.ts, tests/e2e/catalogue.spec.ts)",
 };
 
 interface Attempt {
