@@ -2,13 +2,14 @@ import type { Config, Context } from '@netlify/functions';
 import { LoginSchema } from '../../src/schemas/auth';
 import { error, json, methodNotAllowed } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
-import { decoyHash, verifyPassword } from '../../src/server/passwords';
+import { DECOY_HASH, verifyPassword } from '../../src/server/passwords';
 import { getUser, toPublicUser } from '../../src/server/users';
 import { AuthNotConfiguredError, issueToken } from '../../src/server/tokens';
 import { notConfigured } from '../../src/server/auth';
-import { lockedFor, lockedMessage, recordFailure, recordSuccess } from '../../src/server/throttle';
+import { lockedMessage, reserveAttempt, settle } from '../../src/server/throttle';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
+export const SIGN_IN_BUSY = 'Sign-in is busy right now. Please try again in a few seconds.';
 
 /** POST /api/auth/login {username, password} -> {token, user, message} (SPEC 2.13, 3, 8). */
 export default async (request: Request, context: Context) => {
@@ -18,30 +19,46 @@ export default async (request: Request, context: Context) => {
   const { username, password } = body.data;
   const ip = context.ip || 'unknown';
 
-  const wait = await lockedFor(username, ip);
-  if (wait > 0) {
-    const response = error(429, lockedMessage(wait));
-    response.headers.set('Retry-After', String(Math.ceil(wait / 1000)));
-    return response;
-  }
+  // Reserve the attempt before any hashing, so parallel guesses cannot slip past the lock.
+  const reservation = await reserveAttempt(username, ip);
+  if (!reservation.ok) return reservation.failed ? busy() : tooMany(reservation.waitMs);
 
   const user = await getUser(username);
-  // Always hash, even for unknown names, so the answer time does not reveal which accounts exist.
-  const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+  // Always one real scrypt check (a fixed decoy hash for unknown names), so time does not reveal accounts.
+  const valid = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
   if (!user || !valid) {
-    await recordFailure(username, ip);
+    try {
+      await settle(reservation, 'failure');
+    } catch (cause) {
+      // The failure could not be counted: refuse rather than answer without bookkeeping.
+      console.error(`Sign-in throttle: could not record a failure: ${String(cause)}`);
+      return busy();
+    }
     return error(401, INVALID_CREDENTIALS);
   }
 
   try {
     const token = await issueToken(user);
-    await recordSuccess(username, ip);
+    await settle(reservation, 'success').catch((cause) => console.error(`Sign-in throttle: could not record a success: ${String(cause)}`));
     return json({ token, user: toPublicUser(user), message: 'Login successful! Redirecting...' });
   } catch (cause) {
     if (cause instanceof AuthNotConfiguredError) return notConfigured();
     throw cause;
   }
 };
+
+/** A counter could not be written: the attempt is refused (never checked, never a 500). */
+function busy(): Response {
+  const response = error(429, SIGN_IN_BUSY);
+  response.headers.set('Retry-After', '5');
+  return response;
+}
+
+function tooMany(waitMs: number): Response {
+  const response = error(429, lockedMessage(waitMs));
+  response.headers.set('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+  return response;
+}
 
 export const config: Config = {
   path: '/api/auth/login',
