@@ -70,19 +70,26 @@ export const PENDING_MS = 30_000;
 const liveFailures = (counter: Counter | null, now: number) => (!counter || now - counter.lastFailureAt > FORGET_AFTER_MS ? 0 : counter.failures);
 const livePending = (counter: Counter | null, now: number) => (counter?.pending ?? []).filter((entry) => entry.until > now);
 
-/** Milliseconds until this client may try this account again; 0 when it may try now (ignores attempts in flight). */
-export async function lockedFor(username: string, ip: string, now = Date.now()): Promise<number> {
+/** The locks in force for this client and account now (attempts in flight aside). */
+export async function lockState(username: string, ip: string, now = Date.now()): Promise<{ waitMs: number; lockedScopes: ScopeName[] }> {
   const { ipHash, keys } = scopes(username, ip);
   const entries = await Promise.all(
     scopesFor(ip).map(async (scope) => [scope, (await store().get(keys[scope], { type: 'json' })) as Counter | null] as const),
   );
-  let wait = 0;
+  let waitMs = 0;
+  const lockedScopes: ScopeName[] = [];
   for (const [scope, counter] of entries) {
-    if (!counter) continue;
+    if (!counter || counter.lockedUntil <= now) continue;
     if (scope === 'account' && counter.trusted?.includes(ipHash)) continue;
-    wait = Math.max(wait, counter.lockedUntil - now);
+    lockedScopes.push(scope);
+    waitMs = Math.max(waitMs, counter.lockedUntil - now);
   }
-  return Math.max(0, wait);
+  return { waitMs, lockedScopes };
+}
+
+/** Milliseconds until this client may try this account again; 0 when it may try now (ignores attempts in flight). */
+export async function lockedFor(username: string, ip: string, now = Date.now()): Promise<number> {
+  return (await lockState(username, ip, now)).waitMs;
 }
 
 export type Reservation =
@@ -102,6 +109,15 @@ export async function reserveAttempt(username: string, ip: string, now = Date.no
   const { ipHash, keys } = scopes(username, ip);
   const id = randomUUID();
   const wanted = scopesFor(ip).filter((scope) => !skip.includes(scope));
+  // A lock in force refuses at once, without writing anything; the reservation below settles races.
+  try {
+    const state = await lockState(username, ip, now);
+    const locked = state.lockedScopes.filter((scope) => wanted.includes(scope));
+    if (locked.length) return { ok: false, waitMs: state.waitMs, refusedBy: locked };
+  } catch (cause) {
+    console.error(`Sign-in throttle: could not read the counters: ${String(cause)}`);
+    return { ok: false, waitMs: 1000, refusedBy: wanted, failed: true };
+  }
   const outcomes = await Promise.all(
     wanted.map(async (scope): Promise<{ scope: ScopeName; reserved: boolean; wait: number; failed?: boolean }> => {
       const policy = POLICIES[scope];
