@@ -3,6 +3,9 @@ import type { PublicUser } from '../schemas/auth';
 import { api, ApiError } from './api';
 import { clearSession, LOGIN_PATH, readSession, writeSession } from './session';
 
+/** SPEC 8: a failed login without a message from the server. */
+export const LOGIN_FAILED = 'Login failed. Please try again.';
+
 type Status = 'loading' | 'authenticated' | 'unauthenticated';
 
 interface LoginResult {
@@ -49,13 +52,14 @@ export function AuthProvider({ children }: { children: ReactNode }) {
         body: { username, password },
         endSessionOn401: false,
       });
-      if (!answer.token || !answer.user) return { success: false, message: answer.message || 'Login failed. Please try again.' };
+      if (!answer.token || !answer.user) return { success: false, message: answer.message || LOGIN_FAILED };
       writeSession({ token: answer.token, user: answer.user });
       setUser(answer.user);
       setStatus('authenticated');
       return { success: true, message: answer.message || 'Login successful! Redirecting...' };
     } catch (cause) {
-      if (cause instanceof ApiError) return { success: false, message: cause.message || 'Login failed. Please try again.' };
+      // SPEC 8: the server's own message when it gave one; the network failure text; otherwise the generic one.
+      if (cause instanceof ApiError) return { success: false, message: cause.fromServer || cause.status === 0 ? cause.message : LOGIN_FAILED };
       throw cause;
     }
   }, []);
