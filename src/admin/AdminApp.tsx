@@ -15,7 +15,7 @@ const pages = {
   blogs: { title: 'Manage Blogs', Page: lazy(() => import('./BlogsPage')), permission: 'blogs' },
   categories: { title: 'Manage Categories', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CategoriesPage }))), permission: 'catalogue' },
   courses: { title: 'Manage Courses', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CoursesPage }))), permission: 'catalogue' },
-} as const satisfies Record<string, { permission: Permission | null }>;
+} as const satisfies Record<string, { title: string; Page: unknown; permission: Permission | null }>;
 export type AdminPageName = keyof typeof pages;
 
 /** SPEC 7: admin data is fetched once, retried once, not refetched on window focus. */

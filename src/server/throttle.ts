@@ -173,8 +173,8 @@ export async function settle(reservation: Extract<Reservation, { ok: true }>, ou
     reservation.scopes.map((scope) =>
       updateJSON<Counter>(store(), keys[scope], (current) => {
         const pending = livePending(current, now).filter((entry) => entry.id !== reservation.id);
-        const base = { ...emptyCounter(), ...current, pending };
-        if (!base.pending.length) delete base.pending;
+        const base: Counter = { ...emptyCounter(), ...current, pending };
+        if (!pending.length) delete base.pending;
         if (outcome === 'release') return current ? base : undefined;
         if (outcome === 'success') {
           if (scope === 'pair') return { ...base, failures: 0, lastFailureAt: 0, lockedUntil: 0 };
