@@ -6,7 +6,8 @@ import { DECOY_HASH, verifyPassword } from '../../src/server/passwords';
 import { getUser, toPublicUser } from '../../src/server/users';
 import { AuthNotConfiguredError, issueToken } from '../../src/server/tokens';
 import { notConfigured } from '../../src/server/auth';
-import { lockedMessage, reserveAttempt, settle } from '../../src/server/throttle';
+import { lockedFor, lockedMessage, reserveAttempt, settle } from '../../src/server/throttle';
+import { LINK_SENT, sendSignInLink } from '../../src/server/sign-in-links';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
 export const SIGN_IN_BUSY = 'Sign-in is busy right now. Please try again in a few seconds.';
@@ -21,7 +22,12 @@ export default async (request: Request, context: Context) => {
 
   // Reserve the attempt before any hashing, so parallel guesses cannot slip past the lock.
   const reservation = await reserveAttempt(username, ip);
-  if (!reservation.ok) return reservation.failed ? busy() : tooMany(reservation.waitMs);
+  if (!reservation.ok) {
+    if (reservation.failed) return busy();
+    // Only the account-wide lock stands in the way (an attack from many addresses): see below.
+    if (reservation.refusedBy.length === 1 && reservation.refusedBy[0] === 'account') return accountLocked(username, password, ip, context);
+    return tooMany(reservation.waitMs);
+  }
 
   const user = await getUser(username);
   // Always one real scrypt check (a fixed decoy hash for unknown names), so time does not reveal accounts.
@@ -46,6 +52,36 @@ export default async (request: Request, context: Context) => {
     throw cause;
   }
 };
+
+/**
+ * The account is locked account-wide and this address has never signed in to it. If the account has an
+ * e-mail address, the password is still checked (this address's own limits apply and count), and a
+ * correct one sends a one-time sign-in link to that address: the owner gets in, an attacker who lacks
+ * the mailbox does not. Right and wrong passwords get the same answer, so the lock is no oracle; only a
+ * correct password sends mail. Without an e-mail address the lock simply holds (a staff unlock ends it).
+ */
+async function accountLocked(username: string, password: string, ip: string, context: Context): Promise<Response> {
+  const user = await getUser(username);
+  const accountWait = await lockedFor(username, ip);
+  if (!user?.email) return tooMany(accountWait);
+  const reservation = await reserveAttempt(username, ip, Date.now(), ['account']);
+  if (!reservation.ok) return reservation.failed ? busy() : tooMany(reservation.waitMs);
+  const valid = await verifyPassword(password, user.passwordHash);
+  try {
+    await settle(reservation, valid ? 'success' : 'failure');
+  } catch (cause) {
+    console.error(`Sign-in throttle: could not record an attempt: ${String(cause)}`);
+    return busy();
+  }
+  if (valid) {
+    const sending = sendSignInLink(user).catch((cause) => console.error(`Sign-in link for "${user.username}" could not be sent: ${String(cause)}`));
+    // The answer does not wait for the mail (its time would tell a right password from a wrong one).
+    if (typeof context.waitUntil === 'function') context.waitUntil(sending);
+  }
+  const response = error(429, LINK_SENT);
+  response.headers.set('Retry-After', String(Math.max(1, Math.ceil(accountWait / 1000))));
+  return response;
+}
 
 /** A counter could not be written: the attempt is refused (never checked, never a 500). */
 function busy(): Response {

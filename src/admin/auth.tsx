@@ -17,6 +17,8 @@ interface AuthValue {
   status: Status;
   user: PublicUser | null;
   login(username: string, password: string): Promise<LoginResult>;
+  /** Redeems a one-time sign-in link (sent by e-mail when the account was locked) for a session. */
+  redeemLink(token: string): Promise<LoginResult>;
   logout(): Promise<void>;
 }
 
@@ -45,11 +47,11 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
-  const login = useCallback(async (username: string, password: string): Promise<LoginResult> => {
+  const signIn = useCallback(async (path: string, body: unknown): Promise<LoginResult> => {
     try {
-      const answer = await api<{ token?: string; user?: PublicUser; message?: string }>('/auth/login', {
+      const answer = await api<{ token?: string; user?: PublicUser; message?: string }>(path, {
         method: 'POST',
-        body: { username, password },
+        body,
         endSessionOn401: false,
       });
       if (!answer.token || !answer.user) return { success: false, message: answer.message || LOGIN_FAILED };
@@ -64,6 +66,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
   }, []);
 
+  const login = useCallback((username: string, password: string) => signIn('/auth/login', { username, password }), [signIn]);
+  const redeemLink = useCallback((token: string) => signIn('/auth/link', { token }), [signIn]);
+
   const logout = useCallback(async () => {
     // Revoke on the server (best effort), forget locally whatever the answer, and go to the login page
     // (replacing history, so Back does not reopen an admin page).
@@ -72,7 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     location.replace(LOGIN_PATH);
   }, []);
 
-  const value = useMemo(() => ({ status, user, login, logout }), [status, user, login, logout]);
+  const value = useMemo(() => ({ status, user, login, redeemLink, logout }), [status, user, login, redeemLink, logout]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -46,7 +46,8 @@ function scopes(username: string, ip: string) {
   return {
     ipHash,
     keys: {
-      pair: `pair-${hash(`${user}\n${ip}`)}`,
+      // Prefixed by the account, so an unlock can find every address's counter of the account.
+      pair: `pair-${hash(user)}-${hash(`${user}\n${ip}`)}`,
       ip: `ip-${ipHash}`,
       account: `account-${hash(user)}`,
     } as const,
@@ -197,6 +198,29 @@ export async function recordFailure(username: string, ip: string, now = Date.now
 /** A correct password from this address: clear its pair counter and remember the address for the account. */
 export async function recordSuccess(username: string, ip: string, now = Date.now()): Promise<void> {
   await settle({ ok: true, id: '', username, ip, scopes: scopesFor(ip).filter((scope) => scope !== 'ip') }, 'success', now);
+}
+
+/**
+ * Staff unlock (users CLI): forgets the account's failures and locks, account-wide and for every
+ * address, keeping the addresses it is trusted from. Address-wide counters (shared by all accounts)
+ * are left alone. Returns how many counters were cleared.
+ */
+export async function unlockAccount(username: string): Promise<number> {
+  const { keys } = scopes(username, 'unlock');
+  const user = username.trim().toLowerCase();
+  let cleared = 0;
+  const { blobs } = await store().list({ prefix: `pair-${hash(user)}-` });
+  for (const { key } of blobs) {
+    await store().delete(key);
+    cleared++;
+  }
+  let hadAccount = false;
+  await updateJSON<Counter>(store(), keys.account, (current) => {
+    hadAccount = Boolean(current);
+    if (!current) return undefined;
+    return { failures: 0, lastFailureAt: 0, lockedUntil: 0, ...(current.trusted ? { trusted: current.trusted } : {}) };
+  });
+  return cleared + (hadAccount ? 1 : 0);
 }
 
 export function lockedMessage(waitMs: number): string {

@@ -133,3 +133,30 @@ describe('finding 5: roles are not enforced (admin UI)', () => {
     for (const href of ['/admin/blogs', '/admin/settings', '/admin/inquiries', '/admin/courses', '/admin/categories']) expect(links).toContain(href);
   });
 });
+
+describe('finding 4: an attacker can keep the owner out (sign-in link on the login page)', () => {
+  afterEach(() => history.replaceState(null, '', '/'));
+
+  it('redeems ?link= once for a session and removes it from the address', async () => {
+    history.replaceState(null, '', '/admin/login?link=' + 'L'.repeat(43));
+    const bodies: unknown[] = [];
+    routeFetch({
+      '/api/auth/link': () => jsonAnswer(200, { token: 'header.payload.signature', user: { username: 'olive', firstName: 'Olive', lastName: 'Owner', role: 'admin' }, message: 'Login successful! Redirecting...' }),
+    });
+    const fetch = globalThis.fetch as unknown as ReturnType<typeof vi.fn>;
+    render(<LoginPage />);
+    expect(await screen.findByText('Login successful! Redirecting...')).toBeTruthy();
+    for (const [, init] of fetch.mock.calls as [string, RequestInit][]) bodies.push(JSON.parse(String(init.body)));
+    expect(bodies).toEqual([{ token: 'L'.repeat(43) }]);
+    expect(localStorage.getItem('token')).toBe('header.payload.signature');
+    expect(location.search).toBe('');
+  });
+
+  it("shows the server's message for a used or expired link", async () => {
+    history.replaceState(null, '', '/admin/login?link=' + 'U'.repeat(43));
+    routeFetch({ '/api/auth/link': () => jsonAnswer(400, { message: 'This sign-in link is invalid, used or expired. Please sign in again.' }) });
+    render(<LoginPage />);
+    expect(await screen.findByText('This sign-in link is invalid, used or expired. Please sign in again.')).toBeTruthy();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+});

@@ -19,6 +19,7 @@ import { ROLES } from '../../src/schemas/auth';
 type Access = 'public' | 'session' | Permission;
 const ACCESS: Record<string, Record<string, Access>> = {
   '/api/auth/login': { POST: 'public' },
+  '/api/auth/link': { POST: 'public' },
   '/api/auth/verify': { GET: 'session' },
   '/api/auth/logout': { POST: 'session' },
   '/api/admin/dashboard-stats': { GET: 'dashboard' },
