@@ -227,6 +227,31 @@ test.describe('admin API without a valid token', () => {
   });
 });
 
+test.describe('finding 5: roles are not enforced', () => {
+  test('an editor sees only blog posts, is told other pages are not for the role, and the API refuses with 403', async ({ page, request }) => {
+    const account = await createStaff('editor', 'editor');
+    await page.goto('/admin/login');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/dashboard');
+    await expect(page.getByText('Site statistics: This is not available for your role.')).toBeVisible();
+    await expect(page.getByRole('link', { name: /Manage Blogs/ })).toBeVisible();
+    for (const name of [/Site Settings/, /^Inquiries/, /Manage Courses/, /Manage Categories/]) await expect(page.getByRole('link', { name })).toHaveCount(0);
+
+    await page.goto('/admin/settings');
+    await expect(page.getByText('This is not available for your role.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save Settings' })).toHaveCount(0);
+
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const headers = { Authorization: `Bearer ${token}` };
+    for (const path of ['/api/admin/site-settings', '/api/admin/inquiries', '/api/admin/inquiries/export.csv', '/api/admin/dashboard-stats']) {
+      const answer = await request.get(path, { headers });
+      expect(answer.status(), path).toBe(403);
+      expect((await answer.json()).message, path).toMatch(/^Your role \(editor\) does not allow this/);
+    }
+    expect((await request.get('/api/blogs/admin/all', { headers })).status()).toBe(200);
+  });
+});
+
 test('admin login page has no axe violations', async ({ page }) => {
   await page.goto('/admin/login');
   await expect(page.getByLabel('Username')).toBeVisible();
