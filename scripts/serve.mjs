@@ -56,7 +56,9 @@ const cli = supervise({
     spawn(
       netlify,
       // Edge functions would need a Deno download; the site uses none, so the offline emulation skips them.
-      ['serve', '--offline', '--internal-disable-edge-functions', '--port', netlifyPort],
+      // Its functions server gets its own port too (the CLI's default, 3999, for the default site port), so
+      // servers on other ports can run side by side.
+      ['serve', '--offline', '--internal-disable-edge-functions', '--port', netlifyPort, '--functions-port', port === '8888' ? '3999' : String(Number(port) + 1100)],
       { env, stdio: ['ignore', 'pipe', 'inherit'] },
     ),
   onStart: (child, attempt) => {

@@ -2,8 +2,10 @@
 // Staff accounts: create a user, reset a password, list users. Runs on Node 24 (TypeScript types are
 // stripped by Node itself) against the local blob store or a deployed site's store.
 //
-//   npm run users -- create <username> --first-name Jane --last-name Citizen [--role admin|editor]
+//   npm run users -- create <username> --first-name Jane --last-name Citizen [--role admin|editor] [--email jane@example.com]
 //   npm run users -- reset-password <username>
+//   npm run users -- set-email <username> <address|none>
+//   npm run users -- unlock <username>
 //   npm run users -- list
 //
 // Target: the local store in .netlify/blobs-serve (default), or a deployed site with
@@ -14,7 +16,8 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { openUserStore } from './lib/user-store.ts';
-import { createUser, listUsers, setPassword, UserExistsError, UnknownUserError } from '../src/server/users.ts';
+import { createUser, getUser, listUsers, setEmail, setPassword, UserExistsError, UnknownUserError } from '../src/server/users.ts';
+import { unlockAccount } from '../src/server/throttle.ts';
 import { generatePassword } from '../src/server/passwords.ts';
 import { NewPasswordSchema, ROLES } from '../src/schemas/auth.ts';
 
@@ -24,15 +27,18 @@ const { values, positionals } = parseArgs({
     'first-name': { type: 'string' },
     'last-name': { type: 'string' },
     role: { type: 'string', default: 'admin' },
+    email: { type: 'string' },
     site: { type: 'string' },
     'password-stdin': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
 });
-const [command, username] = positionals;
+const [command, username, argument] = positionals;
 const usage = `Usage:
-  npm run users -- create <username> --first-name <name> --last-name <name> [--role ${ROLES.join('|')}] [--password-stdin]
+  npm run users -- create <username> --first-name <name> --last-name <name> [--role ${ROLES.join('|')}] [--email <address>] [--password-stdin]
   npm run users -- reset-password <username> [--password-stdin]
+  npm run users -- set-email <username> <address|none>   (where one-time sign-in links go when the account is locked)
+  npm run users -- unlock <username>                     (clears the account's failed sign-ins and locks)
   npm run users -- list
 Add --site <site id> (with NETLIFY_AUTH_TOKEN set) to manage a deployed site instead of the local store.`;
 
@@ -64,6 +70,7 @@ try {
       firstName: values['first-name'] ?? '',
       lastName: values['last-name'] ?? '',
       role: values.role as (typeof ROLES)[number],
+      ...(values.email ? { email: values.email } : {}),
       password,
     });
     console.log(`Created ${user.role} "${user.username}" (${user.firstName} ${user.lastName}) in ${target.label}.`);
@@ -74,6 +81,15 @@ try {
     await setPassword(username, password);
     console.log(`New password set for "${username.toLowerCase()}" in ${target.label}; every open session was signed out.`);
     if (generated) console.log(`Password (shown once): ${password}`);
+  } else if (command === 'set-email') {
+    if (!username || !argument) fail('give the username and the e-mail address (or "none" to remove it)');
+    const user = await setEmail(username, argument === 'none' ? null : argument);
+    console.log(user.email ? `Sign-in links for "${user.username}" now go to ${user.email} (${target.label}).` : `Removed the e-mail address of "${user.username}" (${target.label}).`);
+  } else if (command === 'unlock') {
+    if (!username) fail('give the username to unlock');
+    if (!(await getUser(username))) fail(`There is no user "${username.trim().toLowerCase()}"`);
+    const cleared = await unlockAccount(username);
+    console.log(`Unlocked "${username.trim().toLowerCase()}" in ${target.label}: ${cleared} lock counter${cleared === 1 ? '' : 's'} cleared.`);
   } else if (command === 'ensure-local-account') {
     // Used by `npm start`: the first local run gets a staff account, its password printed once.
     if (values.site) fail('ensure-local-account only works on the local store');
@@ -93,7 +109,7 @@ try {
   } else if (command === 'list') {
     const users = await listUsers();
     if (users.length === 0) console.log(`No staff accounts in ${target.label}.`);
-    for (const user of users) console.log(`${user.username}\t${user.role}\t${user.firstName} ${user.lastName}\tcreated ${user.createdAt}`);
+    for (const user of users) console.log(`${user.username}\t${user.role}\t${user.firstName} ${user.lastName}\t${user.email ?? '(no e-mail)'}\tcreated ${user.createdAt}`);
   } else {
     fail(`unknown command "${command}"\n${usage}`);
   }

@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import { error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../../src/server/http';
-import { authenticate } from '../../src/server/auth';
+import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { InboxChangeSchema, InboxQuerySchema } from '../../src/schemas/inbox';
 import { inquiriesToCsv, isInquiryId, listAllInquiries, setInquiryStatus } from '../../src/server/inquiries';
@@ -12,7 +12,7 @@ import { inquiriesToCsv, isInquiryId, listAllInquiries, setInquiryStatus } from 
  * PATCH /api/admin/inquiries/{id} {status: 'new'|'handled'}       -> the updated inquiry
  */
 export default async (request: Request, context: Context) => {
-  const auth = await authenticate(request);
+  const auth = await authorize(request, 'inquiries');
   if (!auth.ok) return auth.response;
   const url = new URL(request.url);
   const { id } = context.params ?? {};

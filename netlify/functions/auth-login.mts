@@ -2,13 +2,15 @@ import type { Config, Context } from '@netlify/functions';
 import { LoginSchema } from '../../src/schemas/auth';
 import { error, json, methodNotAllowed } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
-import { decoyHash, verifyPassword } from '../../src/server/passwords';
+import { DECOY_HASH, verifyPassword } from '../../src/server/passwords';
 import { getUser, toPublicUser } from '../../src/server/users';
 import { AuthNotConfiguredError, issueToken } from '../../src/server/tokens';
 import { notConfigured } from '../../src/server/auth';
-import { lockedFor, lockedMessage, recordFailure, recordSuccess } from '../../src/server/throttle';
+import { lockedFor, lockedMessage, reserveAttempt, settle } from '../../src/server/throttle';
+import { LINK_SENT, sendSignInLink } from '../../src/server/sign-in-links';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
+export const SIGN_IN_BUSY = 'Sign-in is busy right now. Please try again in a few seconds.';
 
 /** POST /api/auth/login {username, password} -> {token, user, message} (SPEC 2.13, 3, 8). */
 export default async (request: Request, context: Context) => {
@@ -18,30 +20,81 @@ export default async (request: Request, context: Context) => {
   const { username, password } = body.data;
   const ip = context.ip || 'unknown';
 
-  const wait = await lockedFor(username, ip);
-  if (wait > 0) {
-    const response = error(429, lockedMessage(wait));
-    response.headers.set('Retry-After', String(Math.ceil(wait / 1000)));
-    return response;
+  // Reserve the attempt before any hashing, so parallel guesses cannot slip past the lock.
+  const reservation = await reserveAttempt(username, ip);
+  if (!reservation.ok) {
+    if (reservation.failed) return busy();
+    // Only the account-wide lock stands in the way (an attack from many addresses): see below.
+    if (reservation.refusedBy.length === 1 && reservation.refusedBy[0] === 'account') return accountLocked(username, password, ip, context);
+    return tooMany(reservation.waitMs);
   }
 
   const user = await getUser(username);
-  // Always hash, even for unknown names, so the answer time does not reveal which accounts exist.
-  const valid = await verifyPassword(password, user?.passwordHash ?? (await decoyHash()));
+  // Always one real scrypt check (a fixed decoy hash for unknown names), so time does not reveal accounts.
+  const valid = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
   if (!user || !valid) {
-    await recordFailure(username, ip);
+    try {
+      await settle(reservation, 'failure');
+    } catch (cause) {
+      // The failure could not be counted: refuse rather than answer without bookkeeping.
+      console.error(`Sign-in throttle: could not record a failure: ${String(cause)}`);
+      return busy();
+    }
     return error(401, INVALID_CREDENTIALS);
   }
 
   try {
     const token = await issueToken(user);
-    await recordSuccess(username, ip);
+    await settle(reservation, 'success').catch((cause) => console.error(`Sign-in throttle: could not record a success: ${String(cause)}`));
     return json({ token, user: toPublicUser(user), message: 'Login successful! Redirecting...' });
   } catch (cause) {
     if (cause instanceof AuthNotConfiguredError) return notConfigured();
     throw cause;
   }
 };
+
+/**
+ * The account is locked account-wide and this address has never signed in to it. If the account has an
+ * e-mail address, the password is still checked (this address's own limits apply and count), and a
+ * correct one sends a one-time sign-in link to that address: the owner gets in, an attacker who lacks
+ * the mailbox does not. Right and wrong passwords get the same answer, so the lock is no oracle; only a
+ * correct password sends mail. Without an e-mail address the lock simply holds (a staff unlock ends it).
+ */
+async function accountLocked(username: string, password: string, ip: string, context: Context): Promise<Response> {
+  const user = await getUser(username);
+  const accountWait = await lockedFor(username, ip);
+  if (!user?.email) return tooMany(accountWait);
+  const reservation = await reserveAttempt(username, ip, Date.now(), ['account']);
+  if (!reservation.ok) return reservation.failed ? busy() : tooMany(reservation.waitMs);
+  const valid = await verifyPassword(password, user.passwordHash);
+  try {
+    await settle(reservation, valid ? 'success' : 'failure');
+  } catch (cause) {
+    console.error(`Sign-in throttle: could not record an attempt: ${String(cause)}`);
+    return busy();
+  }
+  if (valid) {
+    const sending = sendSignInLink(user).catch((cause) => console.error(`Sign-in link for "${user.username}" could not be sent: ${String(cause)}`));
+    // The answer does not wait for the mail (its time would tell a right password from a wrong one).
+    if (typeof context.waitUntil === 'function') context.waitUntil(sending);
+  }
+  const response = error(429, LINK_SENT);
+  response.headers.set('Retry-After', String(Math.max(1, Math.ceil(accountWait / 1000))));
+  return response;
+}
+
+/** A counter could not be written: the attempt is refused (never checked, never a 500). */
+function busy(): Response {
+  const response = error(429, SIGN_IN_BUSY);
+  response.headers.set('Retry-After', '5');
+  return response;
+}
+
+function tooMany(waitMs: number): Response {
+  const response = error(429, lockedMessage(waitMs));
+  response.headers.set('Retry-After', String(Math.max(1, Math.ceil(waitMs / 1000))));
+  return response;
+}
 
 export const config: Config = {
   path: '/api/auth/login',

@@ -1,12 +1,12 @@
 import type { Config } from '@netlify/functions';
 import { json, methodNotAllowed } from '../../src/server/http';
-import { authenticate } from '../../src/server/auth';
+import { authorize } from '../../src/server/roles';
 import { adminList } from '../../src/server/blogs';
 
 /** GET /api/blogs/admin/all -> {blogs}: drafts and published posts, newest first (staff only). */
 export default async (request: Request) => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
-  const auth = await authenticate(request);
+  const auth = await authorize(request, 'blogs');
   if (!auth.ok) return auth.response;
   const blogs = await adminList();
   return json({ blogs, total: blogs.length });

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { BlogInputSchema, BlogListQuerySchema, BlogSlugSchema, BlogUpdateSchema } from '../../src/schemas/blog';
 import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
-import { authenticate } from '../../src/server/auth';
+import { authorize } from '../../src/server/roles';
 import { createBlog, deleteBlog, getBlogBySlug, listPublished, toAdmin, toPublic, updateBlog, viewCount } from '../../src/server/blogs';
 import { BLOG_NOT_FOUND, cachedJson, listCacheHeaders, postCacheHeaders } from '../../src/server/blog-http';
 import * as v from 'valibot';
@@ -29,7 +29,7 @@ export default async (request: Request) => {
   if (!param && method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   if (param && method !== 'PUT' && method !== 'DELETE') return methodNotAllowed(['GET', 'PUT', 'DELETE']);
 
-  const auth = await authenticate(request);
+  const auth = await authorize(request, 'blogs');
   if (!auth.ok) return auth.response;
   const by = auth.user.username;
 

@@ -2,7 +2,7 @@ import type { Config } from '@netlify/functions';
 import { SiteSettingsSchema } from '../../src/schemas/site-settings';
 import { json, methodNotAllowed } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
-import { authenticate } from '../../src/server/auth';
+import { authorize } from '../../src/server/roles';
 import { SETTINGS_CACHE_TAG, readSettings, saveSettings } from '../../src/server/settings';
 
 const REBUILD_NOTES = {
@@ -34,7 +34,7 @@ export default async (request: Request) => {
   }
 
   if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
-  const auth = await authenticate(request);
+  const auth = await authorize(request, 'settings');
   if (!auth.ok) return auth.response;
   if (request.method === 'GET') return json(await readSettings());
 

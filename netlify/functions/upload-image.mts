@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { error, json, methodNotAllowed } from '../../src/server/http';
-import { authenticate } from '../../src/server/auth';
+import { authorize } from '../../src/server/roles';
 import { storeImage, UploadError } from '../../src/server/uploads';
 import { MAX_UPLOAD_BYTES } from '../../src/schemas/blog';
 
@@ -11,7 +11,7 @@ const TOO_LARGE = 'The image is larger than 5 MB. Choose a smaller image.';
 /** POST /api/upload/image (multipart, field "image", staff only) -> {success, imageUrl, message} (SPEC 3, 5, 7). */
 export default async (request: Request) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  const auth = await authenticate(request);
+  const auth = await authorize(request, 'uploads');
   if (!auth.ok) return auth.response;
 
   const type = request.headers.get('content-type') ?? '';

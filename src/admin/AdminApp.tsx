@@ -4,16 +4,18 @@ import { Toaster } from 'sonner';
 import { AuthProvider, useAuth } from './auth';
 import { redirectToLogin } from './session';
 import AdminShell from './AdminShell';
+import { can, NOT_FOR_ROLE, type Permission } from '../lib/roles';
 import './admin.css';
 
+/** Each page with the permission its role needs (src/lib/roles.ts); the dashboard adapts itself. */
 const pages = {
-  dashboard: { title: 'Dashboard', Page: lazy(() => import('./DashboardPage')) },
-  settings: { title: 'Site Settings', Page: lazy(() => import('./SettingsPage')) },
-  inquiries: { title: 'Inquiries', Page: lazy(() => import('./InquiriesPage')) },
-  blogs: { title: 'Manage Blogs', Page: lazy(() => import('./BlogsPage')) },
-  categories: { title: 'Manage Categories', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CategoriesPage }))) },
-  courses: { title: 'Manage Courses', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CoursesPage }))) },
-} as const;
+  dashboard: { title: 'Dashboard', Page: lazy(() => import('./DashboardPage')), permission: null },
+  settings: { title: 'Site Settings', Page: lazy(() => import('./SettingsPage')), permission: 'settings' },
+  inquiries: { title: 'Inquiries', Page: lazy(() => import('./InquiriesPage')), permission: 'inquiries' },
+  blogs: { title: 'Manage Blogs', Page: lazy(() => import('./BlogsPage')), permission: 'blogs' },
+  categories: { title: 'Manage Categories', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CategoriesPage }))), permission: 'catalogue' },
+  courses: { title: 'Manage Courses', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CoursesPage }))), permission: 'catalogue' },
+} as const satisfies Record<string, { title: string; Page: unknown; permission: Permission | null }>;
 export type AdminPageName = keyof typeof pages;
 
 /** SPEC 7: admin data is fetched once, retried once, not refetched on window focus. */
@@ -31,12 +33,21 @@ function Loading({ text = 'Loading...' }: { text?: string }) {
 
 /** SPEC 2.2 guard: 'Loading...' while the session is restored, then the page or a redirect to login. */
 function Guard({ page }: { page: AdminPageName }) {
-  const { status } = useAuth();
+  const { status, user } = useAuth();
   useEffect(() => {
     if (status === 'unauthenticated') redirectToLogin();
   }, [status]);
   if (status !== 'authenticated') return <Loading />;
-  const { title, Page } = pages[page];
+  const { title, Page, permission } = pages[page];
+  if (permission && !can(user?.role, permission)) {
+    return (
+      <AdminShell title={title}>
+        <p role="alert" className="admin-banner is-error" data-testid="not-for-role">
+          {NOT_FOR_ROLE} <a href="/admin/dashboard">Back to the dashboard</a>
+        </p>
+      </AdminShell>
+    );
+  }
   return (
     <AdminShell title={title}>
       <Suspense fallback={<Loading />}>

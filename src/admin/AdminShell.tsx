@@ -2,15 +2,17 @@ import { useState, type ReactNode } from 'react';
 import { LogOut } from 'lucide-react';
 import { useAuth } from './auth';
 import { initials } from './format';
+import { can, type Permission } from '../lib/roles';
 
-export const adminNav = [
+/** Links a role without the permission does not see (the pages themselves say so too). */
+export const adminNav: readonly { href: string; label: string; permission?: Permission }[] = [
   { href: '/admin/dashboard', label: 'Dashboard' },
-  { href: '/admin/inquiries', label: 'Inquiries' },
-  { href: '/admin/blogs', label: 'Blogs' },
-  { href: '/admin/settings', label: 'Settings' },
-  { href: '/admin/courses', label: 'Courses' },
-  { href: '/admin/categories', label: 'Categories' },
-] as const;
+  { href: '/admin/inquiries', label: 'Inquiries', permission: 'inquiries' },
+  { href: '/admin/blogs', label: 'Blogs', permission: 'blogs' },
+  { href: '/admin/settings', label: 'Settings', permission: 'settings' },
+  { href: '/admin/courses', label: 'Courses', permission: 'catalogue' },
+  { href: '/admin/categories', label: 'Categories', permission: 'catalogue' },
+];
 
 /** SPEC 2.14 header: admin title, page badge, initials, full name, role and Logout. */
 export default function AdminShell({ title, children }: { title: string; children: ReactNode }) {
@@ -52,7 +54,7 @@ export default function AdminShell({ title, children }: { title: string; childre
         </div>
         <nav className="admin-nav" aria-label="Admin">
           <ul role="list">
-            {adminNav.map((link) => (
+            {adminNav.filter((link) => !link.permission || can(user?.role, link.permission)).map((link) => (
               <li key={link.href}>
                 <a href={link.href} aria-current={path === link.href ? 'page' : undefined}>
                   {link.label}

@@ -1,7 +1,9 @@
+import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { BookOpen, Eye, Inbox, FileText, FolderTree, GraduationCap, Layers, Newspaper, Settings } from 'lucide-react';
 import type { DashboardStats } from '../server/stats';
-import { api } from './api';
+import { api, ApiError } from './api';
+import { can, NOT_FOR_ROLE, type Permission } from '../lib/roles';
 import { useAuth } from './auth';
 import { formatCount, formatGrowth } from './format';
 
@@ -10,26 +12,32 @@ const ZERO: Pick<DashboardStats, 'overview' | 'trends'> = {
   trends: { coursesGrowth: 0, blogsGrowth: 0, categoriesGrowth: 0, viewsGrowth: 0 },
 };
 
-const navCards = [
-  { href: '/admin/courses', title: 'Manage Courses', text: 'Browse the qualifications listed on the site.', Icon: GraduationCap, accent: 'green' },
-  { href: '/admin/categories', title: 'Manage Categories', text: 'See the industry sectors and their courses.', Icon: FolderTree, accent: 'blue' },
-  { href: '/admin/blogs', title: 'Manage Blogs', text: 'Write, publish and update blog posts.', Icon: Newspaper, accent: 'orange' },
-  { href: '/admin/inquiries', title: 'Inquiries', text: 'Contact, consultation and free-quote requests, with their e-mail status.', Icon: Inbox, accent: 'teal' },
-  { href: '/admin/settings', title: 'Site Settings', text: 'Contact information, social links, e-mail, phone and business hours.', Icon: Settings, accent: 'purple' },
-] as const;
+const navCards: readonly { href: string; title: string; text: string; Icon: typeof Settings; accent: string; permission: Permission }[] = [
+  { href: '/admin/courses', title: 'Manage Courses', text: 'Browse the qualifications listed on the site.', Icon: GraduationCap, accent: 'green', permission: 'catalogue' },
+  { href: '/admin/categories', title: 'Manage Categories', text: 'See the industry sectors and their courses.', Icon: FolderTree, accent: 'blue', permission: 'catalogue' },
+  { href: '/admin/blogs', title: 'Manage Blogs', text: 'Write, publish and update blog posts.', Icon: Newspaper, accent: 'orange', permission: 'blogs' },
+  { href: '/admin/inquiries', title: 'Inquiries', text: 'Contact, consultation and free-quote requests, with their e-mail status.', Icon: Inbox, accent: 'teal', permission: 'inquiries' },
+  { href: '/admin/settings', title: 'Site Settings', text: 'Contact information, social links, e-mail, phone and business hours.', Icon: Settings, accent: 'purple', permission: 'settings' },
+];
+
+/** SPEC 7: the data client retries a failed request once (not a refused session or role). */
+const retryOnce = (failures: number, cause: unknown) => failures < 1 && !(cause instanceof ApiError && (cause.status === 401 || cause.status === 403));
 
 export default function DashboardPage() {
   const { user } = useAuth();
-  // SPEC 8: a failed load is silent and shows zeros.
-  const { data, isPending } = useQuery({
+  const showStats = can(user?.role, 'dashboard');
+  // SPEC 7/8: retried once; a load that still fails is only logged and shows zeros.
+  const { data, isPending, isError, error } = useQuery({
     queryKey: ['dashboard-stats'],
-    queryFn: () => api<DashboardStats>('/admin/dashboard-stats').catch((cause: unknown) => {
-      console.error('Dashboard stats could not be loaded', cause);
-      return ZERO;
-    }),
+    queryFn: () => api<DashboardStats>('/admin/dashboard-stats'),
+    retry: retryOnce,
+    enabled: showStats,
   });
+  useEffect(() => {
+    if (isError) console.error('Dashboard stats could not be loaded', error);
+  }, [isError, error]);
 
-  if (isPending) return <p className="admin-loading" role="status">Loading dashboard...</p>;
+  if (showStats && isPending) return <p className="admin-loading" role="status">Loading dashboard...</p>;
   const { overview, trends } = data ?? ZERO;
   const cards = [
     { label: 'Total Courses', value: overview.totalCourses, note: 'RPL qualifications available', growth: trends.coursesGrowth, Icon: BookOpen, accent: 'green' },
@@ -41,6 +49,7 @@ export default function DashboardPage() {
   return (
     <>
       <p className="admin-welcome">Welcome back, {user?.firstName}!</p>
+      {showStats ? (
       <section aria-label="Statistics" className="stat-grid">
         {cards.map(({ label, value, note, growth, Icon, accent }) => {
           const g = formatGrowth(growth);
@@ -63,10 +72,13 @@ export default function DashboardPage() {
           );
         })}
       </section>
+      ) : (
+        <p className="admin-note" data-testid="stats-not-for-role">Site statistics: {NOT_FOR_ROLE}</p>
+      )}
       <section aria-labelledby="manage-title" className="admin-section">
         <h2 id="manage-title" className="admin-subtitle">Manage the site</h2>
         <ul role="list" className="nav-grid">
-          {navCards.map(({ href, title, text, Icon, accent }) => (
+          {navCards.filter((card) => can(user?.role, card.permission)).map(({ href, title, text, Icon, accent }) => (
             <li key={href}>
               <a className={`nav-card accent-${accent}`} href={href}>
                 <Icon size={28} aria-hidden="true" />

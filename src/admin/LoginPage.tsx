@@ -1,4 +1,4 @@
-import { useEffect, useState, type SubmitEvent } from 'react';
+import { useEffect, useRef, useState, type SubmitEvent } from 'react';
 import { Eye, EyeOff, LogIn } from 'lucide-react';
 import { AuthProvider, useAuth } from './auth';
 import { safeNext } from './session';
@@ -10,18 +10,45 @@ function nextPage(): string {
 }
 
 function LoginForm() {
-  const { status, login } = useAuth();
+  const { status, login, redeemLink } = useAuth();
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
   const [showPassword, setShowPassword] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [success, setSuccess] = useState('');
+  const linking = useRef(false);
 
   // SPEC 2.13: someone already signed in is sent on.
   useEffect(() => {
-    if (status === 'authenticated' && !success) location.replace(nextPage());
+    if (status === 'authenticated' && !success && !linking.current) location.replace(nextPage());
   }, [status, success]);
+
+  // A one-time sign-in link from the e-mail sent while the account was locked: /admin/login?link=...
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    const link = params.get('link');
+    if (!link || linking.current || status === 'loading') return;
+    linking.current = true;
+    params.delete('link');
+    // The link works once: take it out of the address bar and history.
+    history.replaceState(null, '', `${location.pathname}${params.size ? `?${params}` : ''}`);
+    setBusy(true);
+    redeemLink(link)
+      .then((result) => {
+        if (result.success) {
+          setSuccess(result.message);
+          setTimeout(() => location.replace(nextPage()), 600);
+          return;
+        }
+        setError(result.message);
+        setBusy(false);
+      })
+      .catch(() => {
+        setError('Network error. Please check your connection and try again.');
+        setBusy(false);
+      });
+  }, [status, redeemLink]);
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();

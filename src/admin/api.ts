@@ -9,6 +9,8 @@ export class ApiError extends Error {
     message: string,
     readonly status: number,
     readonly errors: { field: string; message: string }[] = [],
+    /** True when the message is the server's own words, not a fallback made up here. */
+    readonly fromServer = false,
   ) {
     super(message);
   }
@@ -47,6 +49,9 @@ export async function api<T>(path: string, { method = 'GET', body, endSessionOn4
     clearSession();
     redirectToLogin();
   }
-  if (!response.ok) throw new ApiError(data.message || `Request failed (${response.status})`, response.status, data.errors ?? []);
+  if (!response.ok) {
+    const serverText = typeof data.message === 'string' && data.message.trim() !== '';
+    throw new ApiError(serverText ? data.message! : `Request failed (${response.status})`, response.status, data.errors ?? [], serverText);
+  }
   return data as T;
 }

@@ -3,6 +3,9 @@ import type { PublicUser } from '../schemas/auth';
 import { api, ApiError } from './api';
 import { clearSession, LOGIN_PATH, readSession, writeSession } from './session';
 
+/** SPEC 8: a failed login without a message from the server. */
+export const LOGIN_FAILED = 'Login failed. Please try again.';
+
 type Status = 'loading' | 'authenticated' | 'unauthenticated';
 
 interface LoginResult {
@@ -14,6 +17,8 @@ interface AuthValue {
   status: Status;
   user: PublicUser | null;
   login(username: string, password: string): Promise<LoginResult>;
+  /** Redeems a one-time sign-in link (sent by e-mail when the account was locked) for a session. */
+  redeemLink(token: string): Promise<LoginResult>;
   logout(): Promise<void>;
 }
 
@@ -42,23 +47,27 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     });
   }, []);
 
-  const login = useCallback(async (username: string, password: string): Promise<LoginResult> => {
+  const signIn = useCallback(async (path: string, body: unknown): Promise<LoginResult> => {
     try {
-      const answer = await api<{ token?: string; user?: PublicUser; message?: string }>('/auth/login', {
+      const answer = await api<{ token?: string; user?: PublicUser; message?: string }>(path, {
         method: 'POST',
-        body: { username, password },
+        body,
         endSessionOn401: false,
       });
-      if (!answer.token || !answer.user) return { success: false, message: answer.message || 'Login failed. Please try again.' };
+      if (!answer.token || !answer.user) return { success: false, message: answer.message || LOGIN_FAILED };
       writeSession({ token: answer.token, user: answer.user });
       setUser(answer.user);
       setStatus('authenticated');
       return { success: true, message: answer.message || 'Login successful! Redirecting...' };
     } catch (cause) {
-      if (cause instanceof ApiError) return { success: false, message: cause.message || 'Login failed. Please try again.' };
+      // SPEC 8: the server's own message when it gave one; the network failure text; otherwise the generic one.
+      if (cause instanceof ApiError) return { success: false, message: cause.fromServer || cause.status === 0 ? cause.message : LOGIN_FAILED };
       throw cause;
     }
   }, []);
+
+  const login = useCallback((username: string, password: string) => signIn('/auth/login', { username, password }), [signIn]);
+  const redeemLink = useCallback((token: string) => signIn('/auth/link', { token }), [signIn]);
 
   const logout = useCallback(async () => {
     // Revoke on the server (best effort), forget locally whatever the answer, and go to the login page
@@ -68,7 +77,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     location.replace(LOGIN_PATH);
   }, []);
 
-  const value = useMemo(() => ({ status, user, login, logout }), [status, user, login, logout]);
+  const value = useMemo(() => ({ status, user, login, redeemLink, logout }), [status, user, login, redeemLink, logout]);
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

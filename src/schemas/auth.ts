@@ -31,11 +31,15 @@ export const NewPasswordSchema = v.pipe(
   v.maxLength(200, 'Passwords must be at most 200 characters'),
 );
 
+/** A staff account's e-mail address (optional): where one-time sign-in links go. */
+export const StaffEmailSchema = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('Enter a valid e-mail address'), v.maxLength(254));
+
 export const NewUserSchema = v.object({
   username: UsernameSchema,
   firstName: v.pipe(v.string(), v.trim(), v.nonEmpty('First name is required'), v.maxLength(60)),
   lastName: v.pipe(v.string(), v.trim(), v.nonEmpty('Last name is required'), v.maxLength(60)),
   role: v.picklist(ROLES, `Role must be one of: ${ROLES.join(', ')}`),
+  email: v.optional(StaffEmailSchema),
   password: NewPasswordSchema,
 });
 export type NewUser = v.InferOutput<typeof NewUserSchema>;

@@ -20,7 +20,8 @@ import {
  */
 
 export interface OutgoingMail {
-  kind: MailKind;
+  /** An inquiry's message, or a staff sign-in link (src/server/sign-in-links.ts). */
+  kind: MailKind | 'sign-in-link';
   from: string;
   to: string;
   replyTo?: string;
@@ -107,7 +108,7 @@ function inquiryRows(record: InquiryRecord): Row[] {
 const formName = (record: InquiryRecord) =>
   record.kind === 'quote' ? 'free quote request' : record.source === 'home' ? 'consultation request (home page)' : 'contact message';
 
-function htmlDocument(title: string, paragraphs: string[], rows: Row[] = []): string {
+export function htmlDocument(title: string, paragraphs: string[], rows: Row[] = []): string {
   const table = rows.length
     ? `<table cellpadding="8" cellspacing="0" border="0" style="border-collapse:collapse;width:100%;max-width:640px">${rows
         .map(
@@ -126,7 +127,7 @@ function htmlDocument(title: string, paragraphs: string[], rows: Row[] = []): st
   );
 }
 
-const textDocument = (paragraphs: string[], rows: Row[] = []) =>
+export const textDocument = (paragraphs: string[], rows: Row[] = []) =>
   [...paragraphs, '', ...rows.map(([label, value]) => `${label}:\n${value}\n`)].join('\n').trim() + '\n';
 
 /** The two messages of an inquiry, with every header value sanitised and every HTML value escaped. */

@@ -34,12 +34,13 @@ export async function verifyPassword(password: string, stored: string): Promise<
   return timingSafeEqual(actual, expected);
 }
 
-/** A hash to compare against when the account does not exist, so timing does not reveal usernames. */
-let decoy: Promise<string> | undefined;
-export function decoyHash(): Promise<string> {
-  decoy ??= hashPassword(randomBytes(16).toString('hex'));
-  return decoy;
-}
+/**
+ * The hash checked when the account does not exist: a fixed scrypt hash with the default parameters of a
+ * random password nobody knows (never computed at run time, so no instance's first answer is slower).
+ * One real verify against it costs exactly what a known account's check costs.
+ */
+export const DECOY_HASH = 'scrypt$32768$8$1$PknkdtHhkz07pw37Oh6s0w$HZHUiKd1jGln8BTQUsiPy_9lplmLR_oHB9HK7XB0yN4';
+export const HASH_DEFAULTS = DEFAULTS;
 
 /** A strong random password for new accounts and resets (printed once, never stored in clear). */
 export function generatePassword(): string {

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
 import { dataStore, updateJSON } from './blobs.ts';
 
 /**
@@ -28,6 +28,8 @@ interface Counter {
   lockedUntil: number;
   /** Account scope only: hashes of addresses that signed in successfully (most recent last). */
   trusted?: string[];
+  /** Attempts reserved and not yet settled (their password check is running), each expiring by itself. */
+  pending?: { id: string; until: number }[];
 }
 
 const store = () => dataStore('throttle');
@@ -44,14 +46,15 @@ function scopes(username: string, ip: string) {
   return {
     ipHash,
     keys: {
-      pair: `pair-${hash(`${user}\n${ip}`)}`,
+      // Prefixed by the account, so an unlock can find every address's counter of the account.
+      pair: `pair-${hash(user)}-${hash(`${user}\n${ip}`)}`,
       ip: `ip-${ipHash}`,
       account: `account-${hash(user)}`,
     } as const,
   };
 }
 
-type ScopeName = keyof typeof POLICIES;
+export type ScopeName = keyof typeof POLICIES;
 
 /**
  * On this machine every browser, test and script shares the loopback address, so the address-wide
@@ -61,48 +64,163 @@ type ScopeName = keyof typeof POLICIES;
 const isLoopback = (ip: string) => ip === '::1' || ip === '127.0.0.1' || ip.startsWith('::ffff:127.') || ip.startsWith('127.');
 const scopesFor = (ip: string): ScopeName[] => (isLoopback(ip) ? ['pair', 'account'] : ['pair', 'ip', 'account']);
 
-/** Milliseconds until this client may try this account again; 0 when it may try now. */
-export async function lockedFor(username: string, ip: string, now = Date.now()): Promise<number> {
+/** How long a reserved attempt counts as in flight if its instance dies before settling it. */
+export const PENDING_MS = 30_000;
+
+/** Failures that count now: counters are forgotten an hour after their last failure. */
+const liveFailures = (counter: Counter | null, now: number) => (!counter || now - counter.lastFailureAt > FORGET_AFTER_MS ? 0 : counter.failures);
+const livePending = (counter: Counter | null, now: number) => (counter?.pending ?? []).filter((entry) => entry.until > now);
+
+/** The locks in force for this client and account now (attempts in flight aside). */
+export async function lockState(username: string, ip: string, now = Date.now()): Promise<{ waitMs: number; lockedScopes: ScopeName[] }> {
   const { ipHash, keys } = scopes(username, ip);
   const entries = await Promise.all(
     scopesFor(ip).map(async (scope) => [scope, (await store().get(keys[scope], { type: 'json' })) as Counter | null] as const),
   );
-  let wait = 0;
+  let waitMs = 0;
+  const lockedScopes: ScopeName[] = [];
   for (const [scope, counter] of entries) {
-    if (!counter) continue;
+    if (!counter || counter.lockedUntil <= now) continue;
     if (scope === 'account' && counter.trusted?.includes(ipHash)) continue;
-    wait = Math.max(wait, counter.lockedUntil - now);
+    lockedScopes.push(scope);
+    waitMs = Math.max(waitMs, counter.lockedUntil - now);
   }
-  return Math.max(0, wait);
+  return { waitMs, lockedScopes };
 }
 
-export async function recordFailure(username: string, ip: string, now = Date.now()): Promise<void> {
-  const { keys } = scopes(username, ip);
+/** Milliseconds until this client may try this account again; 0 when it may try now (ignores attempts in flight). */
+export async function lockedFor(username: string, ip: string, now = Date.now()): Promise<number> {
+  return (await lockState(username, ip, now)).waitMs;
+}
+
+export type Reservation =
+  | { ok: true; id: string; username: string; ip: string; scopes: ScopeName[] }
+  /** `refusedBy` names the scopes that said no; `failed` is set when a counter could not be written at all. */
+  | { ok: false; waitMs: number; refusedBy: ScopeName[]; failed?: boolean };
+
+/**
+ * Reserves one password check before any hashing, atomically per scope (conditional writes with retry,
+ * see updateJSON): the attempt is refused while a scope is locked, or when the failures counted plus the
+ * attempts already in flight would pass the scope's threshold (past it, one attempt at a time). So N
+ * parallel guesses can never check more passwords than the policy allows. If a counter cannot be written
+ * (too many concurrent writers, store down) the attempt is refused too: no check without bookkeeping.
+ * `skip` leaves scopes out (the sign-in link path checks a password past the account-wide lock).
+ */
+export async function reserveAttempt(username: string, ip: string, now = Date.now(), skip: ScopeName[] = []): Promise<Reservation> {
+  const { ipHash, keys } = scopes(username, ip);
+  const id = randomUUID();
+  const wanted = scopesFor(ip).filter((scope) => !skip.includes(scope));
+  // A lock in force refuses at once, without writing anything; the reservation below settles races.
+  try {
+    const state = await lockState(username, ip, now);
+    const locked = state.lockedScopes.filter((scope) => wanted.includes(scope));
+    if (locked.length) return { ok: false, waitMs: state.waitMs, refusedBy: locked };
+  } catch (cause) {
+    console.error(`Sign-in throttle: could not read the counters: ${String(cause)}`);
+    return { ok: false, waitMs: 1000, refusedBy: wanted, failed: true };
+  }
+  const outcomes = await Promise.all(
+    wanted.map(async (scope): Promise<{ scope: ScopeName; reserved: boolean; wait: number; failed?: boolean }> => {
+      const policy = POLICIES[scope];
+      let wait = 0;
+      try {
+        await updateJSON<Counter>(store(), keys[scope], (current) => {
+          wait = 0;
+          const pending = livePending(current, now);
+          const exempt = scope === 'account' && Boolean(current?.trusted?.includes(ipHash));
+          if (!exempt) {
+            if (current && current.lockedUntil > now) {
+              wait = current.lockedUntil - now;
+              return undefined;
+            }
+            const failures = liveFailures(current, now);
+            if (pending.length >= Math.max(policy.threshold - failures, 1)) {
+              wait = Math.max(1000, Math.min(...pending.map((entry) => entry.until)) - now);
+              return undefined;
+            }
+          }
+          return { ...emptyCounter(), ...current, pending: [...pending, { id, until: now + PENDING_MS }] };
+        });
+        return { scope, reserved: wait === 0, wait };
+      } catch (cause) {
+        console.error(`Sign-in throttle: could not reserve an attempt (${scope}): ${String(cause)}`);
+        return { scope, reserved: false, wait: 1000, failed: true };
+      }
+    }),
+  );
+  const refused = outcomes.filter((outcome) => !outcome.reserved);
+  if (refused.length === 0) return { ok: true, id, username, ip, scopes: wanted };
+  // Give back what was reserved; if that fails the entries expire by themselves.
+  const reserved = outcomes.filter((outcome) => outcome.reserved).map((outcome) => outcome.scope);
+  await settle({ ok: true, id, username, ip, scopes: reserved }, 'release', now).catch(() => {});
+  return {
+    ok: false,
+    waitMs: Math.max(...refused.map((outcome) => outcome.wait)),
+    refusedBy: refused.map((outcome) => outcome.scope),
+    ...(refused.some((outcome) => outcome.failed) ? { failed: true } : {}),
+  };
+}
+
+const emptyCounter = (): Counter => ({ failures: 0, lastFailureAt: 0, lockedUntil: 0 });
+
+/**
+ * Ends a reserved attempt: 'failure' counts it (and may lock), 'success' clears the pair's failures and
+ * trusts the address for the account, 'release' just gives the reservation back. Throws if a counter
+ * cannot be written; the caller then refuses the attempt.
+ */
+export async function settle(reservation: Extract<Reservation, { ok: true }>, outcome: 'failure' | 'success' | 'release', now = Date.now()): Promise<void> {
+  const { ipHash, keys } = scopes(reservation.username, reservation.ip);
   await Promise.all(
-    scopesFor(ip).map((scope) =>
+    reservation.scopes.map((scope) =>
       updateJSON<Counter>(store(), keys[scope], (current) => {
-        const fresh = !current || now - current.lastFailureAt > FORGET_AFTER_MS;
-        const failures = (fresh ? 0 : current.failures) + 1;
+        const pending = livePending(current, now).filter((entry) => entry.id !== reservation.id);
+        const base: Counter = { ...emptyCounter(), ...current, pending };
+        if (!pending.length) delete base.pending;
+        if (outcome === 'release') return current ? base : undefined;
+        if (outcome === 'success') {
+          if (scope === 'pair') return { ...base, failures: 0, lastFailureAt: 0, lockedUntil: 0 };
+          if (scope === 'account') return { ...base, trusted: [...(current?.trusted ?? []).filter((entry) => entry !== ipHash), ipHash].slice(-20) };
+          return current ? base : undefined;
+        }
+        const failures = liveFailures(current, now) + 1;
         const lock = lockDuration(failures, POLICIES[scope]);
-        return {
-          failures,
-          lastFailureAt: now,
-          lockedUntil: lock ? now + lock : 0,
-          ...(current?.trusted ? { trusted: current.trusted } : {}),
-        };
+        return { ...base, failures, lastFailureAt: now, lockedUntil: lock ? now + lock : 0 };
       }),
     ),
   );
 }
 
+/** Counts a failure for this client without a reservation (tests and tools). */
+export async function recordFailure(username: string, ip: string, now = Date.now()): Promise<void> {
+  await settle({ ok: true, id: '', username, ip, scopes: scopesFor(ip) }, 'failure', now);
+}
+
 /** A correct password from this address: clear its pair counter and remember the address for the account. */
-export async function recordSuccess(username: string, ip: string): Promise<void> {
-  const { ipHash, keys } = scopes(username, ip);
-  await store().delete(keys.pair);
+export async function recordSuccess(username: string, ip: string, now = Date.now()): Promise<void> {
+  await settle({ ok: true, id: '', username, ip, scopes: scopesFor(ip).filter((scope) => scope !== 'ip') }, 'success', now);
+}
+
+/**
+ * Staff unlock (users CLI): forgets the account's failures and locks, account-wide and for every
+ * address, keeping the addresses it is trusted from. Address-wide counters (shared by all accounts)
+ * are left alone. Returns how many counters were cleared.
+ */
+export async function unlockAccount(username: string): Promise<number> {
+  const { keys } = scopes(username, 'unlock');
+  const user = username.trim().toLowerCase();
+  let cleared = 0;
+  const { blobs } = await store().list({ prefix: `pair-${hash(user)}-` });
+  for (const { key } of blobs) {
+    await store().delete(key);
+    cleared++;
+  }
+  let hadAccount = false;
   await updateJSON<Counter>(store(), keys.account, (current) => {
-    const trusted = [...(current?.trusted ?? []).filter((entry) => entry !== ipHash), ipHash].slice(-20);
-    return { failures: current?.failures ?? 0, lastFailureAt: current?.lastFailureAt ?? 0, lockedUntil: current?.lockedUntil ?? 0, trusted };
+    hadAccount = Boolean(current);
+    if (!current) return undefined;
+    return { failures: 0, lastFailureAt: 0, lockedUntil: 0, ...(current.trusted ? { trusted: current.trusted } : {}) };
   });
+  return cleared + (hadAccount ? 1 : 0);
 }
 
 export function lockedMessage(waitMs: number): string {

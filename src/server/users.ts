@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { dataStore, updateJSON } from './blobs.ts';
 import { hashPassword } from './passwords.ts';
-import { NewUserSchema, type NewUser, type PublicUser, type Role } from '../schemas/auth.ts';
+import { NewUserSchema, StaffEmailSchema, type NewUser, type PublicUser, type Role } from '../schemas/auth.ts';
 
 /** A staff account as stored in the `users` store, keyed by the lower-case username. */
 export interface UserRecord {
@@ -9,6 +9,8 @@ export interface UserRecord {
   firstName: string;
   lastName: string;
   role: Role;
+  /** Optional: where one-time sign-in links go when the account is locked (never shown in the UI). */
+  email?: string;
   passwordHash: string;
   /** Tokens issued at or before this moment (ms) are no longer accepted: logout and password resets move it. */
   validAfter: number;
@@ -47,6 +49,7 @@ export async function createUser(input: NewUser): Promise<PublicUser> {
     firstName: data.firstName,
     lastName: data.lastName,
     role: data.role,
+    ...(data.email ? { email: data.email } : {}),
     passwordHash: await hashPassword(data.password),
     validAfter: 0,
     createdAt: now,
@@ -78,4 +81,11 @@ export async function revokeSessions(username: string): Promise<number> {
   const now = Date.now();
   const user = await change(username, (current) => ({ validAfter: Math.max(now, current.validAfter + 1) }));
   return user.validAfter;
+}
+
+/** Sets (or with null removes) the account's e-mail address for sign-in links. */
+export async function setEmail(username: string, email: string | null): Promise<UserRecord> {
+  const checked = email === null ? null : v.parse(StaffEmailSchema, email);
+  // An undefined e-mail is dropped when the record is stored as JSON.
+  return change(username, () => ({ email: checked ?? undefined }));
 }

@@ -1,6 +1,10 @@
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { createStaff } from './helpers/accounts';
+import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { setEmail } from '../../src/server/users.ts';
+import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
+import { dataStore } from '../../src/server/blobs.ts';
 
 async function signIn(page: Page, account: { username: string; password: string }) {
   await page.getByLabel('Username').fill(account.username);
@@ -224,6 +228,76 @@ test.describe('admin API without a valid token', () => {
         expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(401);
       }
     }
+  });
+});
+
+/** The sign-in link in the local outbox's mail to this address ('' while there is none). */
+async function signInLinkFor(email: string): Promise<string> {
+  const target = await openUserStore({});
+  try {
+    const { blobs } = await dataStore('outbox').list({ prefix: 'sign-in-link-' });
+    for (const { key } of blobs) {
+      const mail = (await dataStore('outbox').get(key, { type: 'json' })) as { to: string; text: string } | null;
+      if (mail?.to === email) return /\/admin\/login\?link=[\w-]+/.exec(mail.text)?.[0] ?? '';
+    }
+    return '';
+  } finally {
+    await target.close();
+  }
+}
+
+test.describe('finding 4: an attacker can keep the owner out', () => {
+  test('under an account-wide lock the right password e-mails a one-time link that signs the owner in', async ({ page }) => {
+    test.setTimeout(120_000); // 100 recorded failures through the local blob emulation take a while
+    const account = await createStaff('owner');
+    const email = `${account.username}@example.com`;
+    const store = await openUserStore({});
+    try {
+      await setEmail(account.username, email);
+      // The attack: the account-wide threshold of failures from 20 addresses.
+      for (let i = 0; i < POLICIES.account.threshold; i++) await recordFailure(account.username, `10.30.${i % 20}.1`);
+    } finally {
+      await store.close();
+    }
+
+    await page.goto('/admin/login');
+    await signIn(page, account);
+    await expect(page.getByRole('alert')).toHaveText(/a one-time sign-in link has been e-mailed to the address on the account/);
+
+    await expect.poll(() => signInLinkFor(email), { timeout: 15_000 }).not.toBe('');
+    const link = await signInLinkFor(email);
+    await page.goto(link);
+    await page.waitForURL('**/admin/dashboard');
+    await expect(page.getByText(`Welcome back, ${account.firstName}!`)).toBeVisible();
+    // Used once: the same link no longer works.
+    await page.evaluate(() => localStorage.clear());
+    await page.goto(link);
+    await expect(page.getByRole('alert')).toHaveText('This sign-in link is invalid, used or expired. Please sign in again.');
+  });
+});
+
+test.describe('finding 5: roles are not enforced', () => {
+  test('an editor sees only blog posts, is told other pages are not for the role, and the API refuses with 403', async ({ page, request }) => {
+    const account = await createStaff('editor', 'editor');
+    await page.goto('/admin/login');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/dashboard');
+    await expect(page.getByText('Site statistics: This is not available for your role.')).toBeVisible();
+    await expect(page.getByRole('link', { name: /Manage Blogs/ })).toBeVisible();
+    for (const name of [/Site Settings/, /^Inquiries/, /Manage Courses/, /Manage Categories/]) await expect(page.getByRole('link', { name })).toHaveCount(0);
+
+    await page.goto('/admin/settings');
+    await expect(page.getByText('This is not available for your role.')).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Save Settings' })).toHaveCount(0);
+
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const headers = { Authorization: `Bearer ${token}` };
+    for (const path of ['/api/admin/site-settings', '/api/admin/inquiries', '/api/admin/inquiries/export.csv', '/api/admin/dashboard-stats']) {
+      const answer = await request.get(path, { headers });
+      expect(answer.status(), path).toBe(403);
+      expect((await answer.json()).message, path).toMatch(/^Your role \(editor\) does not allow this/);
+    }
+    expect((await request.get('/api/blogs/admin/all', { headers })).status()).toBe(200);
   });
 });
 

@@ -6,16 +6,16 @@
  * conditional writes, onlyIfMatch / onlyIfNew, keep them apart). The second kind cannot be tested
  * honestly against the local blob emulation: its ETags are the file's modification time in
  * milliseconds and its check-then-write is not atomic, so two writes in the same millisecond look
- * alike. Cross-instance races therefore run against PlatformStore below, an in-memory model of the
+ * alike. Cross-instance races therefore run against PlatformStore (helpers/platform-blobs.ts), an in-memory model of the
  * documented Netlify Blobs semantics (atomic conditional writes, a new ETag per write), with each
  * simulated instance getting its own store objects, and random delays inside every call. A naive
  * read-then-write is run on the same model first and shown to lose updates, so the model really races.
  * In-process races run against the real local blob server.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { fakeContext, handlerFor, startInspectableBlobs, type LocalBlobs } from './helpers/hostile';
+import { inInstance, jitter, platformModel } from './helpers/platform-blobs';
 import { dataStore, updateJSON } from '../../src/server/blobs';
 import { addView, viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
@@ -25,92 +25,15 @@ import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 
-/* ---------- A model of the platform's blob semantics, switchable per test ---------- */
+/* ---------- A model of the platform's blob semantics, switchable per test (helpers/platform-blobs.ts) ---------- */
 
-const platform = vi.hoisted(() => ({
-  active: false,
-  instance: undefined as unknown as AsyncLocalStorage<string>,
-  backends: new Map<string, Map<string, { data: string; etag: string }>>(),
-  /** Every write in the order it landed, with the value it replaced: a lost update shows as a write that undoes another's change. */
-  writes: [] as { writer: string; key: string; before: string | undefined; after: string }[],
-  version: 0,
-  random: Math.random,
-}));
-
-/** Yields to other writers for a random while, between every step a real network call would take. */
-const jitter = () => new Promise<void>((resolve) => (platform.random() < 0.3 ? queueMicrotask(resolve) : setTimeout(resolve, Math.floor(platform.random() * 3))));
-
-class PlatformStore {
-  constructor(readonly name: string, private readonly entries: Map<string, { data: string; etag: string }>, private readonly etagOnRead: boolean) {}
-  async get(key: string, options?: { type?: string }) {
-    await jitter();
-    const entry = this.entries.get(key);
-    return entry ? (options?.type === 'json' ? JSON.parse(entry.data) : entry.data) : null;
-  }
-  async getWithMetadata(key: string) {
-    await jitter();
-    const entry = this.entries.get(key);
-    return entry ? { data: JSON.parse(entry.data), etag: this.etagOnRead ? entry.etag : undefined, metadata: {} } : null;
-  }
-  async setJSON(key: string, value: unknown, options: { onlyIfNew?: boolean; onlyIfMatch?: string } = {}) {
-    await jitter();
-    // The check and the write happen at once, as on the platform.
-    const current = this.entries.get(key);
-    if (options.onlyIfNew && current) return { modified: false };
-    if (options.onlyIfMatch && current?.etag !== options.onlyIfMatch) return { modified: false };
-    const etag = `"v${++platform.version}"`;
-    platform.writes.push({ writer: this.name, key, before: current?.data, after: JSON.stringify(value) });
-    this.entries.set(key, { data: JSON.stringify(value), etag });
-    await jitter();
-    return { modified: true, etag };
-  }
-  async delete(key: string) {
-    await jitter();
-    this.entries.delete(key);
-  }
-  list(options: { prefix?: string; paginate?: boolean } = {}) {
-    const page = async () => {
-      await jitter();
-      const blobs = [...this.entries].filter(([key]) => key.startsWith(options.prefix ?? '')).map(([key, { etag }]) => ({ key, etag }));
-      return { blobs, directories: [] as string[] };
-    };
-    if (!options.paginate) return page();
-    return { async *[Symbol.asyncIterator]() { yield await page(); } };
-  }
-}
-
-vi.mock('@netlify/blobs', async (importOriginal) => {
-  const real = await importOriginal<typeof import('@netlify/blobs')>();
-  return {
-    ...real,
-    getStore: (options: Parameters<typeof real.getStore>[0]) => {
-      if (!platform.active) return real.getStore(options as never);
-      const name = typeof options === 'string' ? options : (options as { name: string }).name;
-      if (!platform.backends.has(name)) platform.backends.set(name, new Map());
-      // Each simulated function instance has its own store objects (and so its own in-process queue).
-      const instance = platform.instance.getStore() ?? 'main';
-      return new PlatformStore(`${name}@${instance}`, platform.backends.get(name)!, instance !== 'emulation-like');
-    },
-  };
-});
-
-/** Runs `work` as if in another function instance. */
-const inInstance = <T,>(id: string, work: () => Promise<T>) => platform.instance.run(id, work);
-
-function seeded(seed: number) {
-  let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
-}
+vi.mock('@netlify/blobs', async (importOriginal) => (await import('./helpers/platform-blobs')).mockBlobsModule(await importOriginal()));
+const platform = platformModel;
 
 describe('across function instances (platform model)', () => {
-  beforeAll(() => {
-    platform.instance = new AsyncLocalStorage<string>();
-  });
   beforeEach(() => {
     platform.active = true;
-    platform.backends.clear();
-    platform.writes.length = 0;
-    platform.random = seeded(0xc0ffee);
+    platform.reset(0xc0ffee);
     vi.spyOn(console, 'log').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
   });

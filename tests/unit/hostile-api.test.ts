@@ -86,6 +86,7 @@ const blogViewKeys: string[] = ['no-such-post'];
 
 const ENDPOINTS: Endpoint[] = [
   { route: '/api/auth/login', methods: ['POST'], auth: false, body: { username: STAFF.username, password: STAFF.password }, writes: (s) => (s === 200 || s === 401 ? ['throttle'] : []), runs: 120, covers: 'body {username,password}; wrong passwords record a failure only' },
+  { route: '/api/auth/link', methods: ['POST'], auth: false, body: { token: 'A'.repeat(43) }, writes: on2xx('sessions', 'throttle'), runs: 120, covers: 'body {token}: one-time sign-in links; unknown tokens write nothing' },
   { route: '/api/auth/verify', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, bearer token, query' },
   { route: '/api/auth/logout', methods: ['POST'], auth: true, writes: on2xx('users'), covers: 'method, bearer token, body ignored' },
   { route: '/api/admin/dashboard-stats', methods: ['GET'], auth: true, writes: on2xx('counters'), covers: 'method, bearer token' },

@@ -1,0 +1,44 @@
+import type { Config, Context } from '@netlify/functions';
+import * as v from 'valibot';
+import { error, json, methodNotAllowed } from '../../src/server/http';
+import { parseJsonBody } from '../../src/server/validation';
+import { toPublicUser } from '../../src/server/users';
+import { AuthNotConfiguredError, issueToken } from '../../src/server/tokens';
+import { notConfigured } from '../../src/server/auth';
+import { recordSuccess } from '../../src/server/throttle';
+import { LINK_INVALID, redeemSignInLink } from '../../src/server/sign-in-links';
+
+const LinkSchema = v.object({ token: v.pipe(v.string(LINK_INVALID), v.maxLength(100, LINK_INVALID)) });
+
+/**
+ * POST /api/auth/link {token} -> {token, user, message}: redeems a one-time sign-in link (sent when the
+ * owner's correct password met an account-wide lock) for a normal session. The address it is redeemed
+ * from is trusted for the account from then on, as after any successful sign-in.
+ */
+export default async (request: Request, context: Context) => {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  const body = await parseJsonBody(LinkSchema, request, 1024);
+  if (!body.ok) return body.response;
+  try {
+    let user;
+    try {
+      user = await redeemSignInLink(body.data.token);
+    } catch (cause) {
+      console.error(`Sign-in link could not be checked: ${String(cause)}`);
+      return error(503, 'Sign-in is busy right now. Please try again in a few seconds.');
+    }
+    if (!user) return error(400, LINK_INVALID);
+    const token = await issueToken(user);
+    await recordSuccess(user.username, context.ip || 'unknown').catch((cause) => console.error(`Sign-in throttle: could not record a success: ${String(cause)}`));
+    return json({ token, user: toPublicUser(user), message: 'Login successful! Redirecting...' });
+  } catch (cause) {
+    if (cause instanceof AuthNotConfiguredError) return notConfigured();
+    throw cause;
+  }
+};
+
+export const config: Config = {
+  path: '/api/auth/link',
+  method: 'POST',
+  rateLimit: { windowLimit: 30, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+};

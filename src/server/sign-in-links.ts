@@ -1,0 +1,67 @@
+import { createHash, randomBytes, randomUUID } from 'node:crypto';
+import { dataStore, updateJSON } from './blobs.ts';
+import { defaultTransport, htmlDocument, mailSettings, sanitizeHeader, textDocument, type MailTransport } from './mail.ts';
+import { getUser, type UserRecord } from './users.ts';
+
+/**
+ * One-time sign-in links: the way in for the owner of an account that an attack has locked account-wide.
+ * Sent only after the correct password arrived from an address the account-wide lock applies to, and
+ * only to the e-mail address stored on the account, so an attacker without that mailbox cannot use it.
+ * The token is 32 random bytes; only its SHA-256 is stored (`sessions` store), it works once (a
+ * conditional write claims it) and for 15 minutes, and not after a password reset or logout.
+ */
+export const LINK_LIFETIME_MS = 15 * 60_000;
+export const LINK_SENT =
+  'This account is locked after many failed sign-in attempts. If the password you entered is correct, a one-time sign-in link has been e-mailed to the address on the account. It works once, for 15 minutes.';
+export const LINK_INVALID = 'This sign-in link is invalid, used or expired. Please sign in again.';
+
+interface LinkRecord {
+  username: string;
+  createdAt: number;
+  expiresAt: number;
+  usedAt: number | null;
+  usedBy: string | null;
+}
+
+const store = () => dataStore('sessions');
+const digest = (token: string) => createHash('sha256').update(token).digest('hex');
+const keyFor = (token: string) => `sign-in-link/${digest(token)}`;
+const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
+
+/** Creates a link for the account and e-mails it; returns the mail's idempotency key. */
+export async function sendSignInLink(user: UserRecord, transport: MailTransport = defaultTransport(), now = Date.now()): Promise<string> {
+  if (!user.email) throw new Error('The account has no e-mail address');
+  const token = randomBytes(32).toString('base64url');
+  const record: LinkRecord = { username: user.username, createdAt: now, expiresAt: now + LINK_LIFETIME_MS, usedAt: null, usedBy: null };
+  await store().setJSON(keyFor(token), record, { onlyIfNew: true });
+  const { from, siteUrl } = mailSettings();
+  const url = `${siteUrl}/admin/login?link=${token}`;
+  const paragraphs = [
+    `Hello ${sanitizeHeader(user.firstName, 60) || 'there'},`,
+    'Someone has been trying many wrong passwords on your RPL Pathways staff account, so it is locked for sign-ins from new places. Your correct password was just entered from such a place.',
+    'If that was you, open this link within 15 minutes to sign in (it works once):',
+    url,
+    'If it was not you, do not open the link: your password is known to someone else. Ask an administrator to reset it.',
+  ];
+  const key = `sign-in-link-${digest(token).slice(0, 32)}`;
+  await transport.send(
+    { kind: 'sign-in-link', from, to: sanitizeHeader(user.email), subject: 'Your RPL Pathways sign-in link', text: textDocument(paragraphs), html: htmlDocument('Your sign-in link', paragraphs) },
+    key,
+  );
+  return key;
+}
+
+/** Redeems a link once: the account it signs in, or null if it is unknown, used, expired or revoked. */
+export async function redeemSignInLink(token: string, now = Date.now()): Promise<UserRecord | null> {
+  if (!TOKEN_FORMAT.test(token)) return null;
+  const claim = randomUUID();
+  const result = await updateJSON<LinkRecord>(store(), keyFor(token), (current) => {
+    if (!current || current.usedAt !== null || current.expiresAt <= now) return undefined;
+    return { ...current, usedAt: now, usedBy: claim };
+  });
+  if (!result || result.usedBy !== claim) return null;
+  const user = await getUser(result.username);
+  // A logout or password reset after the link was made cancels it.
+  if (!user || user.validAfter >= result.createdAt) return null;
+  return user;
+}

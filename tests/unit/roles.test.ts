@@ -1,0 +1,120 @@
+/**
+ * Finding 5: roles were not enforced (an editor token could read every inquiry, export the CSV, change
+ * site settings and delete posts). One table names what every route and method needs; each staff-only
+ * entry is called with an admin and an editor token against the real handler. A route a function
+ * answers that is missing from the table fails the coverage test, so a new endpoint cannot ship
+ * without deciding who may use it.
+ */
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { changedStores, fakeContext, fillRoute, FUNCTIONS, handlerFor, snapshotBlobs, startInspectableBlobs, type LocalBlobs } from './helpers/hostile';
+import { createUser, getUser } from '../../src/server/users';
+import { issueToken } from '../../src/server/tokens';
+import { createInquiry } from '../../src/server/inquiries';
+import { createBlog } from '../../src/server/blogs';
+import { defaultSiteSettings } from '../../src/lib/site-settings';
+import { can, PERMISSIONS, ROLE_PERMISSIONS, type Permission } from '../../src/lib/roles';
+import { ROLES } from '../../src/schemas/auth';
+
+/** 'public': anyone; 'session': any signed-in account; otherwise the permission the role needs. */
+type Access = 'public' | 'session' | Permission;
+const ACCESS: Record<string, Record<string, Access>> = {
+  '/api/auth/login': { POST: 'public' },
+  '/api/auth/link': { POST: 'public' },
+  '/api/auth/verify': { GET: 'session' },
+  '/api/auth/logout': { POST: 'session' },
+  '/api/admin/dashboard-stats': { GET: 'dashboard' },
+  '/api/public/site-settings': { GET: 'public' },
+  '/api/admin/site-settings': { GET: 'settings', POST: 'settings' },
+  '/api/admin/inquiries': { GET: 'inquiries' },
+  '/api/admin/inquiries/export.csv': { GET: 'inquiries' },
+  '/api/admin/inquiries/:id': { PATCH: 'inquiries' },
+  '/api/blogs': { GET: 'public', POST: 'blogs' },
+  '/api/blogs/:slug': { GET: 'public', PUT: 'blogs', DELETE: 'blogs' },
+  '/api/blogs/admin/all': { GET: 'blogs' },
+  '/api/blogs/:slug/view': { POST: 'public' },
+  '/api/upload/image': { POST: 'uploads' },
+  '/api/uploads/:key': { GET: 'public' },
+  '/api/categories': { GET: 'public' },
+  '/api/categories/:slug': { GET: 'public' },
+  '/api/categories/:slug/courses': { GET: 'public' },
+  '/api/courses': { GET: 'public' },
+  '/api/courses/search-options': { GET: 'public' },
+  '/api/course-details/:code': { GET: 'public' },
+  '/api/email/contact': { POST: 'public' },
+  '/api/email/quote': { POST: 'public' },
+  '/categories/:slug': { GET: 'public' },
+  '/courses/category/:slug': { GET: 'public' },
+  '/courses/:code': { GET: 'public' },
+};
+
+let blobs: LocalBlobs;
+const fixtures = { inquiryId: '', blogId: '' };
+/** Valid requests, so a refusal is the role's doing and an allowed call would really act. */
+const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, string> }> = {
+  'POST /api/admin/site-settings': { body: { ...defaultSiteSettings, contactInfo: { ...defaultSiteSettings.contactInfo, email: 'changed-by-role-test@example.com' } } },
+  'PATCH /api/admin/inquiries/:id': { body: { status: 'handled' }, params: () => ({ id: fixtures.inquiryId }) },
+  'POST /api/blogs': { body: { title: 'Role test post', excerpt: 'E', content: '<p>C</p>' } },
+  'PUT /api/blogs/:slug': { body: { title: 'Role test edit', excerpt: 'E', content: '<p>C</p>', version: 1 }, params: () => ({ slug: fixtures.blogId }) },
+  'DELETE /api/blogs/:slug': { params: () => ({ slug: fixtures.blogId }) },
+};
+
+async function call(route: string, method: string, role: string | null) {
+  const extra = REQUESTS[`${method} ${route}`] ?? {};
+  const params = extra.params?.() ?? {};
+  const headers: Record<string, string> = { 'content-type': 'application/json' };
+  // A fresh token each time: the logout rows revoke every earlier one.
+  if (role) headers.authorization = `Bearer ${await issueToken((await getUser(`role-${role}`))!)}`;
+  const request = new Request(`http://localhost${fillRoute(route, params)}`, { method, headers, body: extra.body === undefined ? undefined : JSON.stringify(extra.body) });
+  return (await handlerFor(route)!.handler(request, fakeContext(params))) as Response;
+}
+
+beforeAll(async () => {
+  process.env.JWT_SECRET = 'roles-test-secret-that-is-long-enough-0123456789';
+  delete process.env.RESEND_API_KEY;
+  blobs = await startInspectableBlobs();
+  for (const role of ROLES) {
+    await createUser({ username: `role-${role}`, firstName: 'Role', lastName: role, role, password: 'a long enough password' });
+  }
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  fixtures.inquiryId = (await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: 'Pat', lastName: 'Lee', email: 'pat@example.com', phone: '0400 000 000' }, message: 'Hi' })).id;
+  fixtures.blogId = (await createBlog({ title: 'Role fixture', excerpt: 'E', content: '<p>C</p>' } as never, 'role-admin'))._id;
+});
+afterAll(() => blobs?.stop());
+beforeEach(() => {
+  vi.spyOn(console, 'log').mockImplementation(() => {});
+  vi.spyOn(console, 'error').mockImplementation(() => {});
+});
+
+describe('finding 5: roles are not enforced', () => {
+  it('every route a function answers has an entry in the access table (and no entry is stale)', () => {
+    const answered = FUNCTIONS.flatMap((fn) => fn.paths).sort();
+    expect(Object.keys(ACCESS).sort()).toEqual(answered);
+  });
+
+  it('roles are defined in one place: admin may do everything, editor blog posts and uploads only', () => {
+    expect([...ROLES].sort()).toEqual(Object.keys(ROLE_PERMISSIONS).sort());
+    expect(PERMISSIONS.filter((p) => can('admin', p))).toEqual([...PERMISSIONS]);
+    expect(PERMISSIONS.filter((p) => can('editor', p)).sort()).toEqual(['blogs', 'uploads']);
+    expect(can('root', 'blogs')).toBe(false);
+    expect(can('__proto__', 'blogs')).toBe(false);
+  });
+
+  const staffOnly = Object.entries(ACCESS).flatMap(([route, methods]) =>
+    Object.entries(methods).filter(([, access]) => access !== 'public').map(([method, access]) => ({ route, method, access })),
+  );
+  const cases = staffOnly.flatMap((entry) => ROLES.map((role) => ({ ...entry, role })));
+
+  it.each(cases)('$method $route as $role ($access)', async ({ route, method, access, role }) => {
+    expect((await call(route, method, null)).status, 'without a token').toBe(401);
+    const allowed = access === 'session' || can(role, access as Permission);
+    const before = await snapshotBlobs(blobs.directory);
+    const response = await call(route, method, role);
+    if (allowed) {
+      expect([401, 403], `${role} may ${method} ${route}`).not.toContain(response.status);
+    } else {
+      expect(response.status, `${role} must not ${method} ${route}`).toBe(403);
+      expect((await response.json()).message).toMatch(new RegExp(`^Your role \\(${role}\\) does not allow this`));
+      expect(changedStores(before, await snapshotBlobs(blobs.directory)), 'a refused request writes nothing').toEqual([]);
+    }
+  });
+});
