@@ -13,7 +13,10 @@ const text = z.string().trim().min(1);
 export const isoDate = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}$/, 'Check dates are ISO dates (YYYY-MM-DD)')
-  .refine((value) => new Date(`${value}T00:00:00Z`).toISOString().startsWith(value), 'Not a real calendar date');
+  .refine((value) => {
+    const day = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+  }, 'Not a real calendar date');
 
 export const courseFactsSchema = z
   .object({
