@@ -48,6 +48,53 @@ test('a course page shows its sections and calls to action', async ({ page }) =>
   await axe(page);
 });
 
+test('a course page shows its national code, register title, register link and check date', async ({ page }) => {
+  await page.goto('/courses/CPC30220');
+  const facts = page.getByTestId('course-facts');
+  await expect(facts.getByRole('heading', { level: 2, name: 'Qualification facts' })).toBeVisible();
+  await expect(facts.getByTestId('facts-code')).toHaveText('CPC30220');
+  await expect(facts.getByTestId('facts-title')).toHaveText('Certificate III in Carpentry');
+  await expect(facts.getByRole('link', { name: /CPC30220 on training\.gov\.au/ })).toHaveAttribute('href', 'https://training.gov.au/Training/Details/CPC30220');
+  const checked = facts.getByTestId('checked-on');
+  await expect(checked).toBeVisible();
+  await expect(checked).toHaveText(/^\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}$/);
+  await expect(checked).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
+  // Nothing of the facts box is cut off on a phone.
+  const box = await facts.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+  // The structured data names no provider: this service is not the training provider.
+  const courseLd = JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!);
+  expect(courseLd).toMatchObject({ '@type': 'Course', courseCode: 'CPC30220' });
+  expect(courseLd).not.toHaveProperty('provider');
+  await axe(page);
+});
+
+test('a qualification that cannot be completed by RPL alone says so on its page and card', async ({ page }) => {
+  await page.goto('/courses/HLT54121');
+  await expect(page.getByTestId('rpl-flag')).toContainText('Not available by RPL alone');
+  await expect(page.getByTestId('rpl-flag')).toContainText('400 hours');
+  await axe(page);
+  await page.goto('/search?search=nursing');
+  await expect(page.locator('.course-card').filter({ hasText: 'Diploma of Nursing' })).toContainText('Not available by RPL alone');
+});
+
+test('superseded and lower-case course addresses redirect permanently; withdrawn codes are not found', async ({ page, request }) => {
+  for (const [path, target] of [
+    ['/courses/TLI50221', '/courses/TLI50224'],
+    ['/courses/tli50221', '/courses/TLI50224'],
+    ['/courses/PSP40116', '/courses/PSP40122'],
+    ['/courses/cpc30220', '/courses/CPC30220'],
+  ]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(301);
+    expect(new URL(response.headers().location, 'http://x').pathname, path).toBe(target);
+  }
+  expect((await request.get('/courses/ICT50119', { maxRedirects: 0 })).status()).toBe(404);
+  await page.goto('/courses/psp50116');
+  await expect(page).toHaveURL(/\/courses\/PSP50122$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Diploma of Government');
+});
+
 test('an unknown course code shows Course Not Found with status 404', async ({ page }) => {
   const response = await page.goto('/courses/XYZ99999');
   expect(response?.status()).toBe(404);
