@@ -40,7 +40,8 @@ const featured = new Set(
 const statusOf = (fact) => checks.get(fact.code)?.status ?? fact.status ?? (fact.verified === false ? 'unconfirmed' : 'current');
 
 function publish(fact, check) {
-  const own = Boolean(check);
+  // A check without a status only records how the course can be obtained (rplAlone/rplNote); its facts keep the review's date.
+  const own = Boolean(check?.status);
   const rplAlone = check?.rplAlone ?? fact.rplSuitable !== false;
   const rplNote = check?.rplNote ?? (rplAlone ? undefined : fact.note);
   return {
@@ -63,7 +64,7 @@ for (const fact of facts) {
   const check = checks.get(fact.code);
   const status = statusOf(fact);
   if (status === 'current') {
-    if (!check && fact.verified === false) left.push(`${fact.code} (current in the review but not verified or checked)`);
+    if (!check?.status && fact.verified === false) left.push(`${fact.code} (current in the review but not verified or checked)`);
     else courses.push(publish(fact, check));
     continue;
   }
