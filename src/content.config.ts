@@ -1,6 +1,7 @@
 import { defineCollection } from 'astro:content';
 import { file, glob } from 'astro/loaders';
 import { z } from 'astro/zod';
+import { courseFactsSchema } from './lib/course-facts';
 
 /**
  * Page copy lives in content/*.json. These schemas reject a malformed file at build time,
@@ -110,13 +111,9 @@ const courses = defineCollection({
       return { ...detail, ...fact, id: fact.code };
     });
   },
-  schema: z.object({
-    code: z.string().regex(/^[A-Z0-9]{5,12}$/, 'Course codes are 5-12 capital letters and digits'),
-    title: text,
-    level: z.enum(['Certificate II', 'Certificate III', 'Certificate IV', 'Diploma', 'Advanced Diploma', 'Graduate Certificate', 'Graduate Diploma']),
-    category: text,
-    featured: z.boolean(),
-    verified: z.boolean(),
+  // The facts (code, title, status, check date and source...) follow the publishing rules in src/lib/course-facts.ts:
+  // a course that is not `current` or has no check date fails the build.
+  schema: courseFactsSchema.and(z.object({
     about: text.max(260),
     overview: text,
     aboutCertification: text,
@@ -129,7 +126,7 @@ const courses = defineCollection({
     assessmentMethods: list(2).optional(),
     jobOutcomes: list(1),
     entryRequirements: text,
-  }),
+  })),
 });
 
 const home = defineCollection({

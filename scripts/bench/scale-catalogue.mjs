@@ -1,6 +1,6 @@
 // Grows the catalogue of a COPY of the project (never the real content/) to a given number of courses,
-// for measuring build time at scale. Only 163 real national qualifications exist; every added course
-// is plainly synthetic: code ZZZnnnnn, a title that says "benchmark only", verified false, and details
+// for measuring build time at scale. Only about 150 real national qualifications are published; every added course
+// is plainly synthetic: code ZZZnnnnn, a title that says "benchmark only", a source that says so, and details
 // copied from a real course of the same category. Usage: node scripts/bench/scale-catalogue.mjs <dir> [5000]
 import { readFile, readdir, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
@@ -22,7 +22,8 @@ export async function scaleCatalogue(dir, total = 5000) {
     const model = details.get(category)[n % details.get(category).length];
     const code = `ZZZ${String(n).padStart(5, '0')}`;
     const level = LEVELS[n % LEVELS.length];
-    courses.push({ code, title: `${level} in Synthetic Qualification ${n} (benchmark only)`, level, category, featured: false, verified: false });
+    courses.push({ code, title: `${level} in Synthetic Qualification ${n} (benchmark only)`, level, category, featured: false,
+      status: 'current', checkedOn: '2000-01-01', source: 'synthetic benchmark course, not a real qualification' });
     details.get(category).push({ ...model, code, featured: false });
   }
   await writeFile(join(content, 'courses.json'), JSON.stringify(courses));

@@ -16,6 +16,7 @@ export default function CourseCard({ course, headingLevel = 3 }: { course: Cours
           <GraduationCap size={16} aria-hidden="true" /> {course.level}
         </span>
       </div>
+      {course.rplAlone === false && <p className="course-card__flag">Not available by RPL alone</p>}
       <Heading className="course-card__title">
         <a href={`/courses/${course.code}`}>{course.title}</a>
       </Heading>

@@ -38,6 +38,8 @@ export interface CourseSummary {
   categoryName: string;
   about: string;
   featured: boolean;
+  /** false when the qualification cannot be completed by RPL alone; the card then says so. */
+  rplAlone?: boolean;
 }
 
 export const levelRank = (level: string) => {

@@ -19,6 +19,7 @@ export async function getCatalogue() {
     categoryName: categoryBySlug.get(course.category)?.name ?? 'Other',
     about: course.about,
     featured: course.featured,
+    rplAlone: course.rplAlone,
   });
   const countFor = (slug: string) => courses.filter((c) => c.category === slug).length;
   return { categories, categoryBySlug, courses, summaries: courses.map(summary), summary, countFor };

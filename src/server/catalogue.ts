@@ -51,6 +51,7 @@ export const courses = coursesJson
       title: course.title,
       level: course.level,
       featured: course.featured,
+      rplAlone: (course as { rplAlone?: boolean }).rplAlone !== false,
       about: detail.about,
       jobOutcomes: detail.jobOutcomes,
       entryRequirements: detail.entryRequirements,
@@ -71,6 +72,7 @@ export const summaries: CourseSummary[] = courses.map((c) => ({
   categoryName: c.category.name,
   about: c.about,
   featured: c.featured,
+  rplAlone: c.rplAlone,
 }));
 export const courseFromSummary = (summary: CourseSummary) => courseByCode.get(summary.code)!;
 

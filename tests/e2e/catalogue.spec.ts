@@ -1,5 +1,9 @@
 import { test, expect, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { readFileSync } from 'node:fs';
+
+/** Published courses (content/courses.json, after withdrawn and superseded codes left the catalogue). */
+const TOTAL = (JSON.parse(readFileSync(new URL('../../content/courses.json', import.meta.url), 'utf8')) as unknown[]).length;
 
 const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1440) <= 768;
 const axe = async (page: Page) => {
@@ -19,10 +23,10 @@ test('courses index shows the eleven industries with course counts', async ({ pa
 test('a category page lists its courses, coloured by category, with a way back', async ({ page }) => {
   await page.goto('/category/information-technology');
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Information Technology');
-  await expect(page.getByText('8 Courses Available')).toBeVisible();
+  await expect(page.getByText('6 Courses Available')).toBeVisible();
   await expect(page.getByRole('link', { name: 'Back to All Categories' })).toHaveAttribute('href', '/courses');
   const cards = page.locator('.course-card');
-  await expect(cards).toHaveCount(8);
+  await expect(cards).toHaveCount(6);
   const colour = await cards.first().evaluate((el) => getComputedStyle(el).borderTopColor);
   expect(colour).toBe('rgb(31, 95, 191)'); // #1f5fbf, the category's colour
   await axe(page);
@@ -42,6 +46,54 @@ test('a course page shows its sections and calls to action', async ({ page }) =>
   expect(jsonLd).toContain('"@type":"Course"');
   expect(jsonLd).toContain('"courseCode":"CHC33021"');
   await axe(page);
+});
+
+test('a course page shows its national code, register title, register link and check date', async ({ page }) => {
+  await page.goto('/courses/CPC30220');
+  const facts = page.getByTestId('course-facts');
+  await expect(facts.getByRole('heading', { level: 2, name: 'Qualification facts' })).toBeVisible();
+  await expect(facts.getByTestId('facts-code')).toHaveText('CPC30220');
+  await expect(facts.getByTestId('facts-title')).toHaveText('Certificate III in Carpentry');
+  await expect(facts.getByRole('link', { name: /CPC30220 on training\.gov\.au/ })).toHaveAttribute('href', 'https://training.gov.au/Training/Details/CPC30220');
+  const checked = facts.getByTestId('checked-on');
+  await expect(checked).toBeVisible();
+  await expect(checked).toHaveText(/^\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}$/);
+  await expect(checked).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
+  // Nothing of the facts box is cut off on a phone.
+  const box = await facts.boundingBox();
+  expect(box!.x + box!.width).toBeLessThanOrEqual(page.viewportSize()!.width);
+  // The structured data names no provider: this service is not the training provider.
+  const ld = [JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!)].flat();
+  const courseLd = ld.find((item: { '@type'?: string }) => item['@type'] === 'Course');
+  expect(courseLd).toMatchObject({ '@type': 'Course', courseCode: 'CPC30220' });
+  expect(courseLd).not.toHaveProperty('provider');
+  await axe(page);
+});
+
+test('a qualification that cannot be completed by RPL alone says so on its page and card', async ({ page }) => {
+  await page.goto('/courses/HLT54121');
+  await expect(page.getByTestId('rpl-flag')).toContainText('Not available by RPL alone');
+  await expect(page.getByTestId('rpl-flag')).toContainText('400 hours');
+  await axe(page);
+  await page.goto('/search?search=nursing');
+  await expect(page.locator('.course-card').filter({ hasText: 'Diploma of Nursing' })).toContainText('Not available by RPL alone');
+});
+
+test('superseded and lower-case course addresses redirect permanently; withdrawn codes are not found', async ({ page, request }) => {
+  for (const [path, target] of [
+    ['/courses/TLI50221', '/courses/TLI50224'],
+    ['/courses/tli50221', '/courses/TLI50224'],
+    ['/courses/PSP40116', '/courses/PSP40122'],
+    ['/courses/cpc30220', '/courses/CPC30220'],
+  ]) {
+    const response = await request.get(path, { maxRedirects: 0 });
+    expect(response.status(), path).toBe(301);
+    expect(new URL(response.headers().location, 'http://x').pathname, path).toBe(target);
+  }
+  expect((await request.get('/courses/ICT50119', { maxRedirects: 0 })).status()).toBe(404);
+  await page.goto('/courses/psp50116');
+  await expect(page).toHaveURL(/\/courses\/PSP50122$/);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Diploma of Government');
 });
 
 test('an unknown course code shows Course Not Found with status 404', async ({ page }) => {
@@ -99,13 +151,13 @@ test.describe('search results page', () => {
 
   test('refining the search updates results and the address at once; back restores them', async ({ page }) => {
     await page.goto('/search');
-    await expect(page.getByText('Found 163 course(s)')).toBeVisible();
+    await expect(page.getByText(`Found ${TOTAL} course(s)`)).toBeVisible();
     await page.getByRole('searchbox', { name: 'Qualification name, code or keyword' }).fill('cyber');
     await page.getByRole('main').getByRole('button', { name: 'Search' }).click();
     await expect(page).toHaveURL(/\?search=cyber$/);
     await expect(page.getByText('Found 1 course(s) matching your criteria')).toBeVisible();
     await page.goBack();
-    await expect(page.getByText('Found 163 course(s)')).toBeVisible();
+    await expect(page.getByText(`Found ${TOTAL} course(s)`)).toBeVisible();
   });
 
   test('a search sent before the results island has its code is held and answered in place', async ({ page }) => {
@@ -130,7 +182,7 @@ test.describe('search results page', () => {
     await expect(page.locator('.course-card')).toHaveCount(24);
     // The results island loads no code until the visitor reaches for it: the first click wakes it and is replayed.
     expect(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /\/_astro\/client\./.test(r.name)))).toBe(false);
-    await page.getByRole('button', { name: 'Show more (139 more)' }).click();
+    await page.getByRole('button', { name: `Show more (${TOTAL - 24} more)` }).click();
     await expect(page.locator('.course-card')).toHaveCount(48);
   });
 
@@ -145,7 +197,7 @@ test.describe('search results page', () => {
 
   test('ignores a malformed filter instead of failing', async ({ page }) => {
     await page.goto('/search?level=%3Cscript%3E&category=..%2F..');
-    await expect(page.getByText('Found 163 course(s)')).toBeVisible();
+    await expect(page.getByText(`Found ${TOTAL} course(s)`)).toBeVisible();
   });
 });
 

@@ -12,6 +12,7 @@ import statsHandler from '../../netlify/functions/dashboard-stats.mts';
 import settingsHandler from '../../netlify/functions/site-settings.mts';
 import { formatCount, formatGrowth, initials } from '../../src/admin/format';
 import { safeNext } from '../../src/admin/session';
+import coursesJson from '../../content/courses.json';
 
 let blobs: Awaited<ReturnType<typeof startBlobs>>;
 let token = '';
@@ -51,14 +52,14 @@ describe('dashboard stats', () => {
     await post('draft', false, '2026-11-12T00:00:00Z');
     for (let i = 0; i < 4; i++) await addView(new Date('2026-10-15T00:00:00Z'));
     for (let i = 0; i < 6; i++) await addView(now);
-    await recordSnapshot('2026-10', { courses: 160, categories: 11, publishedBlogs: 1 });
+    await recordSnapshot('2026-10', { courses: coursesJson.length - 3, categories: 11, publishedBlogs: 1 });
 
     const stats = await dashboardStats(now);
-    expect(stats.overview).toEqual({ totalCourses: 163, totalCategories: 11, totalBlogs: 3, publishedBlogs: 2, totalViews: 6, monthlyGrowth: 50 });
-    expect(stats.trends).toEqual({ coursesGrowth: 1.9, blogsGrowth: 100, categoriesGrowth: 0, viewsGrowth: 50 });
+    expect(stats.overview).toEqual({ totalCourses: coursesJson.length, totalCategories: 11, totalBlogs: 3, publishedBlogs: 2, totalViews: 6, monthlyGrowth: 50 });
+    expect(stats.trends).toEqual({ coursesGrowth: growth(coursesJson.length, coursesJson.length - 3), blogsGrowth: 100, categoriesGrowth: 0, viewsGrowth: 50 });
     expect(stats.recentActivity.blogs.map((b) => b._id)).toEqual(['draft', 'new-published', 'old-published']);
     // This month's baseline was recorded for next month's growth.
-    expect(await dataStore('counters').get('snapshot/2026-11', { type: 'json' })).toMatchObject({ courses: 163, categories: 11, publishedBlogs: 2 });
+    expect(await dataStore('counters').get('snapshot/2026-11', { type: 'json' })).toMatchObject({ courses: coursesJson.length, categories: 11, publishedBlogs: 2 });
   });
 
   it('counts concurrent views without losing any', async () => {
@@ -71,7 +72,7 @@ describe('dashboard stats', () => {
     expect((await statsHandler(new Request('http://localhost/api/admin/dashboard-stats'))).status).toBe(401);
     const response = await statsHandler(new Request('http://localhost/api/admin/dashboard-stats', auth()));
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ overview: { totalCourses: 163 }, trends: expect.any(Object), recentActivity: expect.any(Object) });
+    expect(await response.json()).toMatchObject({ overview: { totalCourses: coursesJson.length }, trends: expect.any(Object), recentActivity: expect.any(Object) });
   });
 });
 
