@@ -39,7 +39,7 @@ export default async (request: Request) => {
   if (!auth.ok) return auth.response;
   if (request.method === 'GET') return json(await readSettings());
 
-  const body = await parseJsonBody(SiteSettingsInputSchema, request, 65536);
+  const body = await parseJsonBody(SiteSettingsInputSchema, request, 16384);
   if (!body.ok) return body.response;
   const current = await readSettings();
   const { settings, rebuild } = await saveSettings(

@@ -298,7 +298,7 @@ function RtoFields({ index, rto, errors, onChange, onRemove }: {
         placeholder={/^\d{4,6}$/.test(rto.code) ? registerUrlFor(rto.code) : 'https://training.gov.au/Organisation/Details/…'}
         hint="Leave empty to link to the RTO's page on training.gov.au." onChange={(value) => onChange('registerUrl', value)} />
       <TextField path={path('categories')} label="Categories it delivers" value={rto.categories} error={errors[path('categories')] ?? firstItemError(errors, path('categories'))}
-        hint="Category slugs separated by commas, for example building-construction. Leave this and the courses empty if it delivers every qualification."
+        hint="Category slugs separated by commas, for example business-administration. Leave this and the courses empty if it delivers every qualification."
         onChange={(value) => onChange('categories', value)} />
       <TextField path={path('courses')} label="Courses it delivers" value={rto.courses} error={errors[path('courses')] ?? firstItemError(errors, path('courses'))}
         hint="Course codes separated by commas, for example CPC30220. A course listed here goes to this RTO even if another lists its category."

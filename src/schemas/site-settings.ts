@@ -56,7 +56,7 @@ export const BusinessSchema = v.object({
 
 const slugList = (label: string) => v.pipe(
   v.array(v.pipe(v.string(), v.trim(), v.maxLength(40), v.regex(/^[A-Za-z0-9-]+$/, `${label} may contain letters, digits and hyphens only`))),
-  v.maxLength(500, `At most 500 ${label.toLowerCase()}`),
+  v.maxLength(300, `At most 300 ${label.toLowerCase()}`),
 );
 
 export const PartnerRtoSchema = v.pipe(
@@ -102,7 +102,7 @@ export const SiteSettingsSchema = v.object({
   contactInfo: ContactInfoSchema,
   socialMedia: SocialMediaSchema,
   business: BusinessSchema,
-  partnerRtos: v.pipe(v.array(PartnerRtoSchema), v.maxLength(20, 'At most 20 partner RTOs')),
+  partnerRtos: v.pipe(v.array(PartnerRtoSchema), v.maxLength(10, 'At most 10 partner RTOs')),
   claims: ClaimsSchema,
 });
 
