@@ -112,3 +112,33 @@ test.describe('facts staff own', () => {
     expect(await bad.json()).toMatchObject({ errors: [{ field: 'partnerRtos.0.code' }] });
   });
 });
+
+test('the settings form works at 360px and by keyboard, with validation messages for RTO code and ABN', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'phone', 'phone layout');
+  test.setTimeout(90_000);
+  const account = await createStaff('facts-phone');
+  await signIn(page, account);
+  await page.goto('/admin/settings#partner-rtos');
+  await page.getByRole('button', { name: 'Add a partner RTO' }).click();
+  const rto = page.getByRole('group', { name: 'Partner RTO 1' });
+  await rto.getByLabel('Legal name').fill('Example Skills Institute Pty Ltd');
+  await page.getByRole('group', { name: 'Example Skills Institute Pty Ltd' }).getByLabel('RTO code').fill('123');
+  await page.getByRole('group', { name: 'Business details' }).getByLabel('ABN').fill('51 824 753 557');
+  // Keyboard: the claim switch toggles with Space.
+  const claimSwitch = page.getByRole('group', { name: 'Sectors', exact: false }).getByLabel('Show on the site');
+  await claimSwitch.focus();
+  await page.keyboard.press('Space');
+  await expect(claimSwitch).not.toBeChecked();
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByRole('alert')).toContainText('Please correct the highlighted fields.');
+  const abn = page.getByRole('group', { name: 'Business details' }).getByLabel('ABN');
+  await expect(abn).toHaveAttribute('aria-invalid', 'true');
+  await expect(abn).toBeFocused();
+  await expect(page.getByText('This ABN is not valid (check digits do not match)')).toBeVisible();
+  const code = page.getByLabel('RTO code');
+  await expect(code).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('An RTO code has 4 to 6 digits, as on training.gov.au')).toBeVisible();
+  // Nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
