@@ -96,7 +96,10 @@ export default function SettingsPage() {
   // Links from the dashboard's launch checklist jump to a section once the form is there.
   useEffect(() => {
     if (!form || !location.hash) return;
-    document.getElementById(location.hash.slice(1))?.scrollIntoView();
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    target?.scrollIntoView();
+    // A link to one field (a claim's source note) puts the cursor in it.
+    if (target instanceof HTMLInputElement) target.focus();
   }, [form !== null]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const dirty = form !== null && saved !== null && !same(form, saved);
