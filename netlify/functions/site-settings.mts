@@ -1,5 +1,6 @@
 import type { Config } from '@netlify/functions';
-import { SiteSettingsSchema } from '../../src/schemas/site-settings';
+import { SiteSettingsInputSchema } from '../../src/schemas/site-settings';
+import { publicSettings } from '../../src/lib/site-settings';
 import { json, methodNotAllowed } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
@@ -12,17 +13,17 @@ const REBUILD_NOTES = {
 } as const;
 
 /**
- * GET  /api/public/site-settings -> {contactInfo, socialMedia}, cached at the CDN until the next save.
+ * GET  /api/public/site-settings -> {contactInfo, socialMedia, business, partnerRtos, claims}, cached at the CDN until the next save.
  * GET  /api/admin/site-settings  -> the same plus who saved it last (staff only).
- * POST /api/admin/site-settings  -> validates and saves the full settings object (staff only).
+ * POST /api/admin/site-settings  -> validates and saves the full settings object (staff only); a group
+ *      added after launch that the body leaves out keeps its saved value.
  */
 export default async (request: Request) => {
   const isAdmin = new URL(request.url).pathname.startsWith('/api/admin/');
   if (!isAdmin) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
-    const { contactInfo, socialMedia } = await readSettings();
     return json(
-      { contactInfo, socialMedia },
+      publicSettings(await readSettings()),
       {
         headers: {
           'Cache-Control': 'public, max-age=0, must-revalidate',
@@ -38,9 +39,13 @@ export default async (request: Request) => {
   if (!auth.ok) return auth.response;
   if (request.method === 'GET') return json(await readSettings());
 
-  const body = await parseJsonBody(SiteSettingsSchema, request, 8192);
+  const body = await parseJsonBody(SiteSettingsInputSchema, request, 16384);
   if (!body.ok) return body.response;
-  const { settings, rebuild } = await saveSettings(body.data, auth.user.username);
+  const current = await readSettings();
+  const { settings, rebuild } = await saveSettings(
+    { ...body.data, business: body.data.business ?? current.business, partnerRtos: body.data.partnerRtos ?? current.partnerRtos, claims: body.data.claims ?? current.claims },
+    auth.user.username,
+  );
   return json({ success: true, message: 'Settings saved successfully!', settings, rebuild, note: REBUILD_NOTES[rebuild] });
 };
 

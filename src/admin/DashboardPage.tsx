@@ -1,9 +1,10 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { BookOpen, Eye, Inbox, FileText, FolderTree, GraduationCap, Layers, Newspaper, Settings } from 'lucide-react';
+import { BookOpen, CircleAlert, CircleCheck, Eye, Inbox, FileText, FolderTree, GraduationCap, Layers, Newspaper, Settings } from 'lucide-react';
 import type { DashboardStats } from '../server/stats';
 import { api, ApiError } from './api';
 import { can, NOT_FOR_ROLE, type Permission } from '../lib/roles';
+import type { LaunchReadiness } from '../server/launch-readiness';
 import { useAuth } from './auth';
 import { formatCount, formatGrowth } from './format';
 
@@ -75,6 +76,7 @@ export default function DashboardPage() {
       ) : (
         <p className="admin-note" data-testid="stats-not-for-role">Site statistics: {NOT_FOR_ROLE}</p>
       )}
+      {can(user?.role, 'settings') && <ReadyToLaunch />}
       <section aria-labelledby="manage-title" className="admin-section">
         <h2 id="manage-title" className="admin-subtitle">Manage the site</h2>
         <ul role="list" className="nav-grid">
@@ -90,5 +92,37 @@ export default function DashboardPage() {
         </ul>
       </section>
     </>
+  );
+}
+
+/** Every built-in default or unverified fact the public site still shows, each linked to where it is fixed. */
+function ReadyToLaunch() {
+  const { data, isPending, isError } = useQuery({
+    queryKey: ['launch-readiness'],
+    queryFn: () => api<LaunchReadiness>('/admin/launch-readiness'),
+  });
+  return (
+    <section aria-labelledby="launch-title" className="admin-section admin-card launch-panel" data-testid="launch-readiness">
+      <h2 id="launch-title" className="admin-subtitle">Ready to launch?</h2>
+      {isPending ? (
+        <p role="status">Checking the site's facts...</p>
+      ) : isError || !data ? (
+        <p>The launch checklist could not be loaded.</p>
+      ) : data.ready ? (
+        <p className="launch-panel__ok"><CircleCheck size={20} aria-hidden="true" /> Every fact on the site is entered and has a source.</p>
+      ) : (
+        <>
+          <p>These built-in defaults or unverified facts are still shown on the public site:</p>
+          <ul className="launch-panel__list">
+            {data.items.map((item) => (
+              <li key={item.id} data-item={item.id}>
+                <CircleAlert size={18} aria-hidden="true" />
+                <span>{item.text} <a href={item.href}>Fix it<span className="visually-hidden">: {item.text}</span></a></span>
+              </li>
+            ))}
+          </ul>
+        </>
+      )}
+    </section>
   );
 }

@@ -1,13 +1,13 @@
-import { useEffect, useId, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useState, type ReactNode, type SubmitEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import * as v from 'valibot';
-import { SiteSettingsSchema, type SiteSettings } from '../schemas/site-settings';
+import { CLAIM_KEYS, SiteSettingsSchema, registerUrlFor, type ClaimKey, type SiteSettings } from '../schemas/site-settings';
 import { defaultSiteSettings } from '../lib/site-settings';
 import { issuesToFieldErrors } from './field-errors';
 import { api, ApiError } from './api';
 
-type Field = { group: keyof SiteSettings; name: string; label: string; type: 'email' | 'tel' | 'text' | 'url'; autoComplete?: string; hint?: string };
+type Field = { group: 'contactInfo' | 'socialMedia' | 'business'; name: string; label: string; type: 'email' | 'tel' | 'text' | 'url'; autoComplete?: string; hint?: string; inputMode?: 'numeric' };
 
 const contactFields: Field[] = [
   { group: 'contactInfo', name: 'email', label: 'E-mail', type: 'email', autoComplete: 'off' },
@@ -21,6 +21,22 @@ const socialFields: Field[] = [
   { group: 'socialMedia', name: 'instagram', label: 'Instagram URL', type: 'url', hint: 'Leave empty to hide the link.' },
   { group: 'socialMedia', name: 'youtube', label: 'YouTube URL', type: 'url', hint: 'Leave empty to hide the link.' },
 ];
+const businessFields: Field[] = [
+  { group: 'business', name: 'legalName', label: 'Legal name', type: 'text', autoComplete: 'off', hint: 'The entity that runs this service, as on the ABN register. Shown in the privacy policy and terms.' },
+  { group: 'business', name: 'abn', label: 'ABN', type: 'text', autoComplete: 'off', inputMode: 'numeric', hint: '11 digits, for example 51 824 753 556.' },
+];
+
+const claimLabels: Record<ClaimKey, { label: string; value: string; hint: string }> = {
+  qualifications: { label: 'Qualifications facilitated (About page)', value: 'Figure', hint: 'A number, shown with "+".' },
+  sectors: { label: 'Industry sectors (About page)', value: 'Figure', hint: 'A number, shown with "+".' },
+  successRate: { label: 'Success rate (About page)', value: 'Figure (per cent)', hint: 'A number, shown with "%".' },
+  satisfaction: { label: 'Satisfaction (About page)', value: 'Figure (out of 5)', hint: 'For example 4.9.' },
+  completionTime: { label: 'Completion time (every page that states it)', value: 'Timeframe', hint: 'For example 4-8 weeks. Course pages show it as an estimate.' },
+  process: { label: 'Four-step process (home page)', value: 'Section heading', hint: 'The heading of the home page process section.' },
+};
+
+interface RtoDraft { legalName: string; code: string; registerUrl: string; categories: string; courses: string }
+type FormState = Omit<SiteSettings, 'partnerRtos'> & { partnerRtos: RtoDraft[] };
 
 interface SaveAnswer {
   success: boolean;
@@ -29,8 +45,25 @@ interface SaveAnswer {
   settings: SiteSettings;
 }
 
-const clone = (settings: SiteSettings): SiteSettings => ({ contactInfo: { ...settings.contactInfo }, socialMedia: { ...settings.socialMedia } });
-const same = (a: SiteSettings, b: SiteSettings) => JSON.stringify(a) === JSON.stringify(b);
+const list = (value: string) => value.split(/[\s,]+/).map((item) => item.trim()).filter(Boolean);
+
+function toForm(settings: SiteSettings): FormState {
+  const withDefaults = { ...defaultSiteSettings, ...settings };
+  return {
+    contactInfo: { ...withDefaults.contactInfo },
+    socialMedia: { ...withDefaults.socialMedia },
+    business: { ...withDefaults.business },
+    partnerRtos: withDefaults.partnerRtos.map((rto) => ({ ...rto, categories: rto.categories.join(', '), courses: rto.courses.join(', ') })),
+    claims: Object.fromEntries(CLAIM_KEYS.map((key) => [key, { ...withDefaults.claims[key] }])) as SiteSettings['claims'],
+  };
+}
+
+function fromForm(form: FormState) {
+  return { ...form, partnerRtos: form.partnerRtos.map((rto) => ({ ...rto, categories: list(rto.categories), courses: list(rto.courses) })) };
+}
+
+const same = (a: FormState, b: FormState) => JSON.stringify(a) === JSON.stringify(b);
+const emptyRto = (): RtoDraft => ({ legalName: '', code: '', registerUrl: '', categories: '', courses: '' });
 
 export default function SettingsPage() {
   const queryClient = useQueryClient();
@@ -39,7 +72,8 @@ export default function SettingsPage() {
     queryFn: async () => {
       try {
         const answer = await api<SiteSettings>('/admin/site-settings');
-        return { settings: { contactInfo: answer.contactInfo, socialMedia: answer.socialMedia }, failed: false };
+        const { contactInfo, socialMedia, business, partnerRtos, claims } = { ...defaultSiteSettings, ...answer };
+        return { settings: { contactInfo, socialMedia, business, partnerRtos, claims }, failed: false };
       } catch (cause) {
         // SPEC 7/8: if the load is not OK the built-in defaults are used, with a toast.
         console.error('Site settings could not be loaded', cause);
@@ -47,17 +81,26 @@ export default function SettingsPage() {
       }
     },
   });
-  const [form, setForm] = useState<SiteSettings | null>(null);
-  const [saved, setSaved] = useState<SiteSettings | null>(null);
+  const [form, setForm] = useState<FormState | null>(null);
+  const [saved, setSaved] = useState<FormState | null>(null);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [banner, setBanner] = useState<{ kind: 'success' | 'error'; text: string; note?: string } | null>(null);
 
   useEffect(() => {
     if (!loaded || form) return;
-    setForm(clone(loaded.settings));
-    setSaved(clone(loaded.settings));
+    setForm(toForm(loaded.settings));
+    setSaved(toForm(loaded.settings));
     if (loaded.failed) toast.error('Failed to load settings');
   }, [loaded, form]);
+
+  // Links from the dashboard's launch checklist jump to a section once the form is there.
+  useEffect(() => {
+    if (!form || !location.hash) return;
+    const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
+    target?.scrollIntoView();
+    // A link to one field (a claim's source note) puts the cursor in it.
+    if (target instanceof HTMLInputElement) target.focus();
+  }, [form !== null]); // eslint-disable-line react-hooks/exhaustive-deps
 
   const dirty = form !== null && saved !== null && !same(form, saved);
   useEffect(() => {
@@ -70,10 +113,11 @@ export default function SettingsPage() {
   const save = useMutation({
     mutationFn: (settings: SiteSettings) => api<SaveAnswer>('/admin/site-settings', { method: 'POST', body: settings }),
     onSuccess: (answer) => {
-      const settings = clone(answer.settings);
+      const settings = toForm(answer.settings);
       setForm(settings);
-      setSaved(settings);
-      queryClient.setQueryData(['site-settings'], { settings, failed: false });
+      setSaved(toForm(answer.settings));
+      queryClient.setQueryData(['site-settings'], { settings: answer.settings, failed: false });
+      queryClient.invalidateQueries({ queryKey: ['launch-readiness'] });
       setBanner({ kind: 'success', text: 'Settings saved successfully!', note: answer.note });
       toast.success('Settings saved successfully!');
     },
@@ -87,20 +131,23 @@ export default function SettingsPage() {
 
   if (isPending || !form) return <p className="admin-loading" role="status">Loading settings...</p>;
 
-  function update(field: Field, value: string) {
+  function change(path: string, mutate: (next: FormState) => void) {
     setForm((current) => {
       if (!current) return current;
-      const next = clone(current);
-      (next[field.group] as Record<string, string>)[field.name] = value;
+      const next = structuredClone(current);
+      mutate(next);
       return next;
     });
-    setErrors(({ [`${field.group}.${field.name}`]: _removed, ...rest }) => rest);
+    setErrors(({ [path]: _removed, ...rest }) => rest);
   }
+
+  const update = (field: Field, value: string) =>
+    change(`${field.group}.${field.name}`, (next) => { (next[field.group] as Record<string, string>)[field.name] = value; });
 
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setBanner(null);
-    const checked = v.safeParse(SiteSettingsSchema, form);
+    const checked = v.safeParse(SiteSettingsSchema, fromForm(form!));
     if (!checked.success) {
       const fieldErrors = issuesToFieldErrors(checked.issues);
       setErrors(fieldErrors);
@@ -114,13 +161,18 @@ export default function SettingsPage() {
 
   function onReset() {
     // SPEC 4: replaces the form values with the built-in defaults locally, without saving.
-    setForm(clone(defaultSiteSettings));
+    setForm(toForm(defaultSiteSettings));
     setErrors({});
     setBanner(null);
     toast.info('Defaults restored in the form. Save to apply them.');
   }
 
   const busy = save.isPending;
+  const fields = (list: Field[]) =>
+    list.map((field) => (
+      <Input key={field.name} field={field} value={(form[field.group] as Record<string, string>)[field.name] ?? ''} error={errors[`${field.group}.${field.name}`]} onChange={update} />
+    ));
+
   return (
     <>
       <p className="admin-lead">Manage contact information and social media links</p>
@@ -131,16 +183,54 @@ export default function SettingsPage() {
         </div>
       )}
       <form className="settings-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
-        <fieldset className="admin-card" disabled={busy}>
+        <fieldset className="admin-card" disabled={busy} id="contact">
           <legend>Contact Information</legend>
-          {contactFields.map((field) => (
-            <Input key={field.name} field={field} value={(form[field.group] as Record<string, string>)[field.name]} error={errors[`${field.group}.${field.name}`]} onChange={update} />
-          ))}
+          {fields(contactFields)}
         </fieldset>
-        <fieldset className="admin-card" disabled={busy}>
+        <fieldset className="admin-card" disabled={busy} id="social">
           <legend>Social Media Links</legend>
-          {socialFields.map((field) => (
-            <Input key={field.name} field={field} value={(form[field.group] as Record<string, string>)[field.name]} error={errors[`${field.group}.${field.name}`]} onChange={update} />
+          {fields(socialFields)}
+        </fieldset>
+        <fieldset className="admin-card" disabled={busy} id="business">
+          <legend>Business details</legend>
+          {fields(businessFields)}
+        </fieldset>
+        <fieldset className="admin-card" disabled={busy} id="partner-rtos">
+          <legend>Partner RTOs</legend>
+          <p className="admin-hint">
+            The registered training organisations that assess and issue the qualifications. Course pages, the footer, the quote
+            confirmation and the terms name them; until one is entered they say the written quote names the RTO.
+          </p>
+          {form.partnerRtos.map((rto, index) => (
+            <RtoFields
+              key={index}
+              index={index}
+              rto={rto}
+              errors={errors}
+              onChange={(name, value) => change(`partnerRtos.${index}.${name}`, (next) => { next.partnerRtos[index]![name] = value; })}
+              onRemove={() => change(`partnerRtos.${index}`, (next) => { next.partnerRtos.splice(index, 1); })}
+            />
+          ))}
+          <div>
+            <button type="button" className="admin-btn admin-btn--ghost" onClick={() => change('partnerRtos', (next) => { next.partnerRtos.push(emptyRto()); })}>
+              Add a partner RTO
+            </button>
+          </div>
+        </fieldset>
+        <fieldset className="admin-card" disabled={busy} id="claims">
+          <legend>Claims on the site</legend>
+          <p className="admin-hint">
+            Each figure is shown only while it is switched on. Note where it comes from (a report, a survey, your records) so
+            anyone can check it; a claim without a source is listed on the dashboard before launch.
+          </p>
+          {CLAIM_KEYS.map((key) => (
+            <ClaimFields
+              key={key}
+              claimKey={key}
+              claim={form.claims[key]}
+              errors={errors}
+              onChange={(name, value) => change(`claims.${key}.${name}`, (next) => { (next.claims[key] as Record<string, string | boolean>)[name] = value; })}
+            />
           ))}
         </fieldset>
         <div className="admin-actions">
@@ -157,30 +247,93 @@ export default function SettingsPage() {
   );
 }
 
-const fieldId = (path: string) => `setting-${path.replace('.', '-')}`;
+const fieldId = (path: string) => `setting-${path.replaceAll('.', '-')}`;
 
 function Input({ field, value, error, onChange }: { field: Field; value: string; error?: string; onChange: (field: Field, value: string) => void }) {
   const path = `${field.group}.${field.name}`;
-  const id = fieldId(path);
+  return (
+    <TextField path={path} label={field.label} type={field.type} value={value} error={error} hint={field.hint} autoComplete={field.autoComplete}
+      inputMode={field.inputMode ?? (field.type === 'tel' ? 'tel' : undefined)} onChange={(value) => onChange(field, value)} />
+  );
+}
+
+function TextField(props: {
+  path: string; label: string; value: string; onChange: (value: string) => void; type?: string; error?: string; hint?: ReactNode;
+  autoComplete?: string; inputMode?: 'tel' | 'numeric'; placeholder?: string;
+}) {
+  const id = fieldId(props.path);
   const hintId = useId();
   const errorId = useId();
-  const describedBy = [field.hint ? hintId : '', error ? errorId : ''].filter(Boolean).join(' ') || undefined;
+  const describedBy = [props.hint ? hintId : '', props.error ? errorId : ''].filter(Boolean).join(' ') || undefined;
   return (
     <div className="admin-field">
-      <label htmlFor={id}>{field.label}</label>
+      <label htmlFor={id}>{props.label}</label>
       <input
         id={id}
-        name={path}
-        type={field.type}
-        value={value}
-        autoComplete={field.autoComplete}
-        inputMode={field.type === 'tel' ? 'tel' : undefined}
-        aria-invalid={error ? true : undefined}
+        name={props.path}
+        type={props.type ?? 'text'}
+        value={props.value}
+        autoComplete={props.autoComplete ?? 'off'}
+        inputMode={props.inputMode}
+        placeholder={props.placeholder}
+        aria-invalid={props.error ? true : undefined}
         aria-describedby={describedBy}
-        onChange={(event) => onChange(field, event.target.value)}
+        onChange={(event) => props.onChange(event.target.value)}
       />
-      {field.hint && <p id={hintId} className="admin-hint">{field.hint}</p>}
-      {error && <p id={errorId} className="admin-error">{error}</p>}
+      {props.hint && <p id={hintId} className="admin-hint">{props.hint}</p>}
+      {props.error && <p id={errorId} className="admin-error">{props.error}</p>}
     </div>
+  );
+}
+
+function RtoFields({ index, rto, errors, onChange, onRemove }: {
+  index: number; rto: RtoDraft; errors: Record<string, string>; onChange: (name: keyof RtoDraft, value: string) => void; onRemove: () => void;
+}) {
+  const path = (name: string) => `partnerRtos.${index}.${name}`;
+  const title = rto.legalName.trim() || `Partner RTO ${index + 1}`;
+  return (
+    <fieldset className="settings-subcard">
+      <legend>{title}</legend>
+      <TextField path={path('legalName')} label="Legal name" value={rto.legalName} error={errors[path('legalName')]} onChange={(value) => onChange('legalName', value)} />
+      <TextField path={path('code')} label="RTO code" value={rto.code} inputMode="numeric" error={errors[path('code')]}
+        hint="4 to 6 digits, exactly as on training.gov.au." onChange={(value) => onChange('code', value)} />
+      <TextField path={path('registerUrl')} label="Register link" type="url" value={rto.registerUrl} error={errors[path('registerUrl')]}
+        placeholder={/^\d{4,6}$/.test(rto.code) ? registerUrlFor(rto.code) : 'https://training.gov.au/Organisation/Details/…'}
+        hint="Leave empty to link to the RTO's page on training.gov.au." onChange={(value) => onChange('registerUrl', value)} />
+      <TextField path={path('categories')} label="Categories it delivers" value={rto.categories} error={errors[path('categories')] ?? firstItemError(errors, path('categories'))}
+        hint="Category slugs separated by commas, for example business-administration. Leave this and the courses empty if it delivers every qualification."
+        onChange={(value) => onChange('categories', value)} />
+      <TextField path={path('courses')} label="Courses it delivers" value={rto.courses} error={errors[path('courses')] ?? firstItemError(errors, path('courses'))}
+        hint="Course codes separated by commas, for example CPC30220. A course listed here goes to this RTO even if another lists its category."
+        onChange={(value) => onChange('courses', value)} />
+      <div>
+        <button type="button" className="admin-btn admin-btn--ghost" onClick={onRemove}>
+          Remove {title}
+        </button>
+      </div>
+    </fieldset>
+  );
+}
+
+const firstItemError = (errors: Record<string, string>, prefix: string) =>
+  Object.entries(errors).find(([key]) => key.startsWith(`${prefix}.`))?.[1];
+
+function ClaimFields({ claimKey, claim, errors, onChange }: {
+  claimKey: ClaimKey; claim: SiteSettings['claims'][ClaimKey]; errors: Record<string, string>; onChange: (name: 'value' | 'source' | 'enabled', value: string | boolean) => void;
+}) {
+  const { label, value, hint } = claimLabels[claimKey];
+  const path = (name: string) => `claims.${claimKey}.${name}`;
+  const switchId = fieldId(path('enabled'));
+  return (
+    <fieldset className="settings-subcard">
+      <legend>{label}</legend>
+      <div className="admin-check">
+        <input id={switchId} type="checkbox" checked={claim.enabled} onChange={(event) => onChange('enabled', event.target.checked)} />
+        <label htmlFor={switchId}>Show on the site</label>
+      </div>
+      <TextField path={path('value')} label={value} value={claim.value} error={errors[path('value')]} hint={hint} onChange={(next) => onChange('value', next)} />
+      <TextField path={path('source')} label="Source note" value={claim.source} error={errors[path('source')]}
+        hint="Where the claim comes from and when it was last checked (staff only, not shown on the site)." onChange={(next) => onChange('source', next)} />
+    </fieldset>
   );
 }

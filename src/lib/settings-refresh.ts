@@ -1,4 +1,5 @@
 import { isShownSocialLink, telHref } from './social.ts';
+import { partsFor, type Part, type PartsInput, type PartsKind } from './partner-rto.ts';
 
 type Settings = Record<string, Record<string, unknown>>;
 
@@ -48,12 +49,80 @@ export function applySettings(root: ParentNode, settings: Settings): number {
       changed++;
     }
   }
+  return changed + applyClaims(root, settings) + applyParts(root, settings);
+}
+
+type ClaimValue = { value?: unknown; enabled?: unknown };
+
+/**
+ * Claims staff own (`data-claim="completionTime"`): hidden when switched off; their `data-claim-value`
+ * elements show the saved figure (a count-up figure, `data-claim-value="count"`, also gets its target).
+ */
+export function applyClaims(root: ParentNode, settings: Settings): number {
+  const claims = settings.claims as Record<string, ClaimValue> | undefined;
+  if (!claims || typeof claims !== 'object') return 0;
+  let changed = 0;
+  for (const node of root.querySelectorAll<HTMLElement>('[data-claim]')) {
+    const claim = claims[node.dataset.claim ?? ''];
+    if (!claim || typeof claim.enabled !== 'boolean' || typeof claim.value !== 'string') continue;
+    if (node.hidden === claim.enabled) {
+      node.hidden = !claim.enabled;
+      changed++;
+    }
+    const value = claim.value.trim();
+    for (const target of node.querySelectorAll<HTMLElement>('[data-claim-value]')) {
+      if (target.closest('[data-claim]') !== node || !value) continue;
+      let text = value;
+      if (target.dataset.claimValue === 'count') {
+        const figure = Number(value);
+        if (!Number.isFinite(figure)) continue;
+        const decimals = value.split('.')[1]?.length ?? 0;
+        target.dataset.countTo = String(figure);
+        target.dataset.decimals = String(decimals);
+        text = figure.toLocaleString('en-AU', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+      }
+      if (target.textContent !== text) {
+        target.textContent = text;
+        changed++;
+      }
+    }
+  }
   return changed;
+}
+
+/** Sentences naming the partner RTOs or the business (`data-parts`), rebuilt from the saved settings. */
+export function applyParts(root: ParentNode, settings: Settings): number {
+  if (!Array.isArray(settings.partnerRtos) || !settings.business || typeof settings.business !== 'object') return 0;
+  const input = settings as unknown as PartsInput;
+  let changed = 0;
+  for (const node of root.querySelectorAll<HTMLElement>('[data-parts]')) {
+    const { courseCode: code, courseCategory: category } = node.dataset;
+    const parts = partsFor(node.dataset.parts as PartsKind, input, code && category ? { code, category } : undefined);
+    const next = parts.map(partNode);
+    const html = next.map((n) => (n instanceof HTMLElement ? n.outerHTML : n.textContent)).join('');
+    if (node.innerHTML === html && node.hidden === (parts.length === 0)) continue;
+    node.replaceChildren(...next);
+    node.hidden = parts.length === 0;
+    changed++;
+  }
+  return changed;
+}
+
+function partNode(part: Part): Node {
+  if (typeof part === 'string') return document.createTextNode(part);
+  const link = document.createElement('a');
+  link.textContent = part.text;
+  // Only https register links are shown as links.
+  if (/^https:\/\//i.test(part.href)) {
+    link.href = part.href;
+    link.rel = 'external';
+  }
+  return link;
 }
 
 /** Fetches the public settings and applies them; failures keep the built-in values (SPEC 8: only logged). */
 export async function refreshSettings(root: ParentNode = document): Promise<void> {
-  if (!root.querySelector('[data-setting]')) return;
+  if (!root.querySelector('[data-setting], [data-claim], [data-parts]')) return;
   try {
     const response = await fetch('/api/public/site-settings', { headers: { Accept: 'application/json' } });
     if (!response.ok) throw new Error(`HTTP ${response.status}`);

@@ -8,6 +8,12 @@ export { telHref };
 /** Built-in defaults (SPEC section 3), validated once so a bad edit of the content file fails the build. */
 export const defaultSiteSettings: SiteSettings = v.parse(SiteSettingsSchema, defaults);
 
+/** The settings as the public answer and the pages use them (without who saved them). */
+export function publicSettings(settings: SiteSettings): SiteSettings {
+  const { contactInfo, socialMedia, business, partnerRtos, claims } = settings;
+  return { contactInfo, socialMedia, business, partnerRtos, claims };
+}
+
 let buildTimeSettings: Promise<SiteSettings> | undefined;
 
 /**
@@ -21,8 +27,7 @@ export function getSiteSettings(): Promise<SiteSettings> {
     if (!process.env.NETLIFY_BLOBS_CONTEXT) return defaultSiteSettings;
     try {
       const { readSettings } = await import('../server/settings');
-      const { contactInfo, socialMedia } = await readSettings();
-      return { contactInfo, socialMedia };
+      return publicSettings(await readSettings());
     } catch (cause) {
       console.warn('Site settings: could not read the saved settings, using the defaults.', cause);
       return defaultSiteSettings;

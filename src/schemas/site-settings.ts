@@ -28,12 +28,98 @@ export const SocialMediaSchema = v.object({
   youtube: socialUrl,
 }, 'Social media links must list facebook, instagram and youtube');
 
+
+/** Australian Business Number: 11 digits whose weighted sum (first digit less one) divides by 89. */
+export function isValidAbn(value: string): boolean {
+  const digits = value.replace(/\s+/g, '');
+  if (!/^\d{11}$/.test(digits)) return false;
+  const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
+  const sum = [...digits].reduce((total, digit, index) => total + (Number(digit) - (index === 0 ? 1 : 0)) * weights[index]!, 0);
+  return sum % 89 === 0;
+}
+
+/** "51824753556" -> "51 824 753 556", the way the ABN Lookup shows it. */
+export const formatAbn = (abn: string) => abn.replace(/^(\d{2})(\d{3})(\d{3})(\d{3})$/, '$1 $2 $3 $4');
+
+/** The national register's page for an RTO (training.gov.au). */
+export const registerUrlFor = (code: string) => `https://training.gov.au/Organisation/Details/${code}`;
+
+export const BusinessSchema = v.object({
+  legalName: text(200),
+  abn: v.pipe(
+    v.string(),
+    v.transform((value) => value.replace(/\s+/g, '')),
+    v.check((value) => value === '' || /^\d{11}$/.test(value), 'An ABN has 11 digits'),
+    v.check((value) => value === '' || isValidAbn(value), 'This ABN is not valid (check digits do not match)'),
+  ),
+}, 'Business details must list legalName and abn');
+
+const slugList = (label: string) => v.pipe(
+  v.array(v.pipe(v.string(), v.trim(), v.maxLength(40), v.regex(/^[A-Za-z0-9-]+$/, `${label} may contain letters, digits and hyphens only`))),
+  v.maxLength(300, `At most 300 ${label.toLowerCase()}`),
+);
+
+export const PartnerRtoSchema = v.pipe(
+  v.object({
+    legalName: v.pipe(text(200), v.nonEmpty('The RTO legal name is required')),
+    code: v.pipe(v.string(), v.trim(), v.regex(/^\d{4,6}$/, 'An RTO code has 4 to 6 digits, as on training.gov.au')),
+    registerUrl: v.pipe(
+      v.optional(v.string(), ''),
+      v.trim(),
+      v.maxLength(300, 'Links must be at most 300 characters'),
+      v.check((value) => value === '' || /^https:\/\/[^\s]+$/i.test(value), 'The register link must start with https://'),
+    ),
+    /** Category slugs this RTO delivers; with `courses` both empty it delivers every qualification. */
+    categories: v.optional(slugList('Categories'), []),
+    /** Course codes this RTO delivers (takes precedence over another RTO's category). */
+    courses: v.optional(slugList('Courses'), []),
+  }, 'A partner RTO must list legalName, code, registerUrl, categories and courses'),
+  v.transform((rto) => ({ ...rto, registerUrl: rto.registerUrl || registerUrlFor(rto.code) })),
+);
+
+const ClaimSchema = (value: v.GenericSchema<string, string>) => v.object({
+  value,
+  source: text(300),
+  enabled: v.boolean('Choose whether the claim is shown'),
+}, 'A claim must list value, source and enabled');
+
+const figure = v.pipe(v.string(), v.trim(), v.regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter a number, for example 5000 or 4.9'));
+
+/** Marketing claims staff stand behind: the figure or text, where it comes from, and whether it is shown. */
+export const ClaimsSchema = v.object({
+  qualifications: ClaimSchema(figure),
+  sectors: ClaimSchema(figure),
+  successRate: ClaimSchema(figure),
+  satisfaction: ClaimSchema(figure),
+  completionTime: ClaimSchema(v.pipe(text(40), v.nonEmpty('Enter the timeframe, for example 4-8 weeks'))),
+  process: ClaimSchema(v.pipe(text(120), v.nonEmpty('Enter the heading of the process section'))),
+}, 'Claims must list qualifications, sectors, successRate, satisfaction, completionTime and process');
+
+export type ClaimKey = keyof v.InferOutput<typeof ClaimsSchema>;
+export const CLAIM_KEYS: ClaimKey[] = ['qualifications', 'sectors', 'successRate', 'satisfaction', 'completionTime', 'process'];
+
 export const SiteSettingsSchema = v.object({
   contactInfo: ContactInfoSchema,
   socialMedia: SocialMediaSchema,
+  business: BusinessSchema,
+  partnerRtos: v.pipe(v.array(PartnerRtoSchema), v.maxLength(10, 'At most 10 partner RTOs')),
+  claims: ClaimsSchema,
 });
 
 export type SiteSettings = v.InferOutput<typeof SiteSettingsSchema>;
+
+/**
+ * What the save endpoint accepts: the groups added after launch may be left out (an admin tab opened
+ * before they existed); the endpoint keeps the saved ones for any group that is missing.
+ */
+export const SiteSettingsInputSchema = v.object({
+  ...SiteSettingsSchema.entries,
+  business: v.optional(BusinessSchema),
+  partnerRtos: v.optional(SiteSettingsSchema.entries.partnerRtos),
+  claims: v.optional(ClaimsSchema),
+});
 export type SocialNetwork = keyof SiteSettings['socialMedia'];
+export type PartnerRto = SiteSettings['partnerRtos'][number];
+export type Claim = SiteSettings['claims'][ClaimKey];
 
 export { isShownSocialLink } from '../lib/social.ts';

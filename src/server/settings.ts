@@ -4,7 +4,10 @@ import { dataStore } from './blobs.ts';
 import { SiteSettingsSchema, type SiteSettings } from '../schemas/site-settings.ts';
 import { defaultSiteSettings } from '../lib/site-settings.ts';
 
-/** The `settings` store holds one entry, `site`: the saved contact details and social links. */
+/**
+ * The `settings` store holds one entry, `site`: contact details, social links, business details, partner
+ * RTOs and marketing claims.
+ */
 const KEY = 'site';
 export const SETTINGS_CACHE_TAG = 'site-settings';
 
@@ -16,8 +19,9 @@ export interface StoredSettings extends SiteSettings {
 /** The saved settings, or the built-in defaults when nothing (valid) was saved yet. */
 export async function readSettings(): Promise<SiteSettings & Partial<Pick<StoredSettings, 'updatedAt' | 'updatedBy'>>> {
   const stored = await dataStore('settings').get(KEY, { type: 'json' });
-  if (!stored) return defaultSiteSettings;
-  const parsed = v.safeParse(SiteSettingsSchema, stored);
+  if (!stored || typeof stored !== 'object') return defaultSiteSettings;
+  // Settings saved before the business, partner RTO and claim groups existed keep their defaults.
+  const parsed = v.safeParse(SiteSettingsSchema, { ...defaultSiteSettings, ...stored });
   if (!parsed.success) {
     console.error('Stored site settings are invalid; showing the defaults.', parsed.issues[0]?.message);
     return defaultSiteSettings;

@@ -204,6 +204,35 @@ describe('quote wizard (SPEC 2.12)', () => {
     expect(sessionStorage.getItem(STORAGE_KEY)).toBeNull();
   });
 
+  it('the confirmation says the written quote names the RTO, or names the delivering RTO from the saved settings', async () => {
+    const rto = { legalName: 'Example Skills Institute Pty Ltd', code: '45678', registerUrl: 'https://training.gov.au/Organisation/Details/45678', categories: ['civil-construction'], courses: [] };
+    const fetch = vi.fn(async (url: string) =>
+      url === '/api/email/quote'
+        ? new Response(JSON.stringify({ success: true, id: 'x' }), { status: 200 })
+        : new Response(JSON.stringify({ partnerRtos: [rto] }), { status: 200 }));
+    vi.stubGlobal('fetch', fetch);
+    render(<QuoteWizard categories={categories} courses={courses} />);
+    toReview();
+    fireEvent.click(screen.getByLabelText(/I agree to be bound by the/));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit Request' })));
+    expect(heading().textContent).toBe('Thank you, Sam!');
+    await act(async () => undefined);
+    const link = screen.getByRole('link', { name: 'Example Skills Institute Pty Ltd (RTO 45678)' });
+    expect(link.getAttribute('href')).toBe(rto.registerUrl);
+    expect(fetch).toHaveBeenCalledWith('/api/public/site-settings', expect.anything());
+  });
+
+  it('without a partner RTO the confirmation says the written quote names it', async () => {
+    vi.stubGlobal('fetch', vi.fn(async (url: string) =>
+      url === '/api/email/quote' ? new Response(JSON.stringify({ success: true, id: 'x' }), { status: 200 }) : new Response('{}', { status: 503 })));
+    render(<QuoteWizard categories={categories} courses={courses} partnerRtos={[]} />);
+    toReview();
+    fireEvent.click(screen.getByLabelText(/I agree to be bound by the/));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit Request' })));
+    await act(async () => undefined);
+    expect(screen.getByTestId('quote-rto').textContent).toContain('named in your written quote');
+  });
+
   it('shows the quote error and stays on the review when sending fails', async () => {
     vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ success: false, message: 'Unknown course: X' }), { status: 400 })));
     render(<QuoteWizard categories={categories} courses={courses} />);

@@ -26,6 +26,7 @@ const ADMIN_CALLS: { route: string; method: string; body?: unknown; params?: () 
   { route: '/api/auth/verify', method: 'GET' },
   { route: '/api/auth/logout', method: 'POST' },
   { route: '/api/admin/dashboard-stats', method: 'GET' },
+  { route: '/api/admin/launch-readiness', method: 'GET' },
   { route: '/api/admin/site-settings', method: 'GET' },
   { route: '/api/admin/site-settings', method: 'POST', body: defaultSiteSettings },
   { route: '/api/admin/inquiries', method: 'GET' },

@@ -8,6 +8,8 @@ import {
   STEP_COUNT, STEP_REQUIREMENT, STEP_TITLES, canContinue, clearProgress, coursesFor, emptyDraft, loadProgress, saveProgress,
   toggleCategory, toggleCourse, type QuoteCategory, type QuoteCourse, type QuoteDraft, type Step,
 } from './steps';
+import { quoteRtoParts, type Part } from '../../lib/partner-rto';
+import type { PartnerRto } from '../../schemas/site-settings';
 import './QuoteWizard.css';
 
 /** SPEC 8. */
@@ -16,6 +18,8 @@ export const QUOTE_ERROR = 'There was an error submitting your form. Please try 
 interface Props {
   categories: QuoteCategory[];
   courses: QuoteCourse[];
+  /** Partner RTOs from site settings at build time; refreshed from the public settings on confirmation. */
+  partnerRtos?: PartnerRto[];
 }
 
 /** sessionStorage, or null where the browser refuses it (progress is then simply not kept). */
@@ -32,7 +36,7 @@ function tabStorage(): Storage | null {
  * field moves on like Next. Progress is kept in sessionStorage for a reload in the same tab and
  * cleared after a successful submission. Focus moves to each step's heading.
  */
-export default function QuoteWizard({ categories, courses }: Props) {
+export default function QuoteWizard({ categories, courses, partnerRtos = [] }: Props) {
   const id = useId();
   const [step, setStep] = useState<Step>(1);
   const [draft, setDraft] = useState<QuoteDraft>(emptyDraft);
@@ -40,6 +44,7 @@ export default function QuoteWizard({ categories, courses }: Props) {
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ detail?: string; errors: { field: string; message: string }[] } | null>(null);
   const [done, setDone] = useState<string | null>(null);
+  const [rtos, setRtos] = useState<PartnerRto[]>(partnerRtos);
   const [courseFilter, setCourseFilter] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -128,6 +133,11 @@ export default function QuoteWizard({ categories, courses }: Props) {
         if (storage) clearProgress(storage);
         moved.current = true;
         setDone(draft.firstName.trim());
+        // The confirmation names the delivering RTO as staff saved it, even before the pages are rebuilt.
+        fetch('/api/public/site-settings', { headers: { Accept: 'application/json' } })
+          .then((response) => (response.ok ? response.json() : null))
+          .then((settings: { partnerRtos?: unknown } | null) => { if (Array.isArray(settings?.partnerRtos)) setRtos(settings.partnerRtos as PartnerRto[]); })
+          .catch(() => undefined);
       } else {
         setFailure({ errors: data.errors ?? [], detail: data.errors?.length ? undefined : data.message });
       }
@@ -145,6 +155,7 @@ export default function QuoteWizard({ categories, courses }: Props) {
           <CircleCheck size={56} aria-hidden="true" className="quote-done__icon" />
           <h2 ref={headingRef} tabIndex={-1}>Thank you{done ? `, ${done}` : ''}!</h2>
           <p>We've received your free quote request. One of our team will reply within 24 hours with the qualification that fits your experience and what it involves.</p>
+          <p data-testid="quote-rto">{renderParts(quoteRtoParts(rtos, courses.filter((course) => draft.selectedCourses.includes(course.code))))}</p>
           <a className="btn btn--primary" href="/">Back to Home</a>
         </div>
       </div>
@@ -434,3 +445,7 @@ const Row = ({ label, value }: { label: string; value: string }) => (
     <dd>{value}</dd>
   </div>
 );
+
+function renderParts(parts: Part[]): ReactNode[] {
+  return parts.map((part, index) => (typeof part === 'string' ? part : <a key={index} href={part.href} rel="external">{part.text}</a>));
+}

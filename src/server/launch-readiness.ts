@@ -1,0 +1,95 @@
+/**
+ * "Ready to launch?": every built-in default or unverified fact the public site still shows. Computed on
+ * request from the saved settings, the shipped defaults and the catalogue facts file.
+ */
+import coursesJson from '../../content/courses.json';
+import { CLAIM_KEYS, type ClaimKey, type SiteSettings } from '../schemas/site-settings.ts';
+import { defaultSiteSettings } from '../lib/site-settings.ts';
+import { readSettings } from './settings.ts';
+
+export interface ReadinessItem {
+  /** Stable id, e.g. `default-contactInfo.phone`, `no-partner-rto`, `claim-no-source-successRate`, `stale-check`. */
+  id: string;
+  text: string;
+  /** Where staff fix it. */
+  href: string;
+}
+
+export interface LaunchReadiness {
+  ready: boolean;
+  items: ReadinessItem[];
+}
+
+interface CourseFacts { code: string; checkedOn?: unknown }
+
+const contactLabels: Record<keyof SiteSettings['contactInfo'], string> = {
+  email: 'The e-mail address',
+  phone: 'The phone number',
+  phoneSecondary: 'The secondary phone number',
+  address: 'The street address',
+  businessHours: 'The business hours',
+};
+const socialLabels: Record<keyof SiteSettings['socialMedia'], string> = { facebook: 'Facebook', instagram: 'Instagram', youtube: 'YouTube' };
+const claimNames: Record<ClaimKey, string> = {
+  qualifications: 'Qualifications facilitated',
+  sectors: 'Industry sectors',
+  successRate: 'Success rate',
+  satisfaction: 'Satisfaction',
+  completionTime: 'Completion time',
+  process: 'Four-step process',
+};
+
+/** A date string (YYYY-MM-DD) more than six calendar months before `now`. */
+export function isOlderThanSixMonths(date: string, now: Date): boolean {
+  const checked = new Date(`${date.slice(0, 10)}T00:00:00Z`);
+  if (Number.isNaN(checked.getTime())) return true;
+  const limit = new Date(now);
+  limit.setUTCMonth(limit.getUTCMonth() - 6);
+  return checked < limit;
+}
+
+export function computeLaunchReadiness(
+  settings: SiteSettings,
+  options: { defaults?: SiteSettings; courses?: readonly CourseFacts[]; now?: Date } = {},
+): LaunchReadiness {
+  const { defaults = defaultSiteSettings, courses = coursesJson as CourseFacts[], now = new Date() } = options;
+  const items: ReadinessItem[] = [];
+
+  for (const field of Object.keys(contactLabels) as (keyof SiteSettings['contactInfo'])[]) {
+    const value = settings.contactInfo[field].trim();
+    if (value && value === defaults.contactInfo[field].trim()) {
+      items.push({ id: `default-contactInfo.${field}`, text: `${contactLabels[field]} is still the built-in placeholder (${value}).`, href: '/admin/settings#contact' });
+    }
+  }
+  for (const network of Object.keys(socialLabels) as (keyof SiteSettings['socialMedia'])[]) {
+    const value = settings.socialMedia[network].trim();
+    if (value && value === defaults.socialMedia[network].trim()) {
+      items.push({ id: `default-socialMedia.${network}`, text: `The ${socialLabels[network]} link is still the built-in placeholder.`, href: '/admin/settings#social' });
+    }
+  }
+  if (!settings.partnerRtos.length) {
+    items.push({ id: 'no-partner-rto', text: 'No partner RTO is entered: pages say the written quote names it.', href: '/admin/settings#partner-rtos' });
+  }
+  if (!settings.business.abn) items.push({ id: 'no-abn', text: 'No ABN is entered for the business.', href: '/admin/settings#business' });
+  if (!settings.business.legalName) items.push({ id: 'no-legal-name', text: 'No legal name is entered for the business.', href: '/admin/settings#business' });
+  for (const key of CLAIM_KEYS) {
+    const claim = settings.claims[key];
+    if (claim.enabled && !claim.source.trim()) {
+      items.push({ id: `claim-no-source-${key}`, text: `The claim "${claimNames[key]}" is shown without a source note.`, href: `/admin/settings#setting-claims-${key}-source` });
+    }
+  }
+  const stale = courses.filter((course) => typeof course.checkedOn === 'string' && isOlderThanSixMonths(course.checkedOn, now)).map((course) => course.code);
+  if (stale.length) {
+    const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '');
+    items.push({
+      id: 'stale-check',
+      text: `${stale.length} ${stale.length === 1 ? 'qualification was' : 'qualifications were'} last checked on the national register more than 6 months ago (${shown}).`,
+      href: '/admin/courses',
+    });
+  }
+  return { ready: items.length === 0, items };
+}
+
+export async function launchReadiness(now = new Date()): Promise<LaunchReadiness> {
+  return computeLaunchReadiness(await readSettings(), { now });
+}

@@ -1,0 +1,144 @@
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { createStaff } from './helpers/accounts';
+
+/**
+ * Facts staff own in site settings: claims switched off disappear from the public pages at once, and
+ * course pages name the partner RTO once one is entered. Settings are site-wide, so this runs once
+ * (desktop) and serially, and puts back whatever was saved before.
+ */
+// Several saves, page loads and axe runs per test on a shared machine.
+test.describe.configure({ mode: 'serial', timeout: 90_000 });
+
+async function signIn(page: Page, account: { username: string; password: string }) {
+  await page.goto('/admin/login');
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL('**/admin/dashboard');
+}
+
+async function apiToken(request: APIRequestContext) {
+  const account = await createStaff('facts');
+  const answer = await request.post('/api/auth/login', { data: { username: account.username, password: account.password } });
+  expect(answer.status()).toBe(200);
+  return ((await answer.json()) as { token: string }).token;
+}
+
+test.describe('facts staff own', () => {
+  let saved: unknown;
+  let token = '';
+
+  test.beforeAll(async ({ request }) => {
+    token = await apiToken(request);
+    const answer = await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } });
+    const { updatedAt: _a, updatedBy: _b, ...settings } = (await answer.json()) as Record<string, unknown>;
+    saved = settings;
+  });
+
+  test.afterAll(async ({ request }) => {
+    if (saved) await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: saved });
+  });
+
+  test('a claim switched off in settings disappears from the About page, and comes back when switched on', async ({ page }, testInfo) => {
+    test.skip(testInfo.project.name !== 'desktop', 'site-wide settings: runs once');
+    const account = await createStaff('claims');
+    await signIn(page, account);
+    await expect(page.getByRole('heading', { name: 'Ready to launch?' })).toBeVisible();
+    await expect(page.getByTestId('launch-readiness').getByText('No partner RTO is entered')).toBeVisible();
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    await page.goto('/admin/settings');
+    const success = page.getByRole('group', { name: 'Success rate (About page)' });
+    await success.getByLabel('Show on the site').uncheck();
+    await success.getByLabel('Source note').fill('Client records, checked November 2026');
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    await page.goto('/about');
+    const stats = page.getByRole('region', { name: 'Our results' });
+    await expect(stats.getByText('Success Rate')).toBeHidden();
+    await expect(stats.getByText('Industry Sectors')).toBeVisible();
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    await page.goto('/admin/settings');
+    await page.getByRole('group', { name: 'Success rate (About page)' }).getByLabel('Show on the site').check();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
+    await page.goto('/about');
+    await expect(page.getByRole('region', { name: 'Our results' }).getByText('Success Rate')).toBeVisible();
+  });
+
+  test('the completion time goes from every page with its switch and never breaks across lines', async ({ page, request }, testInfo) => {
+    test.skip(testInfo.project.name !== 'desktop', 'site-wide settings: runs once');
+    const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, any>;
+    await page.goto('/about');
+    const figure = page.locator('.note__big');
+    await expect(figure).toHaveText('4-8 weeks');
+    expect(await figure.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('nowrap');
+    const off = { ...current, claims: { ...current.claims, completionTime: { ...current.claims.completionTime, enabled: false } } };
+    expect((await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: off })).status()).toBe(200);
+    for (const path of ['/about', '/faq', '/free-quote', '/']) {
+      await page.goto(path);
+      // innerText leaves out what is hidden; the refresh script hides the claim once the settings arrive.
+      await expect.poll(() => page.locator('main').innerText()).not.toContain('4-8 weeks');
+    }
+  });
+
+  test('a course page says the written quote names the RTO until one is entered, then names it', async ({ page, request }, testInfo) => {
+    test.skip(testInfo.project.name !== 'desktop', 'site-wide settings: runs once');
+    const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, any>;
+    const none = { ...current, partnerRtos: [] };
+    expect((await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: none })).status()).toBe(200);
+    await page.goto('/courses/CPC30220');
+    const provider = page.getByTestId('course-provider');
+    await expect(provider).toContainText('named in your written quote');
+    await expect(page.locator('footer')).toContainText('named in your written quote');
+
+    const rto = { legalName: 'Example Skills Institute Pty Ltd', code: '45678', registerUrl: '', categories: [], courses: ['CPC30220'] };
+    const withRto = { ...current, partnerRtos: [rto] };
+    const saved = await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: withRto });
+    expect(saved.status()).toBe(200);
+    await page.reload();
+    const link = provider.getByRole('link', { name: 'Example Skills Institute Pty Ltd (RTO 45678)' });
+    await expect(link).toHaveAttribute('href', 'https://training.gov.au/Organisation/Details/45678');
+    await expect(page.locator('footer')).toContainText('Example Skills Institute Pty Ltd (RTO 45678)');
+    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+
+    // A bad RTO code is refused with the field named.
+    const bad = await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: { ...current, partnerRtos: [{ ...rto, code: '123' }] } });
+    expect(bad.status()).toBe(400);
+    expect(await bad.json()).toMatchObject({ errors: [{ field: 'partnerRtos.0.code' }] });
+  });
+});
+
+test('the settings form works at 360px and by keyboard, with validation messages for RTO code and ABN', async ({ page }, testInfo) => {
+  test.skip(testInfo.project.name !== 'phone', 'phone layout');
+  test.setTimeout(90_000);
+  const account = await createStaff('facts-phone');
+  await signIn(page, account);
+  await page.goto('/admin/settings#partner-rtos');
+  await page.getByRole('button', { name: 'Add a partner RTO' }).click();
+  const rto = page.getByRole('group', { name: 'Partner RTO 1' });
+  await rto.getByLabel('Legal name').fill('Example Skills Institute Pty Ltd');
+  await page.getByRole('group', { name: 'Example Skills Institute Pty Ltd' }).getByLabel('RTO code').fill('123');
+  await page.getByRole('group', { name: 'Business details' }).getByLabel('ABN').fill('51 824 753 557');
+  // Keyboard: the claim switch toggles with Space.
+  const claimSwitch = page.getByRole('group', { name: 'Sectors', exact: false }).getByLabel('Show on the site');
+  await claimSwitch.focus();
+  await page.keyboard.press('Space');
+  await expect(claimSwitch).not.toBeChecked();
+  await page.getByRole('button', { name: 'Save Settings' }).click();
+  await expect(page.getByRole('alert')).toContainText('Please correct the highlighted fields.');
+  const abn = page.getByRole('group', { name: 'Business details' }).getByLabel('ABN');
+  await expect(abn).toHaveAttribute('aria-invalid', 'true');
+  await expect(abn).toBeFocused();
+  await expect(page.getByText('This ABN is not valid (check digits do not match)')).toBeVisible();
+  const code = page.getByLabel('RTO code');
+  await expect(code).toHaveAttribute('aria-invalid', 'true');
+  await expect(page.getByText('An RTO code has 4 to 6 digits, as on training.gov.au')).toBeVisible();
+  // Nothing wider than the screen.
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+});
