@@ -38,6 +38,8 @@ export interface CourseSummary {
   categoryName: string;
   about: string;
   featured: boolean;
+  /** Occupations and trade words workers use for it (content/search-terms.json). */
+  terms?: string[];
 }
 
 export const levelRank = (level: string) => {
