@@ -77,8 +77,8 @@ export function queryWords(text: string): string[] {
 
 const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
 
-/** Typo tolerance: none under 5 letters, 1 for 5 to 7 letters, 2 from 8 letters. */
-const fuzziness = (term: string) => (term.length < 5 || /\d/.test(term) ? 0 : term.length < 8 ? 1 : 2);
+/** Typo tolerance: none under 5 letters, 1 for 5 to 9 letters, 2 from 10 letters ("bookkeeper" is not "zookeeper"). */
+const fuzziness = (term: string) => (term.length < 5 || /\d/.test(term) ? 0 : term.length < 10 ? 1 : 2);
 
 const SEARCH_OPTIONS: SearchOptions = {
   boost: { code: 8, title: 3, primary: 3, terms: 1.5, categoryName: 1, level: 1 },

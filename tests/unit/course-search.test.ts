@@ -97,6 +97,7 @@ describe('searching by occupation, in free sentences, with typos', () => {
   });
   it('never answers a trade the catalogue lacks with an unrelated one', () => {
     for (const word of ['electrician', 'electrcian', 'sparky']) expect(codes({ search: word }), word).not.toContain('CPC30220');
+    expect(codes({ search: 'zookeeper' })).toEqual([]);
   });
   it('finds a code in any case, even with a space inside', () => {
     expect(codes({ search: 'cpc30220' })[0]).toBe('CPC30220');

@@ -8,6 +8,7 @@ import {
   STEP_COUNT, STEP_REQUIREMENT, STEP_TITLES, canContinue, clearProgress, coursesFor, emptyDraft, loadProgress, saveProgress,
   toggleCategory, toggleCourse, type QuoteCategory, type QuoteCourse, type QuoteDraft, type Step,
 } from './steps';
+import { searchCourses } from '../../lib/course-search';
 import './QuoteWizard.css';
 
 /** SPEC 8. */
@@ -330,11 +331,8 @@ function CourseStep(props: {
   children: ReactNode;
 }) {
   const { idPrefix, courses, groups, categoryName, selected, filter, onFilter, onToggle, children } = props;
-  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  const matches = (course: QuoteCourse) => {
-    const text = `${course.code} ${course.title} ${course.level}`.toLowerCase();
-    return words.every((word) => text.includes(word)) || selected.includes(course.code);
-  };
+  const hits = new Set(searchCourses(courses, { search: filter }).map((course) => course.code));
+  const matches = (course: QuoteCourse) => hits.has(course.code) || selected.includes(course.code);
   const shown = courses.filter(matches);
   return (
     <>
