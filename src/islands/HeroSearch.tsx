@@ -94,7 +94,10 @@ export default function HeroSearch({ categories, levels, label }: Props) {
       aria-label={label}
       onSubmit={(event) => {
         event.preventDefault();
-        window.location.assign(searchHref(text, { category, level }) ?? '/search');
+        // Read the form itself: a search sent while the island was waking up is in the fields, not yet in state.
+        const data = new FormData(event.currentTarget);
+        const read = (name: string) => String(data.get(name) ?? '');
+        window.location.assign(searchHref(read('search'), { category: read('category'), level: read('level') }) ?? '/search');
       }}
     >
       <div className="hero-search__text">
