@@ -193,7 +193,8 @@ export function searchCourses<T extends SearchableCourse>(courses: readonly T[],
   if (!text) return courses.filter(passes).sort(byLevelThenTitle);
 
   const { index, byCode, phrases } = indexFor(courses);
-  const words = queryWords(text);
+  // At most 12 words: a sentence says no more, and it bounds the work a hostile query can ask for.
+  const words = queryWords(text).slice(0, 12);
   // A code typed on its own or among other words ("bsb 50120", "CPC30220 carpentry").
   const codeHits = [squash(text), ...words].map((w) => byCode.get(w)).filter((i): i is number => i !== undefined);
   const seen = new Set<number>();
