@@ -67,11 +67,14 @@ function stem(word: string): string {
   return word;
 }
 
-/** The meaningful words of a query, normalised and stemmed; numbers under 5 digits (years) are dropped. */
+/**
+ * The meaningful words of a query, normalised and stemmed; single letters (a word still being typed) and
+ * numbers under 5 digits (years) are dropped.
+ */
 export function queryWords(text: string): string[] {
   return normalise(text)
     .split(' ')
-    .filter((word) => word && !STOP_WORDS.has(word) && !/^\d{1,4}$/.test(word))
+    .filter((word) => word.length > 1 && !STOP_WORDS.has(word) && !/^\d{1,4}$/.test(word))
     .map(stem);
 }
 
