@@ -1,12 +1,13 @@
 #!/usr/bin/env node
-// npm run bench [-- --port 8890 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --keep]
+// npm run bench [-- --port 8890 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --keep --search-only]
 //
 // Builds and serves the site production-like in a throwaway copy of the project (its own build, .env and
 // blob store; nothing of a developer's local data is touched), then prints one table:
 //   - build time of the site, and of a copy whose catalogue is scaled to 5,000 (synthetic) courses;
 //   - for each public page type: Lighthouse mobile and desktop scores (median of --runs), LCP, TBT, CLS,
 //     total bytes, bytes before images and video, JS bytes (gzip -6 of every script) and request count;
-//   - latency percentiles of the catalogue API, sign-in and a form submit under a bounded local load.
+//   - latency percentiles of the catalogue API, sign-in and a form submit under a bounded local load;
+//   - course search recall and time per keystroke (scripts/bench/search.mjs; alone, in seconds, with --search-only).
 // Exits 1, naming each one, when a budget is broken: Lighthouse mobile 100 in all four categories;
 // JS <= 60 KB gzip on any public page, <= 15 KB where the page has no island; <= 300 KB before images
 // and video. Not part of `npm test`: the figures depend on the machine (TBT most of all).
@@ -21,6 +22,7 @@ import { scaleCatalogue } from './bench/scale-catalogue.mjs';
 import { measure, medianOf, startChrome } from './bench/lighthouse.mjs';
 import { load, summary } from './bench/load.mjs';
 import { jsAfterUse, openBrowser } from './bench/after-use.mjs';
+import { formatSearchBench, searchBench } from './bench/search.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -31,6 +33,7 @@ const { values: args } = parseArgs({
     scale: { type: 'string', default: '5000' },
     'no-scale': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    'search-only': { type: 'boolean', default: false },
   },
 });
 const PORT = Number(args.port);
@@ -144,6 +147,11 @@ function table(headers, rows) {
 }
 
 async function main() {
+  if (args['search-only']) {
+    // Seconds, no build or server: recall and per-keystroke search time (scripts/bench/search.mjs).
+    console.log(formatSearchBench(await searchBench({ scale: Number(args.scale) })));
+    return;
+  }
   await portsFree(PORT, PORT + 1);
   const startedAt = new Date();
 
@@ -232,6 +240,8 @@ async function main() {
     })],
   ];
   await cleanup();
+  log('course search: recall and time per keystroke');
+  const search = await searchBench({ scale: Number(args.scale) });
 
   // ---------- Report ----------
   const failures = [];
@@ -279,6 +289,8 @@ async function main() {
     return [name, result.latencies.length, ms(s.p50), ms(s.p95), ms(s.p99), ms(s.max), s.rps.toFixed(1), s.statuses];
   })));
   out.push(`(concurrency ${concurrency}; the local Netlify CLI, one process, on this machine)`);
+  out.push('');
+  out.push(formatSearchBench(search));
   out.push('');
   out.push(failures.length ? `BUDGETS BROKEN (${failures.length}):\n${failures.map((f) => `  - ${f}`).join('\n')}` : 'All budgets met: Lighthouse mobile 100/100/100/100, JS <= 60 KB gzip (<= 15 KB without islands), <= 300 KB before images and video.');
   console.log(out.join('\n'));

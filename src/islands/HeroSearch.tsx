@@ -1,6 +1,8 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Search } from 'lucide-react';
 import { suggest, type Suggestion } from '../lib/course-search';
+import type { CourseSummary } from '../lib/catalogue';
+import { loadSearchCourses } from '../lib/search-data';
 import { searchHref } from '../lib/search-url';
 import CourseFilters from '../components/CourseFilters';
 import './HeroSearch.css';
@@ -15,7 +17,8 @@ interface Props {
 export const SUGGESTION_HIDE_DELAY = 200;
 
 /**
- * Home hero search: text with suggestions (categories and levels, over 1 character, at most 8),
+ * Home hero search: text with suggestions (categories, levels and matching qualifications, over 1
+ * character, at most 8; a qualification opens its page),
  * a category and a level dropdown. It is a plain GET form to /search before it hydrates.
  */
 export default function HeroSearch({ categories, levels, label }: Props) {
@@ -26,7 +29,9 @@ export default function HeroSearch({ categories, levels, label }: Props) {
   const [open, setOpen] = useState(false);
   const [active, setActive] = useState(-1);
   const hideTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const suggestions = useMemo(() => suggest(text, categories, levels), [text, categories, levels]);
+  // The searchable catalogue arrives on first use; until then suggestions hold categories and levels.
+  const [courses, setCourses] = useState<CourseSummary[]>([]);
+  const suggestions = useMemo(() => suggest(text, categories, levels, courses), [text, categories, levels, courses]);
   const showList = open && suggestions.length > 0;
 
   const inputRef = useRef<HTMLInputElement>(null);
@@ -40,10 +45,16 @@ export default function HeroSearch({ categories, levels, label }: Props) {
     const chosen = (name: string) => (form?.elements.namedItem(name) as HTMLSelectElement | null)?.value ?? '';
     if (chosen('category')) setCategory(chosen('category'));
     if (chosen('level')) setLevel(chosen('level'));
+    // The island wakes when the visitor reaches for it: that is the moment to fetch the search data.
+    loadSearchCourses().then(setCourses, (error: unknown) => console.error('Search suggestions: no course data', error));
     return () => clearTimeout(hideTimer.current);
   }, []);
 
   const pick = (item: Suggestion) => {
+    if (item.type === 'course') {
+      window.location.assign(`/courses/${item.code}`);
+      return;
+    }
     setText(item.name);
     if (item.type === 'category' && item.slug) setCategory(item.slug);
     if (item.type === 'level') setLevel(item.name);
@@ -83,7 +94,10 @@ export default function HeroSearch({ categories, levels, label }: Props) {
       aria-label={label}
       onSubmit={(event) => {
         event.preventDefault();
-        window.location.assign(searchHref(text, { category, level }) ?? '/search');
+        // Read the form itself: a search sent while the island was waking up is in the fields, not yet in state.
+        const data = new FormData(event.currentTarget);
+        const read = (name: string) => String(data.get(name) ?? '');
+        window.location.assign(searchHref(read('search'), { category: read('category'), level: read('level') }) ?? '/search');
       }}
     >
       <div className="hero-search__text">
@@ -120,7 +134,7 @@ export default function HeroSearch({ categories, levels, label }: Props) {
         <ul id={listId} role="listbox" aria-label="Suggestions" className="hero-search__list" hidden={!showList}>
           {suggestions.map((item, i) => (
             <li
-              key={`${item.type}-${item.name}`}
+              key={`${item.type}-${item.type === 'course' ? item.code : item.name}`}
               id={optionId(i)}
               role="option"
               aria-selected={i === active}
@@ -129,7 +143,7 @@ export default function HeroSearch({ categories, levels, label }: Props) {
               onClick={() => pick(item)}
             >
               <span>{item.name}</span>
-              <span className="hero-search__type">{item.type === 'category' ? 'Category' : 'Level'}</span>
+              <span className="hero-search__type">{item.type === 'category' ? 'Category' : item.type === 'level' ? 'Level' : item.code}</span>
             </li>
           ))}
         </ul>

@@ -1,6 +1,9 @@
-import { useId, useRef, useState, type MouseEvent } from 'react';
+import { useId, useMemo, useRef, useState, type MouseEvent } from 'react';
 import { Search, X } from 'lucide-react';
 import { searchHref } from '../lib/search-url';
+import type { CourseSummary } from '../lib/catalogue';
+import { searchCourses } from '../lib/course-search';
+import { loadSearchCourses } from '../lib/search-data';
 import './SearchModal.css';
 
 /**
@@ -13,10 +16,14 @@ export default function SearchModal() {
   const [term, setTerm] = useState('');
   const titleId = useId();
   const hintId = useId();
+  const [courses, setCourses] = useState<CourseSummary[]>([]);
+  // The best few qualifications for the words typed so far, once the search data has arrived.
+  const matches = useMemo(() => (term.trim().length > 1 && courses.length ? searchCourses(courses, { search: term }).slice(0, 5) : []), [term, courses]);
 
   const open = () => {
     dialogRef.current?.showModal();
     inputRef.current?.focus();
+    loadSearchCourses().then(setCourses, () => undefined);
   };
   const close = () => dialogRef.current?.close();
 
@@ -70,6 +77,17 @@ export default function SearchModal() {
             <button type="submit" className="btn btn--accent">Search</button>
           </form>
           <p id={hintId} className="search-modal__hint">Enter a qualification name, code or keyword to find relevant courses</p>
+          {matches.length > 0 && (
+            <ul className="search-modal__matches" aria-label="Matching qualifications">
+              {matches.map((course) => (
+                <li key={course.code}>
+                  <a href={`/courses/${course.code}`}>
+                    <span>{course.title}</span> <span className="search-modal__code">{course.code}</span>
+                  </a>
+                </li>
+              ))}
+            </ul>
+          )}
         </div>
       </dialog>
     </>

@@ -5,6 +5,8 @@ import CourseFilters from '../components/CourseFilters';
 import type { CourseSummary } from '../lib/catalogue';
 import { searchCourses, type SearchQuery } from '../lib/course-search';
 import { readSearchQuery } from '../lib/search-query';
+import { loadSearchCourses } from '../lib/search-data';
+import { telHref } from '../lib/social';
 import './SearchResults.css';
 
 /** Cards shown at first; 'Show more' reveals the next batch. */
@@ -17,7 +19,12 @@ interface Props {
   initialTotal: number;
   categories: { slug: string; name: string }[];
   levels: string[];
+  /** The business phone from the site settings, offered when nothing matches. */
+  phone?: string;
 }
+
+/** The free quote, carrying the words the visitor typed, so an empty search is never a dead end. */
+export const quoteHref = (search?: string) => (search?.trim() ? `/free-quote?${new URLSearchParams({ search: search.trim() })}` : '/free-quote');
 
 const toHref = (query: SearchQuery) => {
   const params = new URLSearchParams();
@@ -25,31 +32,11 @@ const toHref = (query: SearchQuery) => {
   return `/search${params.size ? `?${params}` : ''}`;
 };
 
-type ApiCourse = Omit<CourseSummary, 'category' | 'categoryName'> & { category: { slug: string; name: string } };
-
-let catalogueRequest: Promise<CourseSummary[]> | undefined;
-/** The whole catalogue from the CDN-cached API, fetched once, the first time the visitor refines. */
-function loadCatalogue(): Promise<CourseSummary[]> {
-  catalogueRequest ??= fetch('/api/courses?limit=1000', { headers: { accept: 'application/json' } })
-    .then((response) => {
-      if (!response.ok) throw new Error(`Catalogue answered ${response.status}`);
-      return response.json() as Promise<{ courses: ApiCourse[] }>;
-    })
-    .then(({ courses }) =>
-      courses.map((c) => ({ ...c, category: c.category.slug, categoryName: c.category.name })),
-    )
-    .catch((error: unknown) => {
-      catalogueRequest = undefined;
-      throw error;
-    });
-  return catalogueRequest;
-}
-
 /**
  * SPEC 2.10 search results. The server renders the first answer into the page; refinements are
- * computed in the browser from the catalogue, fetched once, so they show at once afterwards.
+ * computed in the browser from the search data (src/lib/search-data.ts), fetched once, so they show at once afterwards.
  */
-export default function SearchResults({ initialQuery, initialResults, initialTotal, categories, levels }: Props) {
+export default function SearchResults({ initialQuery, initialResults, initialTotal, categories, levels, phone }: Props) {
   const [query, setQuery] = useState<SearchQuery>(initialQuery);
   const [draft, setDraft] = useState<SearchQuery>(initialQuery);
   const [catalogue, setCatalogue] = useState<CourseSummary[] | null>(null);
@@ -74,7 +61,7 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
     if (catalogue) return catalogue;
     setStatus('loading');
     try {
-      const loaded = await loadCatalogue();
+      const loaded = await loadSearchCourses();
       setCatalogue(loaded);
       setStatus('idle');
       return loaded;
@@ -189,6 +176,15 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
           <h2>No courses found</h2>
           <p>We couldn't find any courses matching your search criteria. Try adjusting your search terms or browse our categories instead.</p>
           <a className="btn btn--primary" href="/courses">Browse All Categories</a>
+          <div className="search-empty__help">
+            <p>Not sure which qualification fits your work? Tell us what you do and we will match it for you, free.</p>
+            <a className="btn btn--accent" href={quoteHref(query.search)}>Get a Free Quote</a>
+            {phone && (
+              <p className="search-empty__call">
+                Or call us on <a href={telHref(phone)} data-setting="contactInfo.phone" data-setting-link="tel">{phone}</a>
+              </p>
+            )}
+          </div>
         </div>
       ) : (
         <>

@@ -40,6 +40,8 @@ export interface CourseSummary {
   featured: boolean;
   /** false when the qualification cannot be completed by RPL alone; the card then says so. */
   rplAlone?: boolean;
+  /** Occupations and trade words workers use for it (content/search-terms.json). */
+  terms?: string[];
 }
 
 export const levelRank = (level: string) => {

@@ -15,6 +15,8 @@ import health from '../../content/course-details/health-fitness.json';
 import it from '../../content/course-details/information-technology.json';
 import leadership from '../../content/course-details/leadership-management.json';
 import security from '../../content/course-details/security-cleaning.json';
+import searchTermsJson from '../../content/search-terms.json';
+import { parseSearchTerms } from '../schemas/search-terms';
 import { DEFAULT_CATEGORY_COLOR, LEVELS, levelRank, type CourseSummary } from '../lib/catalogue';
 
 type Detail = (typeof business)[number];
@@ -63,6 +65,14 @@ export type ApiCourse = (typeof courses)[number];
 
 const courseByCode = new Map(courses.map((c) => [c.code, c]));
 
+/**
+ * Occupations and trade words per code (content/search-terms.json), validated when this module loads,
+ * so a malformed file fails the build. Entries for codes outside the catalogue are ignored.
+ */
+export const searchTerms = parseSearchTerms(searchTermsJson);
+/** Codes with search terms but no course (superseded, removed or not yet added); listed by a unit test. */
+export const searchTermsWithoutCourse = Object.keys(searchTerms).filter((code) => !courseByCode.has(code)).sort();
+
 /** The flat shape the shared search works on (category as its slug). */
 export const summaries: CourseSummary[] = courses.map((c) => ({
   code: c.code,
@@ -73,6 +83,7 @@ export const summaries: CourseSummary[] = courses.map((c) => ({
   about: c.about,
   featured: c.featured,
   rplAlone: c.rplAlone,
+  terms: searchTerms[c.code] ?? [],
 }));
 export const courseFromSummary = (summary: CourseSummary) => courseByCode.get(summary.code)!;
 

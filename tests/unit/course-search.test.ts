@@ -77,3 +77,49 @@ describe('hero suggestions (SPEC 2.5)', () => {
     expect(suggest('cert 4', categories, LEVELS).map((i) => i.name)).toContain('Certificate IV');
   });
 });
+
+describe('searching by occupation, in free sentences, with typos', () => {
+  it('reads a worker\'s sentence: "I have 10 years as a carpenter" finds Carpentry first', () => {
+    expect(codes({ search: 'I have 10 years as a carpenter' })[0]).toBe('CPC30220');
+  });
+  it('finds each trade workers name', () => {
+    const expected: Record<string, string> = {
+      carpenter: 'CPC30220', bricklayer: 'CPC33020', plumber: 'CPC32420', painter: 'CPC30620', tiler: 'CPC31320',
+      hairdresser: 'SHB30416', nurse: 'HLT54121', supervisor: 'BSB40520', 'team leader': 'BSB40520',
+      'aged care': 'CHC33021', childcare: 'CHC30125', forklift: 'TLI30321',
+    };
+    for (const [word, code] of Object.entries(expected)) expect(codes({ search: word })[0], word).toBe(code);
+    expect(codes({ search: 'builder' }).slice(0, 2)).toContain('CPC40120');
+  });
+  it('tolerates one or two wrong letters in longer words', () => {
+    expect(codes({ search: 'carpnter' })[0]).toBe('CPC30220');
+    expect(codes({ search: 'bricklayr' })[0]).toBe('CPC33020');
+  });
+  it('never answers a trade the catalogue lacks with an unrelated one', () => {
+    for (const word of ['electrician', 'electrcian', 'sparky']) expect(codes({ search: word }), word).not.toContain('CPC30220');
+    expect(codes({ search: 'zookeeper' })).toEqual([]);
+  });
+  it('finds a code in any case, even with a space inside', () => {
+    expect(codes({ search: 'cpc30220' })[0]).toBe('CPC30220');
+    expect(codes({ search: 'Chc 33021' })[0]).toBe('CHC33021');
+  });
+  it('finds word starts while typing', () => {
+    expect(codes({ search: 'carp' })[0]).toBe('CPC30220');
+    expect(codes({ search: 'hairdr' })).toContain('SHB30416');
+  });
+  it('returns nothing for a sentence without a job', () => {
+    expect(codes({ search: 'I have 10 years experience' })).toEqual([]);
+  });
+});
+
+describe('hero suggestions with qualifications', () => {
+  it('offer the matching qualifications after categories and levels, at most 8 in all', () => {
+    const items = suggest('carpenter', categories, LEVELS, summaries);
+    expect(items[0]).toEqual({ type: 'course', name: 'Certificate III in Carpentry', code: 'CPC30220' });
+    expect(suggest('ce', categories, LEVELS, summaries).length).toBeLessThanOrEqual(8);
+    const mixed = suggest('community', categories, LEVELS, summaries);
+    expect(mixed[0]).toMatchObject({ type: 'category', slug: 'community-services' });
+    expect(mixed.some((i) => i.type === 'course')).toBe(true);
+    expect(mixed.length).toBeLessThanOrEqual(8);
+  });
+});

@@ -10,6 +10,7 @@ import {
 } from './steps';
 import { quoteRtoParts, type Part } from '../../lib/partner-rto';
 import type { PartnerRto } from '../../schemas/site-settings';
+import { searchCourses } from '../../lib/course-search';
 import './QuoteWizard.css';
 
 /** SPEC 8. */
@@ -341,11 +342,8 @@ function CourseStep(props: {
   children: ReactNode;
 }) {
   const { idPrefix, courses, groups, categoryName, selected, filter, onFilter, onToggle, children } = props;
-  const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
-  const matches = (course: QuoteCourse) => {
-    const text = `${course.code} ${course.title} ${course.level}`.toLowerCase();
-    return words.every((word) => text.includes(word)) || selected.includes(course.code);
-  };
+  const hits = new Set(searchCourses(courses, { search: filter }).map((course) => course.code));
+  const matches = (course: QuoteCourse) => hits.has(course.code) || selected.includes(course.code);
   const shown = courses.filter(matches);
   return (
     <>
