@@ -235,11 +235,12 @@ const CSV_COLUMNS: [string, (r: InquiryRecord) => string][] = [
 
 /**
  * One CSV cell: a value a spreadsheet would run as a formula (= + - @, or a leading tab or CR) gets a
- * leading apostrophe; then RFC 4180 quoting when it holds a comma, quote or line break.
+ * leading apostrophe; then every cell is quoted (RFC 4180, quotes doubled), so no value is ever read
+ * as a number, date or anything else but text.
  */
 export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return `"${safe.replace(/"/g, '""')}"`;
 }
 
 /** The inquiries as CSV (header row, CRLF line ends, as spreadsheets expect). */
