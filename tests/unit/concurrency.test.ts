@@ -24,6 +24,9 @@ import { retryPendingMail, type MailTransport } from '../../src/server/mail';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
+import * as v from 'valibot';
+import { countView, createBlog, viewCount } from '../../src/server/blogs';
+import { BlogInputSchema } from '../../src/schemas/blog';
 
 /* ---------- A model of the platform's blob semantics, switchable per test ---------- */
 
@@ -35,10 +38,17 @@ const platform = vi.hoisted(() => ({
   writes: [] as { writer: string; key: string; before: string | undefined; after: string }[],
   version: 0,
   random: Math.random,
+  /** Typical time of one call to the store in ms (0: as fast as the event loop allows); each call takes 0.5 to 1.5 times it. */
+  latency: 0,
 }));
 
 /** Yields to other writers for a random while, between every step a real network call would take. */
-const jitter = () => new Promise<void>((resolve) => (platform.random() < 0.3 ? queueMicrotask(resolve) : setTimeout(resolve, Math.floor(platform.random() * 3))));
+const jitter = () =>
+  new Promise<void>((resolve) =>
+    platform.latency > 0
+      ? setTimeout(resolve, platform.latency * (0.5 + platform.random()))
+      : platform.random() < 0.3 ? queueMicrotask(resolve) : setTimeout(resolve, Math.floor(platform.random() * 3)),
+  );
 
 class PlatformStore {
   constructor(readonly name: string, private readonly entries: Map<string, { data: string; etag: string }>, private readonly etagOnRead: boolean) {}
@@ -111,6 +121,7 @@ describe('across function instances (platform model)', () => {
     platform.backends.clear();
     platform.writes.length = 0;
     platform.random = seeded(0xc0ffee);
+    platform.latency = 0;
     vi.spyOn(console, 'log').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
   });
@@ -146,6 +157,31 @@ describe('across function instances (platform model)', () => {
       for (let n = 0; n < 20; n++) await updateJSON<{ count: number }>(dataStore('counters'), 'mixed', (c) => ({ count: (c?.count ?? 0) + 1 }));
     })));
     expect(((await dataStore('counters').get('mixed', { type: 'json' })) as { count: number }).count).toBe(60);
+  });
+
+  describe('finding 8: view counts are lost under parallel beacons', () => {
+    // Real store calls take tens of milliseconds, so many writers of one key keep colliding for a while.
+    beforeEach(() => {
+      platform.latency = 15;
+    });
+
+    it('40 parallel beacons, each in its own instance: 40 counted on the post and in the month total', async () => {
+      const at = new Date('2026-11-20T02:00:00Z');
+      const blog = await inInstance('editor', () =>
+        createBlog(v.parse(BlogInputSchema, { title: 'Parallel beacons', excerpt: 'Counted once each', content: '<p>Hi</p>', isPublished: true }), 'editor', at),
+      );
+      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => inInstance(`beacon-${i}`, () => countView(blog.slug, at))));
+      expect(answers.every((n) => typeof n === 'number')).toBe(true);
+      expect((answers as number[]).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
+      expect(await viewCount(blog._id)).toBe(40);
+      expect(await viewsIn(monthKey(at))).toBe(40);
+    });
+
+    it('the month total keeps every view when 80 instances count at once', async () => {
+      const at = new Date('2026-10-05T02:00:00Z');
+      await Promise.all(Array.from({ length: 80 }, (_, i) => inInstance(`viewer-${i}`, () => addView(at))));
+      expect(await viewsIn(monthKey(at))).toBe(80);
+    });
   });
 
   it('staff changing inquiries while the mail retry sends them: both changes survive', async () => {
