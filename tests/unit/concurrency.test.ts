@@ -19,7 +19,7 @@ import { fakeContext, handlerFor, startInspectableBlobs, type LocalBlobs } from 
 import { dataStore, updateJSON } from '../../src/server/blobs';
 import { addView, viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
-import { createInquiry, getInquiry, listPendingMailIds, setInquiryStatus } from '../../src/server/inquiries';
+import { createInquiry, getInquiry, listInquiries, listPendingMailIds, setInquiryStatus } from '../../src/server/inquiries';
 import { retryPendingMail, type MailTransport } from '../../src/server/mail';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
@@ -222,7 +222,8 @@ describe('across function instances (platform model)', () => {
     const recordWrites = platform.writes.filter((w) => w.key.startsWith('inquiry/') && w.before);
     const byStaff = recordWrites.filter((w) => w.writer.includes('@staff-'));
     const byRetry = recordWrites.filter((w) => w.writer.endsWith('@mail-retry'));
-    expect(byStaff.length).toBeGreaterThan(20);
+    // Staff really raced the retry job (each toggle also records the status in the inbox index, so fewer fit in).
+    expect(byStaff.length).toBeGreaterThan(byRetry.length);
     expect(byRetry.length).toBe(8); // each inquiry: hold the messages, then record the outcome
     for (const write of byRetry) {
       const [before, after] = [JSON.parse(write.before!), JSON.parse(write.after)];
@@ -239,6 +240,23 @@ describe('across function instances (platform model)', () => {
       expect(record.mail.ack, id).toMatchObject({ state: 'sent', attempts: 1 });
     }
     expect(await listPendingMailIds()).toEqual([]);
+  });
+
+  it('finding 9: the inbox index and its counts agree with the records after racing creates and status changes', async () => {
+    const at = new Date('2026-11-20T02:00:00Z');
+    const created = await Promise.all(Array.from({ length: 12 }, (_, i) => inInstance(`form-${i}`, () =>
+      createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: `R${i}`, lastName: 'Lee', email: `r${i}@example.com`, phone: '0400 000 000' }, message: 'Hi' }, at))));
+    const ids = created.map((r) => r.id);
+    await Promise.all(['staff-a', 'staff-b', 'staff-c'].map((who) => inInstance(who, async () => {
+      for (let round = 0; round < 6; round++) for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
+    })));
+    const page = await inInstance('inbox', () => listInquiries({ status: 'all', limit: 100 }));
+    const records = await Promise.all(ids.map((id) => getInquiry(id)));
+    const handledNow = records.filter((r) => r!.status === 'handled').length;
+    expect(page.counts).toEqual({ all: 12, new: 12 - handledNow, handled: handledNow });
+    expect(page.items.map((i) => i.id)).toEqual([...ids].sort().reverse());
+    const onlyNew = await listInquiries({ status: 'new', limit: 100 });
+    expect(onlyNew.items.map((i) => i.id).sort()).toEqual(records.filter((r) => r!.status === 'new').map((r) => r!.id).sort());
   });
 
   it('two retry runs at once never send the same message twice', async () => {
