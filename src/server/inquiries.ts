@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { dataStore, EDIT_RETRIES, retryDelayMs } from './blobs';
-import { idsByMonth, indexOrMarkStale, pageOfIds, readSummary, totals, type IndexEntry, type InboxCounts, type InboxFilter } from './inquiry-index';
-import type { ContactSource } from '../schemas/inquiry';
+import { dataStore, EDIT_RETRIES, retryDelayMs } from './blobs.ts';
+import { idsByMonth, indexOrMarkStale, pageOfIds, readSummary, totals, type IndexEntry, type InboxCounts, type InboxFilter } from './inquiry-index.ts';
+import type { ContactSource } from '../schemas/inquiry.ts';
 
 /**
  * The inquiries store: every contact message, home consultation request and free-quote request,
@@ -196,7 +196,7 @@ export async function listInquiries({ status = 'all', offset = 0, limit = 50 }: 
   const summary = await readSummary(indexEntriesOfAllRecords);
   const counts = totals(summary);
   const ids = offset >= counts[status] ? [] : await pageOfIds(summary, { filter: status, offset, limit });
-  const items = (await mapLimited(ids, 16, (id) => getInquiry(id))).filter((r): r is InquiryRecord => r !== null);
+  const items = (await Promise.all(ids.map((id) => getInquiry(id)))).filter((r): r is InquiryRecord => r !== null); // at most 100
   return { items, total: counts[status], counts };
 }
 
