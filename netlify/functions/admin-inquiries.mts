@@ -3,12 +3,12 @@ import { error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../..
 import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { InboxChangeSchema, InboxQuerySchema } from '../../src/schemas/inbox';
-import { inquiriesToCsv, isInquiryId, listAllInquiries, setInquiryStatus } from '../../src/server/inquiries';
+import { inquiriesCsvStream, isInquiryId, listInquiries, setInquiryStatus } from '../../src/server/inquiries';
 
 /**
  * Staff inbox of contact, consultation and quote submissions (staff only).
  * GET   /api/admin/inquiries?status=all|new|handled&offset&limit -> {items, total, counts}
- * GET   /api/admin/inquiries/export.csv                           -> every inquiry as CSV
+ * GET   /api/admin/inquiries/export.csv                           -> every inquiry as CSV, streamed
  * PATCH /api/admin/inquiries/{id} {status: 'new'|'handled'}       -> the updated inquiry
  */
 export default async (request: Request, context: Context) => {
@@ -19,9 +19,8 @@ export default async (request: Request, context: Context) => {
 
   if (url.pathname.endsWith('/export.csv')) {
     if (request.method !== 'GET') return methodNotAllowed(['GET']);
-    const csv = inquiriesToCsv(await listAllInquiries());
     const day = new Date().toISOString().slice(0, 10);
-    return new Response(`\uFEFF${csv}`, {
+    return new Response(inquiriesCsvStream(), {
       headers: {
         ...SECURITY_HEADERS,
         'Content-Type': 'text/csv; charset=utf-8',
@@ -44,14 +43,9 @@ export default async (request: Request, context: Context) => {
   const query = parseQuery(InboxQuerySchema, url);
   if (!query.ok) return query.response;
   const { status, offset, limit } = query.data;
-  const all = await listAllInquiries();
-  const filtered = status === 'all' ? all : all.filter((item) => item.status === status);
-  if (offset > filtered.length) return error(400, 'offset is past the end of the list');
-  return json({
-    items: filtered.slice(offset, offset + limit),
-    total: filtered.length,
-    counts: { all: all.length, new: all.filter((i) => i.status === 'new').length, handled: all.filter((i) => i.status === 'handled').length },
-  });
+  const page = await listInquiries({ status, offset, limit });
+  if (offset > page.total) return error(400, 'offset is past the end of the list');
+  return json(page);
 };
 
 export const config: Config = {

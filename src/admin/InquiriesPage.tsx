@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Download } from 'lucide-react';
@@ -28,13 +28,19 @@ function mailLabel(delivery: MailDelivery): { text: string; tone: 'ok' | 'wait' 
 export default function InquiriesPage() {
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<Filter>('new');
-  const [shown, setShown] = useState(PAGE);
+  const [page, setPage] = useState(0);
   const [exporting, setExporting] = useState(false);
   const { data, isPending, isError, isFetching } = useQuery({
-    queryKey: ['inquiries', filter, shown],
-    queryFn: () => api<InboxPage>(`/admin/inquiries?status=${filter}&limit=${Math.min(shown, 100)}`),
+    queryKey: ['inquiries', filter, page],
+    // One page at a time: the server reads only that page's inquiries.
+    queryFn: () => api<InboxPage>(`/admin/inquiries?status=${filter}&offset=${page * PAGE}&limit=${PAGE}`),
     placeholderData: keepPreviousData,
   });
+  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE)) : 1;
+  // Handling the last inquiry of the last page leaves that page empty: step back to the one before.
+  useEffect(() => {
+    if (data && !isFetching && page > 0 && page >= pages) setPage(pages - 1);
+  }, [data, isFetching, page, pages]);
 
   const change = useMutation({
     mutationFn: ({ id, status }: { id: string; status: 'new' | 'handled' }) =>
@@ -75,7 +81,7 @@ export default function InquiriesPage() {
       <div className="inbox-toolbar">
         <div role="group" aria-label="Show" className="segmented">
           {(['new', 'handled', 'all'] as const).map((value) => (
-            <button key={value} type="button" aria-pressed={filter === value} onClick={() => { setFilter(value); setShown(PAGE); }}>
+            <button key={value} type="button" aria-pressed={filter === value} onClick={() => { setFilter(value); setPage(0); }}>
               {value === 'all' ? 'All' : value === 'new' ? 'New' : 'Handled'}
               {counts && <span className="segmented__count">{counts[value]}</span>}
             </button>
@@ -147,10 +153,18 @@ export default function InquiriesPage() {
           })}
         </ul>
       )}
-      {data && data.total > data.items.length && (
-        <button type="button" className="admin-btn admin-btn--ghost inbox-more" onClick={() => setShown((n) => n + PAGE)} disabled={isFetching}>
-          {isFetching ? 'Loading...' : `Show more (${data.total - data.items.length} more)`}
-        </button>
+      {data && data.total > PAGE && (
+        <nav className="inbox-pager" aria-label="Inquiry pages">
+          <button type="button" className="admin-btn admin-btn--ghost" onClick={() => setPage((n) => Math.max(0, n - 1))} disabled={page === 0 || isFetching}>
+            Previous
+          </button>
+          <span className="inbox-pager__status" aria-live="polite">
+            {isFetching ? 'Loading...' : `${page * PAGE + 1}–${page * PAGE + data.items.length} of ${data.total.toLocaleString('en-AU')} (page ${page + 1} of ${pages})`}
+          </span>
+          <button type="button" className="admin-btn admin-btn--ghost" onClick={() => setPage((n) => n + 1)} disabled={page + 1 >= pages || isFetching}>
+            Next
+          </button>
+        </nav>
       )}
     </>
   );

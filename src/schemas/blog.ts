@@ -18,8 +18,24 @@ export const UPLOAD_TYPES = { 'image/jpeg': ['.jpg', '.jpeg'], 'image/png': ['.p
 /** Where uploaded images are served from; only these may be a post's featured image. */
 export const UPLOAD_URL_PATTERN = /^\/api\/uploads\/[a-f0-9]{32}\.(?:webp|jpg|png|gif)$/;
 
+/** No NUL and no lone UTF-16 surrogate: neither can be stored, indexed or sent on safely. */
+export function isCleanText(value: string): boolean {
+  return !value.includes('\u0000') && value.isWellFormed();
+}
+/** Text with nothing a reader could see: only white space, control or format characters (zero-width space...). */
+export function isBlankText(value: string): boolean {
+  return /^[\s\p{Z}\p{Cc}\p{Cf}]*$/u.test(value);
+}
+const cleanText = (label: string) => v.check(isCleanText, `${label} contains characters that are not allowed`);
+
 const text = (max: number, label: string) =>
-  v.pipe(v.string(`${label} must be text`), v.trim(), v.maxLength(max, `${label} must be at most ${max} characters`));
+  v.pipe(
+    v.string(`${label} must be text`),
+    cleanText(label),
+    v.trim(),
+    v.transform((value: string) => (isBlankText(value) ? '' : value)),
+    v.maxLength(max, `${label} must be at most ${max} characters`),
+  );
 const required = (max: number, label: string) => v.pipe(text(max, label), v.nonEmpty(`${label} is required`));
 const withDefault = (max: number, label: string, fallback: string) =>
   v.pipe(v.optional(text(max, label), fallback), v.transform((value) => value || fallback));
@@ -30,7 +46,7 @@ export function cleanChips(values: string[]): string[] {
   const out: string[] = [];
   for (const raw of values) {
     const value = raw.trim();
-    if (!value || seen.has(value.toLowerCase())) continue;
+    if (isBlankText(value) || seen.has(value.toLowerCase())) continue;
     seen.add(value.toLowerCase());
     out.push(value);
   }
@@ -38,7 +54,7 @@ export function cleanChips(values: string[]): string[] {
 }
 const chips = (label: string, maxItems: number, maxChars: number) =>
   v.pipe(
-    v.optional(v.array(v.pipe(v.string(`${label} must be text`), v.maxLength(maxChars, `Each of the ${label.toLowerCase()} must be at most ${maxChars} characters`)), `${label} must be a list`), () => [] as string[]),
+    v.optional(v.array(v.pipe(v.string(`${label} must be text`), cleanText(label), v.maxLength(maxChars, `Each of the ${label.toLowerCase()} must be at most ${maxChars} characters`)), `${label} must be a list`), () => [] as string[]),
     v.transform(cleanChips),
     v.maxLength(maxItems, `At most ${maxItems} ${label.toLowerCase()}`),
   );
@@ -46,7 +62,7 @@ const chips = (label: string, maxItems: number, maxChars: number) =>
 /** The visible text of HTML (tags dropped): a post needs some, or at least an image. */
 export function hasVisibleContent(content: string): boolean {
   if (/<img\b/i.test(content)) return true;
-  return content.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;/g, ' ').trim().length > 0;
+  return !isBlankText(content.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;/g, ' '));
 }
 
 /** POST /api/blogs: the admin form (SPEC 2.15, 3). Unknown fields are ignored. */
@@ -55,6 +71,7 @@ export const BlogInputSchema = v.object({
   excerpt: required(500, 'Excerpt'),
   content: v.pipe(
     v.string('Content must be text'),
+    cleanText('Content'),
     v.maxLength(MAX_CONTENT_CHARS, `Content must be at most ${MAX_CONTENT_CHARS.toLocaleString('en-AU')} characters`),
     v.check(hasVisibleContent, 'Content is required'),
   ),

@@ -44,18 +44,41 @@ function serialised<T>(id: string, task: () => Promise<T>): Promise<T> {
 }
 
 /**
+ * How long a conditional write keeps trying. After each refused write it waits a random time between 0
+ * and min(maxDelayMs, baseDelayMs * 2^attempt) ("full jitter"), so writers that collided spread out
+ * instead of colliding again in step.
+ */
+export interface RetryPolicy {
+  attempts: number;
+  baseDelayMs: number;
+  maxDelayMs: number;
+}
+/** Records edited by people: a handful of writers at most. */
+export const EDIT_RETRIES: RetryPolicy = { attempts: 10, baseDelayMs: 10, maxDelayMs: 200 };
+/**
+ * Hot counters (view beacons): dozens of function instances may write one key at the same moment, each
+ * round trip taking tens of milliseconds, and every one of them must land. Bounded: about 10 s at most.
+ */
+export const COUNTER_RETRIES: RetryPolicy = { attempts: 60, baseDelayMs: 10, maxDelayMs: 250 };
+
+export function retryDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  return random() * Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** attempt);
+}
+
+/**
  * Read-modify-write of one JSON entry without lost updates: the write only lands if nobody changed the
- * entry since it was read (ETag / onlyIfMatch, or onlyIfNew for a missing entry); otherwise it re-reads
- * and tries again. `change` returns the new value, or undefined to leave the entry as it is.
+ * entry since it was read (ETag / onlyIfMatch, or onlyIfNew for a missing entry); otherwise it waits a
+ * jittered while and re-reads and tries again, up to the policy's bound. `change` returns the new value,
+ * or undefined to leave the entry as it is.
  */
 export function updateJSON<T>(
   store: Store,
   key: string,
   change: (current: T | null) => T | undefined,
-  attempts = 8,
+  policy: RetryPolicy = EDIT_RETRIES,
 ): Promise<T | null> {
   return serialised(`${(store as unknown as { name?: string }).name ?? ''}\n${key}`, async () => {
-    for (let attempt = 0; attempt < attempts; attempt++) {
+    for (let attempt = 0; attempt < policy.attempts; attempt++) {
       const { data: current, etag } = await readVersioned<T>(store, key);
       const next = change(current);
       if (next === undefined) return current;
@@ -66,7 +89,7 @@ export function updateJSON<T>(
             ? await store.setJSON(key, next, { onlyIfMatch: etag })
             : { modified: false };
       if (result.modified) return next;
-      await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
+      await new Promise((resolve) => setTimeout(resolve, retryDelayMs(policy, attempt)));
     }
     throw new Error(`Could not update ${key}: too many concurrent writers`);
   });

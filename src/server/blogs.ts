@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { purgeTags } from './cdn.ts';
 import { dataStore, updateJSON } from './blobs.ts';
-import { addView } from './counters.ts';
+import { addView, increment } from './counters.ts';
 import { renderContent, sanitizeHtml } from './sanitize.ts';
 import { getBlogRecord, listBlogRecords, postKey, slugKey, type StoredBlog } from './blog-records.ts';
 import { readTimeMinutes } from '../lib/blog-content.ts';
@@ -190,9 +190,8 @@ async function viewCounts(ids: string[]): Promise<Map<string, number>> {
 export async function countView(slug: string, at = new Date()): Promise<number | null> {
   const blog = await getBlogBySlug(slug);
   if (!blog?.isPublished) return null;
-  const next = await updateJSON<{ count: number }>(counters(), viewsKey(blog._id), (current) => ({ count: (current?.count ?? 0) + 1 }));
-  await addView(at);
-  return next?.count ?? 0;
+  const [views] = await Promise.all([increment(counters(), viewsKey(blog._id)), addView(at)]);
+  return views;
 }
 
 // ---------- shapes ----------

@@ -1,4 +1,5 @@
-import { dataStore, updateJSON } from './blobs.ts';
+import type { Store } from '@netlify/blobs';
+import { COUNTER_RETRIES, dataStore, updateJSON } from './blobs.ts';
 import { monthKey } from './months.ts';
 
 /**
@@ -9,9 +10,18 @@ interface Count {
   count: number;
 }
 
-export async function addView(at: Date = new Date()): Promise<number> {
-  const next = await updateJSON<Count>(dataStore('counters'), `views/${monthKey(at)}`, (current) => ({ count: (current?.count ?? 0) + 1 }));
+/**
+ * Adds one to a counter entry and answers the new count. Many function instances may count the same key
+ * at once (view beacons): each increment is a conditional write retried with jittered back-off until
+ * it lands (COUNTER_RETRIES), so no increment is lost or counted twice.
+ */
+export async function increment(store: Store, key: string): Promise<number> {
+  const next = await updateJSON<Count>(store, key, (current) => ({ count: (current?.count ?? 0) + 1 }), COUNTER_RETRIES);
   return next?.count ?? 0;
+}
+
+export function addView(at: Date = new Date()): Promise<number> {
+  return increment(dataStore('counters'), `views/${monthKey(at)}`);
 }
 
 export async function viewsIn(month: string): Promise<number> {

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { dataStore } from './blobs';
-import type { ContactSource } from '../schemas/inquiry';
+import { dataStore, EDIT_RETRIES, retryDelayMs } from './blobs.ts';
+import { idsByMonth, indexOrMarkStale, pageOfIds, readSummary, totals, type IndexEntry, type InboxCounts, type InboxFilter } from './inquiry-index.ts';
+import type { ContactSource } from '../schemas/inquiry.ts';
 
 /**
  * The inquiries store: every contact message, home consultation request and free-quote request,
@@ -9,6 +10,8 @@ import type { ContactSource } from '../schemas/inquiry';
  * Keys:  inquiry/{id}        the record (JSON)
  *        mail-pending/{id}   marker while any of its e-mails still waits for delivery, so the retry
  *                            job looks at a handful of markers instead of every inquiry ever received.
+ *        index/...           the staff inbox's index: ids by month with their status, counts per status
+ *                            (src/server/inquiry-index.ts), so a page never reads every record.
  * Ids sort by time (ISO timestamp first), so newest first is a reverse sort of the keys.
  */
 
@@ -77,6 +80,8 @@ export interface InquiryRecord {
   createdAt: string;
   status: InquiryStatus;
   handledAt: string | null;
+  /** How many times the status changed (absent: never). Orders status changes in the inbox index. */
+  statusRev?: number;
   contact: InquiryContact;
   /** Contact and consultation messages. */
   message?: string;
@@ -138,7 +143,10 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
     };
     await store().setJSON(pendingKey(id), { id }, { onlyIfNew: true });
     const { modified } = await store().setJSON(recordKey(id), record, { onlyIfNew: true });
-    if (modified) return record;
+    if (modified) {
+      await indexOrMarkStale([indexEntry(record)]);
+      return record;
+    }
     // Same millisecond and same 32 random bits: practically never; take another id.
   }
 }
@@ -157,13 +165,14 @@ export async function updateInquiry(
   change: (record: InquiryRecord) => InquiryRecord | null | Promise<InquiryRecord | null>,
 ): Promise<InquiryRecord | null> {
   if (!isInquiryId(id)) return null;
-  for (let attempt = 0; attempt < 8; attempt++) {
+  for (let attempt = 0; attempt < EDIT_RETRIES.attempts; attempt++) {
     const current = await readWithEtag(recordKey(id));
     if (!current) return null;
     const next = await change(structuredClone(current.data));
     if (!next) return current.data;
     const { modified } = await store().setJSON(recordKey(id), next, { onlyIfMatch: current.etag });
     if (modified) return next;
+    await new Promise((resolve) => setTimeout(resolve, retryDelayMs(EDIT_RETRIES, attempt)));
   }
   throw new Error(`Inquiry ${id} kept changing while it was being updated`);
 }
@@ -182,25 +191,60 @@ async function readWithEtag(key: string): Promise<{ data: InquiryRecord; etag: s
   return listed && data ? { data, etag: listed.etag } : null;
 }
 
-/** Newest first. `offset`/`limit` page through the list; `total` counts every inquiry. */
-export async function listInquiries({ offset = 0, limit = 50 }: { offset?: number; limit?: number } = {}) {
-  const ids = await listIds(RECORD_PREFIX);
-  ids.sort().reverse();
-  const page = ids.slice(offset, offset + limit);
-  const items = (await mapLimited(page, 8, (id) => getInquiry(id))).filter((r): r is InquiryRecord => r !== null);
-  return { items, total: ids.length };
+const indexEntry = (record: InquiryRecord): IndexEntry => ({ id: record.id, status: record.status, statusRev: record.statusRev ?? 0 });
+
+/** Every record's index entry: reads every record, so only for (re)building the index. */
+async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
+  const records = await mapLimited(await listIds(RECORD_PREFIX), 16, (id) => getInquiry(id));
+  return records.filter((r): r is InquiryRecord => r !== null).map(indexEntry);
+}
+
+export interface InboxPage {
+  items: InquiryRecord[];
+  /** How many match the filter. */
+  total: number;
+  counts: InboxCounts;
+}
+
+/**
+ * One page of the staff inbox, newest first, from the index: the counts come from its summary and only
+ * the page's records are read. `total` counts the inquiries matching the filter.
+ */
+export async function listInquiries({ status = 'all', offset = 0, limit = 50 }: { status?: InboxFilter; offset?: number; limit?: number } = {}): Promise<InboxPage> {
+  const summary = await readSummary(indexEntriesOfAllRecords);
+  const counts = totals(summary);
+  const ids = offset >= counts[status] ? [] : await pageOfIds(summary, { filter: status, offset, limit });
+  const items = (await Promise.all(ids.map((id) => getInquiry(id)))).filter((r): r is InquiryRecord => r !== null); // at most 100
+  return { items, total: counts[status], counts };
+}
+
+/** Every inquiry, newest first, a batch at a time (the CSV export). */
+export async function* allInquiries(batchSize = 200): AsyncGenerator<InquiryRecord[]> {
+  const summary = await readSummary(indexEntriesOfAllRecords);
+  for await (const ids of idsByMonth(summary)) {
+    for (let start = 0; start < ids.length; start += batchSize) {
+      const records = await mapLimited(ids.slice(start, start + batchSize), 16, (id) => getInquiry(id));
+      yield records.filter((r): r is InquiryRecord => r !== null);
+    }
+  }
 }
 
 export async function listAllInquiries(): Promise<InquiryRecord[]> {
-  const { items } = await listInquiries({ limit: Number.MAX_SAFE_INTEGER });
-  return items;
+  const all: InquiryRecord[] = [];
+  for await (const batch of allInquiries()) all.push(...batch);
+  return all;
 }
 
 /** Staff inbox: mark handled (with the time) or back to new. Null when there is no such inquiry. */
-export function setInquiryStatus(id: string, status: InquiryStatus, now = new Date()) {
-  return updateInquiry(id, (record) =>
-    record.status === status ? null : { ...record, status, handledAt: status === 'handled' ? now.toISOString() : null },
+export async function setInquiryStatus(id: string, status: InquiryStatus, now = new Date()): Promise<InquiryRecord | null> {
+  const record = await updateInquiry(id, (current) =>
+    current.status === status
+      ? null
+      : { ...current, status, handledAt: status === 'handled' ? now.toISOString() : null, statusRev: (current.statusRev ?? 0) + 1 },
   );
+  // Also when nothing changed: re-recording the current status costs little and repairs a missed index write.
+  if (record) await indexOrMarkStale([indexEntry(record)]);
+  return record;
 }
 
 export const listPendingMailIds = () => listIds(PENDING_PREFIX);
@@ -258,15 +302,42 @@ const consentCell = (given: boolean | undefined) => (given === undefined ? '' : 
 
 /**
  * One CSV cell: a value a spreadsheet would run as a formula (= + - @, or a leading tab or CR) gets a
- * leading apostrophe; then RFC 4180 quoting when it holds a comma, quote or line break.
+ * leading apostrophe; then every cell is quoted (RFC 4180, quotes doubled), so no value is ever read
+ * as a number, date or anything else but text.
  */
 export function csvCell(value: string): string {
   const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
+  return `"${safe.replace(/"/g, '""')}"`;
 }
+
+const csvLine = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n`;
+export const csvHeader = () => csvLine(CSV_COLUMNS.map(([name]) => name));
+export const csvRow = (record: InquiryRecord) => csvLine(CSV_COLUMNS.map(([, get]) => get(record)));
 
 /** The inquiries as CSV (header row, CRLF line ends, as spreadsheets expect). */
 export function inquiriesToCsv(records: InquiryRecord[]): string {
-  const rows = [CSV_COLUMNS.map(([name]) => name), ...records.map((r) => CSV_COLUMNS.map(([, get]) => get(r)))];
-  return rows.map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+  return csvHeader() + records.map(csvRow).join('');
+}
+
+/**
+ * Every inquiry as a CSV stream (a byte-order mark so spreadsheets read UTF-8, then the header row, then
+ * the rows newest first), read a batch at a time as the client takes it: never all in memory at once.
+ */
+export function inquiriesCsvStream(): ReadableStream<Uint8Array> {
+  const encoder = new TextEncoder();
+  let batches: AsyncGenerator<InquiryRecord[]> | undefined;
+  return new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(encoder.encode(`\uFEFF${csvHeader()}`));
+    },
+    async pull(controller) {
+      batches ??= allInquiries();
+      const next = await batches.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value.map(csvRow).join('')));
+    },
+    async cancel() {
+      await batches?.return(undefined);
+    },
+  });
 }

@@ -57,10 +57,19 @@ export function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => HTML_ESCAPES[c]);
 }
 
-/** Greets by first name only when it looks like a name, so the acknowledgement cannot carry a stranger's link. */
+/** Longest first name used in a greeting; anything longer is greeted as "there". */
+export const GREETING_NAME_MAX = 30;
+/** One word: a letter, then letters, accents, apostrophes or hyphens. No spaces, dots, digits or symbols. */
+const GREETING_NAME = /^\p{L}[\p{L}\p{M}'’-]*$/u;
+
+/**
+ * The acknowledgement goes to an address nobody has verified, so it carries no visitor-written text
+ * except a single first name that really looks like one ("Hi Jane,"); anything else is "Hi there,".
+ * This keeps the form from being used to send a stranger a sentence or a link from our domain.
+ */
 export function greetingName(firstName: string): string {
-  const name = sanitizeHeader(firstName, 60);
-  return /^[\p{L}\p{M}][\p{L}\p{M}' .-]*$/u.test(name) ? name : 'there';
+  const name = firstName.normalize('NFC').trim();
+  return name.length <= GREETING_NAME_MAX && GREETING_NAME.test(name) ? name : 'there';
 }
 
 /* ---------- Settings ---------- */

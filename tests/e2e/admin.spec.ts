@@ -5,6 +5,7 @@ import { openUserStore } from '../../scripts/lib/user-store.ts';
 import { setEmail } from '../../src/server/users.ts';
 import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
 import { dataStore } from '../../src/server/blobs.ts';
+import { createInquiry } from '../../src/server/inquiries.ts';
 
 async function signIn(page: Page, account: { username: string; password: string }) {
   await page.getByLabel('Username').fill(account.username);
@@ -309,6 +310,36 @@ test('admin login page has no axe violations', async ({ page }) => {
 });
 
 test.describe('inquiries inbox', () => {
+  test('finding 9: the inbox pages 25 at a time with Previous and Next, with counts per filter', async ({ page }, testInfo) => {
+    // Thirty fresh inquiries straight into the server's store (the forms' rate limit would take minutes).
+    const tag = `Pager${testInfo.project.name}${Date.now()}`;
+    const target = await openUserStore({});
+    try {
+      for (let n = 0; n < 30; n++) {
+        await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: 'Page', lastName: `${tag}n${n}x`, email: `pager${n}@example.com`, phone: '0400 000 000' }, message: `Pager ${n}` });
+      }
+    } finally {
+      await target.close();
+    }
+    const account = await createStaff();
+    await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
+    await signIn(page, account);
+    await page.waitForURL('**/admin/inquiries');
+    const pager = page.getByRole('navigation', { name: 'Inquiry pages' });
+    await expect(page.locator('.inbox-item')).toHaveCount(25);
+    await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
+    await expect(pager.locator('.inbox-pager__status')).toHaveText(/^1–25 of [\d,]+ \(page 1 of \d+\)$/);
+    const newCount = Number((await page.getByRole('button', { name: /^New/ }).locator('.segmented__count').textContent())?.replace(/\D/g, ''));
+    expect(newCount).toBeGreaterThanOrEqual(30);
+    await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled();
+    await pager.getByRole('button', { name: 'Next' }).click();
+    await expect(pager.locator('.inbox-pager__status')).toHaveText(/^26–\d+ of [\d,]+ \(page 2 of \d+\)$/);
+    await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n0x` })).toBeVisible();
+    await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toHaveCount(0);
+    await pager.getByRole('button', { name: 'Previous' }).click();
+    await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
+  });
+
   test('a contact message shows in the inbox with its e-mail status and can be marked handled', async ({ page, request }, testInfo) => {
     const email = `inbox-${testInfo.project.name}-${Date.now()}@example.com`;
     const sent = await request.post('/api/email/contact', {

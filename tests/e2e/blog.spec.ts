@@ -75,6 +75,27 @@ test.describe('public blog', () => {
     expect((await (await viewCall).json()).views).toBeGreaterThan(before);
   });
 
+  test('finding: a post page shows the live view count above 0, even from a cached page rendered at 0 views', async ({ page, request }, testInfo) => {
+    const account = await createStaff('views');
+    const { token } = await (await request.post('/api/auth/login', { data: { username: account.username, password: account.password } })).json();
+    const auth = { authorization: `Bearer ${token}` };
+    const title = `Fresh views ${testInfo.project.name} ${Date.now()}`;
+    const { blog } = await (await request.post('/api/blogs', { headers: auth, data: { title, excerpt: 'Nobody has read this yet', content: '<p>Hello</p>', isPublished: true } })).json();
+    try {
+      const views = page.locator('.post-meta').getByText(/\bviews?$/);
+      for (const expected of ['1 view', '2 views']) {
+        // The second visit gets the copy the CDN kept from the first (rendered when the post had 0 views).
+        const viewCall = page.waitForResponse((r) => r.url().endsWith(`/api/blogs/${blog.slug}/view`) && r.request().method() === 'POST');
+        await page.goto(`/blog/${blog.slug}`);
+        await viewCall;
+        await expect(views).toHaveText(expected);
+        await expect(views).toBeVisible();
+      }
+    } finally {
+      await request.delete(`/api/blogs/${blog._id}`, { headers: auth });
+    }
+  });
+
   test('the share button copies the link where there is no share sheet', async ({ page, context, request, baseURL }) => {
     const post = await firstPublished(request);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });

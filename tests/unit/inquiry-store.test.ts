@@ -102,9 +102,18 @@ describe('inquiries store', () => {
   });
 });
 
+describe('finding 10: CSV cells are always quoted', () => {
+  it('quotes every cell, plain ones and empty ones too', () => {
+    expect(csvCell('plain')).toBe('"plain"');
+    expect(csvCell('')).toBe('""');
+    expect(csvCell('0412 345 678')).toBe('"0412 345 678"');
+    const lines = inquiriesToCsv([]).split('\r\n');
+    expect(lines[0].startsWith('"Received (UTC)","Id","Form",')).toBe(true);
+  });
+});
+
 describe('CSV export', () => {
   it('quotes commas, quotes and line breaks (RFC 4180)', () => {
-    expect(csvCell('plain')).toBe('plain');
     expect(csvCell('a,b')).toBe('"a,b"');
     expect(csvCell('say "hi"')).toBe('"say ""hi"""');
     expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
@@ -120,7 +129,7 @@ describe('CSV export', () => {
     const csv = inquiriesToCsv(records);
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(
-      'Received (UTC),Id,Form,Status,Handled at,First name,Last name,E-mail,Phone,Message,State,Preferred contact,Categories,Courses,Experience,Goals,Additional info,Consent: share with partner RTO,Consent: marketing,Staff e-mail,Visitor e-mail',
+      ['Received (UTC)', 'Id', 'Form', 'Status', 'Handled at', 'First name', 'Last name', 'E-mail', 'Phone', 'Message', 'State', 'Preferred contact', 'Categories', 'Courses', 'Experience', 'Goals', 'Additional info', 'Consent: share with partner RTO', 'Consent: marketing', 'Staff e-mail', 'Visitor e-mail'].map((name) => `"${name}"`).join(','),
     );
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(csv).toContain('"Hi, ""there""\nbye"');
@@ -145,7 +154,7 @@ describe('CSV export', () => {
     };
     const row = inquiriesToCsv([record]).split('\r\n')[1];
     expect(row).toBe(
-      "2025-07-22T10:15:30.123Z,20250722T101530123Z-0a1b2c3d,Free quote,new,,Sam,Lee,sam@example.com,0412 345 678,,VIC,Any time,Civil Construction,RII30820 Certificate III in Civil Construction Plant Operations,12 years,,,,,sent,failed",
+      '"2025-07-22T10:15:30.123Z","20250722T101530123Z-0a1b2c3d","Free quote","new","","Sam","Lee","sam@example.com","0412 345 678","","VIC","Any time","Civil Construction","RII30820 Certificate III in Civil Construction Plant Operations","12 years","","","","","sent","failed"',
     );
   });
 });

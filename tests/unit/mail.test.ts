@@ -50,7 +50,7 @@ describe('HTML escaping', () => {
 describe('greeting', () => {
   it('uses a first name that looks like one, otherwise "there"', () => {
     expect(greetingName('Mary-Jane')).toBe('Mary-Jane');
-    expect(greetingName("Seán O'Neil")).toBe("Seán O'Neil");
+    expect(greetingName("Seán O'Neil")).toBe('there');
     expect(greetingName('Visit https://spam.example')).toBe('there');
     expect(greetingName('win$$$ 100')).toBe('there');
   });
@@ -114,5 +114,51 @@ describe('retry schedule', () => {
     expect([1, 2, 3, 4].map(retryDelayMs).map((ms) => ms / 60_000)).toEqual([10, 20, 40, 80]);
     const total = Array.from({ length: MAX_ATTEMPTS - 1 }, (_, i) => retryDelayMs(i + 1)).reduce((a, b) => a + b, 0);
     expect(total).toBeLessThan(24 * 3600_000);
+  });
+});
+
+describe('finding 7: the acknowledgement e-mail carries visitor text to any address', () => {
+  const quoteRecord = (firstName: string) =>
+    record({
+      kind: 'quote', source: 'quote', message: undefined,
+      contact: { firstName, lastName: 'Visit evil.example', email: 'victim@example.com', phone: '1' },
+      quote: {
+        mobileNumber: '', preferredContact: 'Call me at evil.example', state: 'NSW', selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'],
+        categories: [{ slug: 'health-fitness', name: 'Health & Fitness' }],
+        courses: [{ code: 'SIS30321', title: 'Certificate III in Fitness', level: 'Certificate III', category: 'health-fitness' }],
+        experience: 'Free money at evil.example', goals: 'evil.example', additionalInfo: 'evil.example',
+      },
+    });
+
+  it('greets by a single first name or "there", never by a sentence', () => {
+    expect(greetingName('Claim your prize at evil.example now')).toBe('there');
+    expect(greetingName('evil.example')).toBe('there');
+    expect(greetingName('Jane Mary')).toBe('there');
+    expect(greetingName('J.')).toBe('there');
+    expect(greetingName('Agent007')).toBe('there');
+    expect(greetingName('x'.repeat(31))).toBe('there');
+    expect(greetingName("-'")).toBe('there');
+    expect(greetingName('Jane')).toBe('Jane');
+    expect(greetingName(' Jane ')).toBe('Jane');
+    expect(greetingName("O'Neil")).toBe("O'Neil");
+    expect(greetingName('Mary-Jane')).toBe('Mary-Jane');
+    expect(greetingName('Seán')).toBe('Seán');
+  });
+
+  it('any first name: the greeting is one word of letters, apostrophes and hyphens, or "there"', () => {
+    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (value) => {
+      const name = greetingName(value);
+      expect(name === 'there' || /^\p{L}[\p{L}\p{M}'’-]{0,29}$/u.test(name)).toBe(true);
+    }));
+  });
+
+  it('neither acknowledgement carries the visitor-written text', () => {
+    const contact = composeMail(record({ contact: { firstName: 'Claim your prize at evil.example now', lastName: 'evil.example', email: 'victim@example.com', phone: '1' }, message: 'evil.example' }), 'ack');
+    const quote = composeMail(quoteRecord('Claim your prize at evil.example now'), 'ack');
+    for (const mail of [contact, quote]) {
+      expect(mail.text).toContain('Hi there,');
+      expect(mail.subject + mail.text + mail.html).not.toMatch(/evil|prize/);
+    }
+    expect(quote.text).toContain('SIS30321 Certificate III in Fitness');
   });
 });

@@ -24,11 +24,14 @@ export const platformModel = {
   random: Math.random,
   /** A write to a matching store and key is reported as not made (as when another writer always wins). */
   refuseWrites: undefined as ((store: string, key: string) => boolean) | undefined,
+  /** Typical time of one call to the store in ms (0: as fast as the event loop allows); each call takes 0.5 to 1.5 times it. */
+  latency: 0,
   reset(seed = 0xc0ffee) {
     this.backends.clear();
     this.writes.length = 0;
     this.random = seeded(seed);
     this.refuseWrites = undefined;
+    this.latency = 0;
   },
 };
 
@@ -39,7 +42,11 @@ export function seeded(seed: number) {
 
 /** Yields to other writers for a random while, between every step a real network call would take. */
 export const jitter = () =>
-  new Promise<void>((resolve) => (platformModel.random() < 0.3 ? queueMicrotask(resolve) : setTimeout(resolve, Math.floor(platformModel.random() * 3))));
+  new Promise<void>((resolve) =>
+    platformModel.latency > 0
+      ? setTimeout(resolve, platformModel.latency * (0.5 + platformModel.random()))
+      : platformModel.random() < 0.3 ? queueMicrotask(resolve) : setTimeout(resolve, Math.floor(platformModel.random() * 3)),
+  );
 
 export class PlatformStore {
   constructor(readonly name: string, private readonly entries: Map<string, Entry>, private readonly etagOnRead: boolean) {}
