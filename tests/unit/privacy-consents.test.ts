@@ -89,7 +89,9 @@ const record = (consents?: InquiryRecord['consents']): InquiryRecord => ({
 
 describe('staff see the consents', () => {
   const columns = (csv: string) => {
-    const [header, ...rows] = csv.trim().split('\r\n').map((line) => line.split(','));
+    // Every cell is quoted and none of these holds a comma or a quote, so splitting on "," is enough here.
+    const unquote = (cell: string) => cell.replace(/^"|"$/g, '');
+    const [header, ...rows] = csv.trim().split('\r\n').map((line) => line.split(',').map(unquote));
     return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
   };
 

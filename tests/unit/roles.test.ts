@@ -23,6 +23,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/auth/verify': { GET: 'session' },
   '/api/auth/logout': { POST: 'session' },
   '/api/admin/dashboard-stats': { GET: 'dashboard' },
+  '/api/admin/launch-readiness': { GET: 'settings' },
   '/api/public/site-settings': { GET: 'public' },
   '/api/admin/site-settings': { GET: 'settings', POST: 'settings' },
   '/api/admin/inquiries': { GET: 'inquiries' },
@@ -43,6 +44,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/email/contact': { POST: 'public' },
   '/api/email/quote': { POST: 'public' },
   '/categories/:slug': { GET: 'public' },
+  '/category/:slug': { GET: 'public' },
   '/courses/category/:slug': { GET: 'public' },
   '/courses/:code': { GET: 'public' },
 };
