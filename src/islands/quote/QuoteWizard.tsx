@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import * as v from 'valibot';
-import { Check, CircleCheck } from 'lucide-react';
+import { Check } from 'lucide-react';
+import type { ResultItem } from '../../lib/quote-result';
 import { CONTACT_TIMES, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, QUOTE_STEP_FIELDS, QuoteSchema, STATES, fieldErrors } from '../../schemas/inquiry';
 import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from '../fields';
 import { CollectionNotice, ConsentChoices } from '../PrivacyNotice';
@@ -8,6 +9,8 @@ import {
   STEP_COUNT, STEP_REQUIREMENT, STEP_TITLES, canContinue, clearProgress, coursesFor, emptyDraft, loadProgress, saveProgress,
   toggleCategory, toggleCourse, type QuoteCategory, type QuoteCourse, type QuoteDraft, type Step,
 } from './steps';
+import { applyPreselect, hasPreselect, readPreselectParams, resolvePreselect, type Preselect } from './preselect';
+import { QuoteResult } from './QuoteResult';
 import './QuoteWizard.css';
 
 /** SPEC 8. */
@@ -39,7 +42,8 @@ export default function QuoteWizard({ categories, courses }: Props) {
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ detail?: string; errors: { field: string; message: string }[] } | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ name: string; id: string; result: ResultItem[]; notSure: boolean } | null>(null);
+  const [preselected, setPreselected] = useState<Preselect | null>(null);
   const [courseFilter, setCourseFilter] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -58,9 +62,28 @@ export default function QuoteWizard({ categories, courses }: Props) {
         if (typed) restoredDraft[name] = typed;
       }
     }
+    // `?course=` or `?search=` (a course page's quote link, a search): choose that course and its category.
+    const params = readPreselectParams(window.location.search);
+    const direct = resolvePreselect(params, courses, categories);
     setStep(saved?.step ?? 1);
-    setDraft(restoredDraft);
+    setDraft(direct ? applyPreselect(restoredDraft, direct) : restoredDraft);
+    setPreselected(direct);
     restored.current = true;
+    if (hasPreselect(params)) {
+      // Taken once: a reload or a later visit in this tab keeps the visitor's own choices.
+      const url = new URL(window.location.href);
+      for (const name of ['course', 'search']) url.searchParams.delete(name);
+      window.history.replaceState(window.history.state, '', url);
+    }
+    if (!direct && params.search) {
+      // The search code loads only when a search was passed.
+      void import('../../lib/course-search').then(({ searchCourses }) => {
+        const found = resolvePreselect(params, courses, categories, searchCourses);
+        if (!found) return;
+        setDraft((current) => applyPreselect(current, found));
+        setPreselected(found);
+      });
+    }
   }, [categories, courses]);
 
   useEffect(() => {
@@ -127,7 +150,13 @@ export default function QuoteWizard({ categories, courses }: Props) {
         const storage = tabStorage();
         if (storage) clearProgress(storage);
         moved.current = true;
-        setDone(draft.firstName.trim());
+        const answer = data as { id?: unknown; result?: unknown };
+        setDone({
+          name: draft.firstName.trim(),
+          id: typeof answer.id === 'string' ? answer.id : '',
+          result: Array.isArray(answer.result) ? (answer.result as ResultItem[]) : [],
+          notSure: draft.notSure,
+        });
       } else {
         setFailure({ errors: data.errors ?? [], detail: data.errors?.length ? undefined : data.message });
       }
@@ -141,12 +170,7 @@ export default function QuoteWizard({ categories, courses }: Props) {
   if (done !== null) {
     return (
       <div className="quote">
-        <div className="quote-done">
-          <CircleCheck size={56} aria-hidden="true" className="quote-done__icon" />
-          <h2 ref={headingRef} tabIndex={-1}>Thank you{done ? `, ${done}` : ''}!</h2>
-          <p>We've received your free quote request. One of our team will reply within 24 hours with the qualification that fits your experience and what it involves.</p>
-          <a className="btn btn--primary" href="/">Back to Home</a>
-        </div>
+        <QuoteResult headingRef={headingRef} name={done.name} reference={done.id} items={done.result} notSure={done.notSure} />
       </div>
     );
   }
@@ -180,6 +204,15 @@ export default function QuoteWizard({ categories, courses }: Props) {
 
         {step === 1 && (
           <>
+            {preselected && courseByCode.has(preselected.code) && (
+              <p className="quote__preselected" role="status">
+                <Check size={18} aria-hidden="true" />
+                <span>
+                  You're asking about <strong>{courseByCode.get(preselected.code)!.title}</strong> ({preselected.code}). It is already chosen in
+                  step 3; you can change it there.
+                </span>
+              </p>
+            )}
             <p className="form-note">Tell us who you are and how to reach you. Fields marked * are required.</p>
             <div className="form-grid">
               <Field id={fieldId('firstName')} name="firstName" label="First name" required autoComplete="given-name" maxLength={LIMITS.name} value={draft.firstName} onChange={(firstName) => update({ firstName })} error={errors.firstName} />
@@ -223,9 +256,11 @@ export default function QuoteWizard({ categories, courses }: Props) {
             filter={courseFilter}
             onFilter={setCourseFilter}
             onToggle={(code) => update(toggleCourse(draft, code))}
+            notSure={draft.notSure}
+            onNotSure={(notSure) => update({ notSure })}
           >
             <div className="form-grid quote__about">
-              <Field id={fieldId('experience')} name="experience" label="Your experience (optional)" hint="Roles, years and main duties." multiline rows={4} maxLength={LIMITS.longText} value={draft.experience} onChange={(experience) => update({ experience })} error={errors.experience} />
+              <Field id={fieldId('experience')} name="experience" label="Your experience (optional)" hint={draft.notSure ? 'Roles, years and main duties. We suggest qualifications from what you write here.' : 'Roles, years and main duties.'} multiline rows={4} maxLength={LIMITS.longText} value={draft.experience} onChange={(experience) => update({ experience })} error={errors.experience} />
               <Field id={fieldId('goals')} name="goals" label="Your goals (optional)" hint="What the qualification would help you do." multiline rows={4} maxLength={LIMITS.longText} value={draft.goals} onChange={(goals) => update({ goals })} error={errors.goals} />
             </div>
           </CourseStep>
@@ -252,6 +287,7 @@ export default function QuoteWizard({ categories, courses }: Props) {
               <ul>{draft.selectedCategories.map((slug) => <li key={slug}>{categoryName.get(slug) ?? slug}</li>)}</ul>
             </ReviewSection>
             <ReviewSection title="Courses" onEdit={() => goTo(3)}>
+              {draft.notSure && <p className="review__note">Not sure: suggest qualifications from my experience.</p>}
               <ul>
                 {draft.selectedCourses.map((code) => {
                   const course = courseByCode.get(code);
@@ -327,9 +363,11 @@ function CourseStep(props: {
   filter: string;
   onFilter: (value: string) => void;
   onToggle: (code: string) => void;
+  notSure: boolean;
+  onNotSure: (value: boolean) => void;
   children: ReactNode;
 }) {
-  const { idPrefix, courses, groups, categoryName, selected, filter, onFilter, onToggle, children } = props;
+  const { idPrefix, courses, groups, categoryName, selected, filter, onFilter, onToggle, notSure, onNotSure, children } = props;
   const words = filter.toLowerCase().split(/\s+/).filter(Boolean);
   const matches = (course: QuoteCourse) => {
     const text = `${course.code} ${course.title} ${course.level}`.toLowerCase();
@@ -338,6 +376,13 @@ function CourseStep(props: {
   const shown = courses.filter(matches);
   return (
     <>
+      <label className="choice choice--unsure">
+        <input type="checkbox" name="notSure" checked={notSure} onChange={(event) => onNotSure(event.target.checked)} />
+        <span>
+          <span className="choice__title">Not sure — suggest qualifications from my experience</span>
+          <span className="choice__meta">Tick this instead of choosing, or as well. Tell us about your work below and we match it to the qualifications that fit.</span>
+        </span>
+      </label>
       <div className="course-filter">
         <label htmlFor={`${idPrefix}-course-filter`} className="field__label">Filter the list</label>
         <input
