@@ -138,3 +138,42 @@ test.describe('free quote from the visitor', () => {
     expect(ack.text).toContain(reference);
   });
 });
+
+test.describe('back-to-top at 360px', () => {
+  /** Scrolls through the page and fails if the visible button ever overlaps one of the targets. */
+  async function neverCovers(page: Page, targets: string) {
+    const height = await page.evaluate(() => document.documentElement.scrollHeight);
+    for (let y = 0; y < height; y += 120) {
+      await page.evaluate((top) => window.scrollTo(0, top), y);
+      await page.waitForTimeout(60);
+      const overlap = await page.evaluate((selector) => {
+        const button = document.querySelector<HTMLElement>('[data-back-to-top]')!;
+        if (getComputedStyle(button).visibility === 'hidden') return null;
+        const b = button.getBoundingClientRect();
+        for (const el of document.querySelectorAll(selector)) {
+          const r = el.getBoundingClientRect();
+          if (r.width && b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom) return el.outerHTML.slice(0, 80);
+        }
+        return null;
+      }, targets);
+      expect(overlap, `covered at scrollY ${y}`).toBeNull();
+    }
+  }
+
+  test('never covers the quote Next button, the goals field or an FAQ answer', async ({ page }, info) => {
+    test.skip(info.project.name !== 'phone', 'the phone layout is where the button sits over content');
+    test.setTimeout(120_000);
+    await page.goto('/free-quote');
+    const wizard = page.locator('.quote');
+    await fillStep1(page, uniqueEmail(info, 'totop'));
+    await neverCovers(page, '.quote__next, .quote input, .quote label');
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await wizard.getByLabel('Civil Construction & Trades').check();
+    await wizard.getByRole('button', { name: 'Next' }).click();
+    await neverCovers(page, '.quote__next, .quote textarea, .quote .choice');
+
+    await page.goto('/faq');
+    await page.locator('#faq-5 summary').click();
+    await neverCovers(page, '.faq__item[open] p, .faq__question');
+  });
+});
