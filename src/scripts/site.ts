@@ -38,8 +38,12 @@ const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.righ
 function coversContent(button: HTMLElement): boolean {
   const box = button.getBoundingClientRect();
   if (!box.width) return false;
-  const xs = [box.left + 2, box.left + box.width / 2, box.right - 2];
-  const ys = [box.top + 2, box.top + box.height / 2, box.bottom - 2];
+  const near = new DOMRect(box.x - 4, box.y - 4, box.width + 8, box.height + 8);
+  // Five points a side, reaching 4px beyond the edges, so content just touching the button counts too.
+  const spread = (start: number, end: number, limit: number) =>
+    [0, 0.25, 0.5, 0.75, 1].map((f) => Math.min(limit - 1, Math.max(0, start - 4 + f * (end - start + 8))));
+  const xs = spread(box.left, box.right, window.innerWidth);
+  const ys = spread(box.top, box.bottom, window.innerHeight);
   const checked = new Set<Element>();
   const range = document.createRange();
   for (const x of xs) {
@@ -47,14 +51,14 @@ function coversContent(button: HTMLElement): boolean {
       let depth = 0;
       for (const element of document.elementsFromPoint(x, y)) {
         if (button.contains(element) || element === document.body || element === root) continue;
-        if (++depth > 6) break;
+        if (++depth > 8) break;
         if (checked.has(element)) continue;
         checked.add(element);
         if (element.matches(CONTROLS)) return true;
         for (const node of element.childNodes) {
           if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
           range.selectNodeContents(node);
-          for (const line of range.getClientRects()) if (overlaps(line, box)) return true;
+          for (const line of range.getClientRects()) if (overlaps(line, near)) return true;
         }
       }
     }
