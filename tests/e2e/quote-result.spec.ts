@@ -150,9 +150,14 @@ test.describe('back-to-top at 360px', () => {
         const button = document.querySelector<HTMLElement>('[data-back-to-top]')!;
         if (getComputedStyle(button).visibility === 'hidden') return null;
         const b = button.getBoundingClientRect();
+        const hits = (r: DOMRect) => r.width > 0 && b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom;
         for (const el of document.querySelectorAll(selector)) {
-          const r = el.getBoundingClientRect();
-          if (r.width && b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom) return el.outerHTML.slice(0, 80);
+          // Controls by their box; paragraphs by their lines of text (the blank end of a short line is not text).
+          if (el.matches('p')) {
+            const range = document.createRange();
+            range.selectNodeContents(el);
+            if ([...range.getClientRects()].some(hits)) return el.outerHTML.slice(0, 80);
+          } else if (hits(el.getBoundingClientRect())) return el.outerHTML.slice(0, 80);
         }
         return null;
       }, targets);
