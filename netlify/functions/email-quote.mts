@@ -4,12 +4,14 @@ import { acceptInquiry, parseFormSubmission, refuse } from '../../src/server/for
 import { QuoteSchema } from '../../src/schemas/inquiry';
 import { courses, findCategory } from '../../src/server/catalogue';
 import { consentsFrom } from '../../src/server/inquiries';
+import { matchCodes, resultFor } from '../../src/server/quote-result';
 
 const courseByCode = new Map(courses.map((course) => [course.code, course]));
 
 /**
  * POST /api/email/quote (SPEC 2.12, 3, 7): the five-step free quote. The chosen categories and
- * courses must exist in the catalogue; the inquiry keeps their names and titles as they were.
+ * courses must exist in the catalogue; the inquiry keeps their names and titles as they were. The
+ * answer also carries an indicative result (best matches, evidence checklist, what RPL cannot give).
  */
 export default async (request: Request, context: Context) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
@@ -48,11 +50,15 @@ export default async (request: Request, context: Context) => {
         experience: quote.experience,
         goals: quote.goals,
         additionalInfo: quote.additionalInfo,
+        notSure: quote.notSure,
+        matches: matchCodes(quote),
       },
       consents: consentsFrom(quote),
     },
     context,
     'Thank you for your quote request. We will reply within 24 hours.',
+    // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries).
+    (record) => ({ result: resultFor(record.quote?.matches ?? [], record.quote?.selectedCourses ?? []) }),
   );
 };
 

@@ -5,13 +5,13 @@ import { CalendarDays, Eye, EyeOff, Pencil, Plus, Send, Trash2, UserRound } from
 import type { AdminBlog } from '../schemas/blog';
 import { api } from './api';
 import ConfirmDialog from './blog/ConfirmDialog';
+import { formatLongDate } from '../lib/dates';
 import './blog/blog-admin.css';
 
 // The editor (tiptap, Markdown, upload) loads when it is first needed, and in the background once the list is shown.
 const loadForm = () => import('./blog/BlogFormDialog');
 const BlogFormDialog = lazy(loadForm);
 
-const longDate = new Intl.DateTimeFormat('en-US', { dateStyle: 'long', timeZone: 'Australia/Sydney' });
 const QUERY_KEY = ['admin-blogs'];
 
 /** SPEC 2.15 Manage Blogs: cards with status, author, date, views and excerpt; create, edit, publish, delete. */
@@ -148,8 +148,8 @@ function BlogCard({ blog, busy, onEdit, onToggle, onDelete }: { blog: AdminBlog;
         </div>
         <ul className="blog-admin-card__meta" role="list">
           <li><UserRound size={15} aria-hidden="true" /> {blog.author}</li>
-          <li><CalendarDays size={15} aria-hidden="true" /> {longDate.format(new Date(blog.createdAt))}</li>
-          {blog.views > 0 && <li><Eye size={15} aria-hidden="true" /> {blog.views.toLocaleString('en-US')} {blog.views === 1 ? 'view' : 'views'}</li>}
+          <li><CalendarDays size={15} aria-hidden="true" /> {formatLongDate(blog.createdAt)}</li>
+          {blog.views > 0 && <li><Eye size={15} aria-hidden="true" /> {blog.views.toLocaleString('en-AU')} {blog.views === 1 ? 'view' : 'views'}</li>}
         </ul>
         <p className="blog-admin-card__excerpt">{blog.excerpt}</p>
       </div>

@@ -6,7 +6,8 @@ import type { ClientDirective } from 'astro';
  * A click or a form submission (Enter in a field) that lands before hydration has finished is held
  * and replayed once the island is live, so nothing the visitor did is lost or sent the native way.
  * With `{ resume: key }` the island hydrates on load when sessionStorage holds `key`, so progress a
- * visitor saved in this tab shows again at once.
+ * visitor saved in this tab shows again at once; with `{ params: ['name', ...] }` it also hydrates on
+ * load when the address carries one of those query parameters (a link that preselects something).
  */
 const TRIGGERS = ['pointerover', 'focusin', 'touchstart', 'click'] as const;
 
@@ -19,6 +20,14 @@ function hasSavedProgress(value: unknown): boolean {
   } catch {
     return false;
   }
+}
+
+/** `client:interaction={{ params: ['course'] }}`: also hydrate at once when the address has one of these query parameters. */
+function hasWakingParam(value: unknown): boolean {
+  const names = value && typeof value === 'object' && 'params' in value ? (value as { params: unknown }).params : null;
+  if (!Array.isArray(names)) return false;
+  const query = new URLSearchParams(window.location.search);
+  return names.some((name) => typeof name === 'string' && (query.get(name) ?? '').trim() !== '');
 }
 
 const interaction: ClientDirective = (load, options, el) => {
@@ -66,7 +75,7 @@ const interaction: ClientDirective = (load, options, el) => {
   el.addEventListener('click', remember, true);
   el.addEventListener('submit', holdSubmit, true);
   for (const name of TRIGGERS) el.addEventListener(name, start, { passive: true });
-  if (hasSavedProgress(options.value)) void start();
+  if (hasSavedProgress(options.value) || hasWakingParam(options.value)) void start();
 };
 
 export default interaction;

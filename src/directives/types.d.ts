@@ -1,6 +1,6 @@
 import 'astro';
 declare module 'astro' {
   interface AstroClientDirectives {
-    'client:interaction'?: boolean | { resume: string };
+    'client:interaction'?: boolean | { resume?: string; params?: readonly string[] };
   }
 }

@@ -115,7 +115,7 @@ export default function HeroSearch({ categories, levels, label }: Props) {
           aria-activedescendant={showList && active >= 0 ? optionId(active) : undefined}
           autoComplete="off"
           maxLength={100}
-          placeholder="Search qualifications, e.g. Diploma of Business"
+          placeholder="e.g. Diploma of Business"
           value={text}
           onChange={(event) => {
             setText(event.target.value);

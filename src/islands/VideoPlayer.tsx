@@ -9,6 +9,8 @@ interface Props {
   captions: string;
   poster: string;
   posterSmall?: string;
+  /** A poster drawn in HTML (brand fonts, text that scales with the player) instead of the poster picture. */
+  cover?: { eyebrow: string; heading: string; text: string };
 }
 
 type State = 'poster' | 'playing' | 'paused';
@@ -17,7 +19,7 @@ type State = 'poster' | 'playing' | 'paused';
  * SPEC 4 video player: poster first; playing or paused; back to the poster on a load error;
  * when playback ends the progress resets. Native controls and captions do the rest.
  */
-export default function VideoPlayer({ title, mp4, webm, captions, poster, posterSmall }: Props) {
+export default function VideoPlayer({ title, mp4, webm, captions, poster, posterSmall, cover }: Props) {
   const videoRef = useRef<HTMLVideoElement>(null);
   const [state, setState] = useState<State>('poster');
 
@@ -57,11 +59,29 @@ export default function VideoPlayer({ title, mp4, webm, captions, poster, poster
         Your browser does not support the video tag.
       </video>
       {state === 'poster' && (
-        <button type="button" className="video-player__poster" onClick={start}>
-          <picture>
-            {posterSmall && <source media="(max-width: 700px)" srcSet={posterSmall} />}
-            <img src={poster} alt="" width={1280} height={720} loading="lazy" decoding="async" />
-          </picture>
+        <button type="button" className={`video-player__poster${cover ? ' has-cover' : ''}`} onClick={start}>
+          {cover ? (
+            <span className="video-cover" aria-hidden="true">
+              <span className="video-cover__eyebrow">{cover.eyebrow}</span>
+              <span className="video-cover__heading">{cover.heading}</span>
+              <span className="video-cover__text">{cover.text}</span>
+              <svg className="video-cover__art" viewBox="0 0 300 220" role="presentation">
+                <circle cx="150" cy="120" r="100" fill="rgb(255 255 255 / 0.08)" />
+                <rect x="40" y="150" width="44" height="46" rx="8" fill="#fff" />
+                <rect x="96" y="118" width="44" height="78" rx="8" fill="#fff" />
+                <rect x="152" y="86" width="44" height="110" rx="8" fill="#fff" />
+                <rect x="208" y="54" width="44" height="142" rx="8" fill="#8cc63f" />
+                <rect x="228" y="14" width="4" height="42" fill="#fff" />
+                <path d="M232 14 L262 24 L232 34 Z" fill="#ffc20e" />
+                <rect x="30" y="198" width="232" height="6" rx="3" fill="rgb(255 255 255 / 0.5)" />
+              </svg>
+            </span>
+          ) : (
+            <picture>
+              {posterSmall && <source media="(max-width: 700px)" srcSet={posterSmall} />}
+              <img src={poster} alt="" width={1280} height={720} loading="lazy" decoding="async" />
+            </picture>
+          )}
           <span className="video-player__play"><Play size={34} aria-hidden="true" /></span>
           <span className="visually-hidden">Play video: {title}</span>
         </button>

@@ -103,7 +103,7 @@ export const CONTACT_TIMES = ['Morning (8AM-12PM)', 'Afternoon (12PM-5PM)', 'Eve
 const unique = <T,>(label: string) => v.check((items: T[]) => new Set(items).size === items.length, `${label} must not repeat`);
 
 /** POST /api/email/quote: the five-step free quote (SPEC 2.12, 3, 5). */
-export const QuoteSchema = v.object({
+export const QuoteSchema = v.pipe(v.object({
   ...personFields,
   /** Sent for compatibility with the original payload; the form never lets anyone edit it. */
   mobileNumber: v.optional(v.pipe(v.string(), noLineBreaks('Mobile number'), v.trim(), v.maxLength(LIMITS.phone, 'Mobile number is too long')), ''),
@@ -121,19 +121,25 @@ export const QuoteSchema = v.object({
   selectedCourses: missingAs(
     v.pipe(
       v.array(CourseCodeSchema, 'Choose at least one course'),
-      v.minLength(1, 'Choose at least one course'),
       v.maxLength(50, 'Choose at most 50 courses'),
       unique<string>('Courses'),
     ),
     [],
   ),
+  /** Step 3's "Not sure" choice: suggest qualifications from the experience instead of choosing one. */
+  notSure: v.optional(v.boolean('"Not sure" must be true or false'), false),
   experience: optionalText('Experience', LIMITS.longText),
   goals: optionalText('Goals', LIMITS.longText),
   additionalInfo: optionalText('Additional information', LIMITS.longText),
   acceptedTerms: missingAs(v.literal(true, 'Please agree to the terms and conditions'), false as never),
   ...consentFields,
   ...abuseFields,
-});
+}),
+// Step 3 is satisfied by a chosen course or by "Not sure" (suggestions from the experience).
+v.forward(
+  v.partialCheck([['selectedCourses'], ['notSure']], (quote) => quote.notSure || quote.selectedCourses.length > 0, 'Choose at least one course'),
+  ['selectedCourses'],
+));
 export type QuoteInput = v.InferInput<typeof QuoteSchema>;
 export type QuoteSubmission = v.InferOutput<typeof QuoteSchema>;
 
@@ -141,7 +147,7 @@ export type QuoteSubmission = v.InferOutput<typeof QuoteSchema>;
 export const QUOTE_STEP_FIELDS = {
   1: ['firstName', 'lastName', 'email', 'phone'],
   2: ['selectedCategories'],
-  3: ['selectedCourses', 'experience', 'goals'],
+  3: ['selectedCourses', 'notSure', 'experience', 'goals'],
   4: ['preferredContact', 'state', 'additionalInfo'],
   5: ['acceptedTerms', 'consentPartnerRto', 'consentMarketing'],
 } as const satisfies Record<number, readonly (keyof QuoteSubmission)[]>;

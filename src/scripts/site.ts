@@ -24,10 +24,52 @@ const onScroll = () => {
     ticking = false;
     const progress = scrollProgress(window.scrollY, root.scrollHeight, window.innerHeight);
     progressBar?.style.setProperty('transform', `scaleX(${progress})`);
-    backToTop?.classList.toggle('is-visible', window.scrollY > BACK_TO_TOP_THRESHOLD);
+    const wanted = window.scrollY > BACK_TO_TOP_THRESHOLD;
+    backToTop?.classList.toggle('is-visible', wanted);
+    // It steps aside (hidden) while it would cover a form control, a link or a line of text.
+    backToTop?.classList.toggle('is-covering', wanted && coversContent(backToTop));
   });
 };
+
+const CONTROLS = 'input, textarea, select, button, a[href], label, summary, [role="button"], [contenteditable=""], [contenteditable="true"]';
+const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+
+/** Whether the button's box lies over a control or over text: the text's own line boxes, not the whole paragraph. */
+function coversContent(button: HTMLElement): boolean {
+  const box = button.getBoundingClientRect();
+  if (!box.width) return false;
+  const near = new DOMRect(box.x - 4, box.y - 4, box.width + 8, box.height + 8);
+  // Five points a side, reaching 4px beyond the edges, so content just touching the button counts too.
+  const spread = (start: number, end: number, limit: number) =>
+    [0, 0.25, 0.5, 0.75, 1].map((f) => Math.min(limit - 1, Math.max(0, start - 4 + f * (end - start + 8))));
+  const xs = spread(box.left, box.right, window.innerWidth);
+  const ys = spread(box.top, box.bottom, window.innerHeight);
+  const checked = new Set<Element>();
+  const range = document.createRange();
+  for (const x of xs) {
+    for (const y of ys) {
+      let depth = 0;
+      for (const element of document.elementsFromPoint(x, y)) {
+        if (button.contains(element) || element === document.body || element === root) continue;
+        if (++depth > 8) break;
+        if (checked.has(element)) continue;
+        checked.add(element);
+        if (element.matches(CONTROLS)) return true;
+        for (const node of element.childNodes) {
+          if (node.nodeType !== Node.TEXT_NODE || !node.textContent?.trim()) continue;
+          range.selectNodeContents(node);
+          for (const line of range.getClientRects()) if (overlaps(line, near)) return true;
+        }
+      }
+    }
+  }
+  return false;
+}
 window.addEventListener('scroll', onScroll, { passive: true });
+window.addEventListener('resize', onScroll, { passive: true });
+// Content that changes under the button without a scroll (an opened FAQ answer, the next quote step).
+for (const name of ['click', 'input', 'transitionend']) document.addEventListener(name, onScroll, { passive: true });
+if ('ResizeObserver' in window) new ResizeObserver(onScroll).observe(document.body);
 onScroll();
 backToTop?.addEventListener('click', () => {
   void scrollToY(0, BACK_TO_TOP_DURATION).then(() => document.querySelector<HTMLElement>('#main')?.focus({ preventScroll: true }));

@@ -91,7 +91,13 @@ export async function parseFormSubmission<S extends v.GenericSchema>(request: Re
  * whatever happens to the mail (a failed send is retried by the scheduled mail-retry function).
  * Where the platform offers waitUntil, mail goes out after the answer, so the visitor does not wait.
  */
-export async function acceptInquiry(input: NewInquiry, context: { waitUntil?: (promise: Promise<unknown>) => void } | undefined, message: string) {
+export async function acceptInquiry(
+  input: NewInquiry,
+  context: { waitUntil?: (promise: Promise<unknown>) => void } | undefined,
+  message: string,
+  /** More for the answer, made from the stored record (the quote's indicative result). */
+  extra?: (record: InquiryRecord) => Record<string, unknown>,
+) {
   let record: InquiryRecord;
   try {
     record = await createInquiry(input);
@@ -105,5 +111,5 @@ export async function acceptInquiry(input: NewInquiry, context: { waitUntil?: (p
   });
   if (typeof context?.waitUntil === 'function') context.waitUntil(mail);
   else await mail;
-  return json({ success: true, message, id: record.id });
+  return json({ ...extra?.(record), success: true, message, id: record.id });
 }

@@ -57,6 +57,10 @@ export interface QuoteDetails {
   experience: string;
   goals: string;
   additionalInfo: string;
+  /** Step 3's "Not sure" (suggest from the experience); missing on requests stored before it was offered. */
+  notSure?: boolean;
+  /** Codes of the indicative result shown to the visitor and repeated in the acknowledgement, best first. */
+  matches?: string[];
 }
 
 /** The two optional consents every form asks for (privacy notice); both false unless the visitor ticked them. */

@@ -11,6 +11,7 @@ import {
   type MailDelivery,
   type MailKind,
 } from './inquiries';
+import { resultFor } from './quote-result';
 
 /**
  * E-mail for stored inquiries: a notification to staff and an acknowledgement to the visitor.
@@ -99,7 +100,9 @@ function inquiryRows(record: InquiryRecord): Row[] {
       ['State', quote.state],
       ['Preferred contact time', quote.preferredContact || 'Not given'],
       ['Categories', quote.categories.map((c) => c.name).join('\n')],
-      ['Courses', quote.courses.map((c) => `${c.code} – ${c.title} (${c.level})`).join('\n')],
+      ['Courses', quote.courses.map((c) => `${c.code} – ${c.title} (${c.level})`).join('\n') || 'None chosen'],
+      ...(quote.notSure ? ([['Not sure', 'Asked for suggestions from their experience']] as Row[]) : []),
+      ...(quote.matches?.length ? ([['Indicative result shown', quote.matches.join(', ')]] as Row[]) : []),
       ['Experience', quote.experience || 'Not given'],
       ['Goals', quote.goals || 'Not given'],
       ['Additional information', quote.additionalInfo || 'Not given'],
@@ -117,7 +120,7 @@ function inquiryRows(record: InquiryRecord): Row[] {
 const formName = (record: InquiryRecord) =>
   record.kind === 'quote' ? 'free quote request' : record.source === 'home' ? 'consultation request (home page)' : 'contact message';
 
-export function htmlDocument(title: string, paragraphs: string[], rows: Row[] = []): string {
+export function htmlDocument(title: string, paragraphs: string[], rows: Row[] = [], after = ''): string {
   const table = rows.length
     ? `<table cellpadding="8" cellspacing="0" border="0" style="border-collapse:collapse;width:100%;max-width:640px">${rows
         .map(
@@ -132,12 +135,48 @@ export function htmlDocument(title: string, paragraphs: string[], rows: Row[] = 
     `<body style="font-family:Arial,sans-serif;color:#16211f;line-height:1.5">` +
     paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`).join('') +
     table +
+    after +
     `</body></html>`
   );
 }
 
 export const textDocument = (paragraphs: string[], rows: Row[] = []) =>
   [...paragraphs, '', ...rows.map(([label, value]) => `${label}:\n${value}\n`)].join('\n').trim() + '\n';
+
+/**
+ * The quote acknowledgement's indicative result: for each match shown on the site, the evidence that
+ * usually supports it and what RPL cannot give for it (from the catalogue, never from the visitor's text).
+ */
+export function quoteChecklist(record: InquiryRecord): { text: string; html: string } {
+  const items = resultFor(record.quote?.matches ?? [], record.quote?.selectedCourses ?? []);
+  if (!items.length) return { text: '', html: '' };
+  const title = 'Your indicative result';
+  const caveat = 'An indication from what you told us, not an assessment: only a partner RTO assessor can decide whether your evidence meets a qualification.';
+  const text = [
+    '',
+    title.toUpperCase(),
+    caveat,
+    ...items.flatMap((item) => [
+      '',
+      `${item.code} ${item.title} (${item.level})${item.selected ? ' - you chose this' : ''}`,
+      'Evidence that usually supports it:',
+      ...item.evidence.map((line) => `  [ ] ${line}`),
+      ...(item.notIncluded ? ['What RPL cannot give you:', `  ${item.notIncluded}`] : []),
+    ]),
+  ].join('\n') + '\n';
+  const html =
+    `<h2 style="font-size:18px;margin:24px 0 8px">${escapeHtml(title)}</h2><p style="margin:0 0 12px">${escapeHtml(caveat)}</p>` +
+    items
+      .map(
+        (item) =>
+          `<h3 style="font-size:16px;margin:16px 0 4px">${escapeHtml(`${item.code} ${item.title} (${item.level})`)}${item.selected ? ' <small>(you chose this)</small>' : ''}</h3>` +
+          `<p style="margin:0 0 4px"><strong>Evidence that usually supports it:</strong></p>` +
+          `<ul style="margin:0 0 8px">${item.evidence.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` +
+          (item.notIncluded ? `<p style="margin:0 0 8px"><strong>What RPL cannot give you:</strong> ${escapeHtml(item.notIncluded)}</p>` : ''),
+      )
+      .join('');
+  return { text, html };
+}
 
 /** The two messages of an inquiry, with every header value sanitised and every HTML value escaped. */
 export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail {
@@ -167,7 +206,9 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
       ? [
           `Hi ${name},`,
           'Thank you for requesting a free quote from RPL Pathways. One of our team will reply within 24 hours with the qualification that fits your experience and what it involves.',
-          `You asked about: ${(record.quote?.courses ?? []).map((c) => `${c.code} ${c.title}`).join('; ')}.`,
+          record.quote?.courses.length
+            ? `You asked about: ${record.quote.courses.map((c) => `${c.code} ${c.title}`).join('; ')}.`
+            : 'You asked us to suggest qualifications from your experience.',
           `Your reference is ${record.id}. If anything changes, simply reply to this e-mail.`,
           'RPL Pathways',
         ]
@@ -177,7 +218,8 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
           `Your reference is ${record.id}. If you need to add anything, simply reply to this e-mail.`,
           'RPL Pathways',
         ];
-  return { kind, from, to: visitor, replyTo: staffTo, subject, text: textDocument(paragraphs), html: htmlDocument(subject, paragraphs) };
+  const checklist = record.kind === 'quote' ? quoteChecklist(record) : { text: '', html: '' };
+  return { kind, from, to: visitor, replyTo: staffTo, subject, text: textDocument(paragraphs) + checklist.text, html: htmlDocument(subject, paragraphs, [], checklist.html) };
 }
 
 /* ---------- Transports ---------- */

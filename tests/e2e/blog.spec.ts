@@ -67,7 +67,7 @@ test.describe('public blog', () => {
     expect(response!.headers()['netlify-cache-tag']).toBe(`blog,blog-${post.slug}`);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(post.title);
     await expect(page.getByRole('link', { name: 'Back to Blog' })).toHaveAttribute('href', '/blog');
-    await expect(page.locator('time').first()).toHaveText(/^[A-Z][a-z]+ \d{1,2}, \d{4}$/); // en-US long date
+    await expect(page.locator('time').first()).toHaveText(/^\d{1,2} [A-Z][a-z]+ \d{4}$/); // Australian long date
     await expect(page.getByText(/\d+ min read/)).toBeVisible();
     await expect(page.locator('.post-content h2').first()).toBeVisible();
     expect(await axe(page)).toEqual([]);

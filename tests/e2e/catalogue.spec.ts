@@ -40,7 +40,7 @@ test('a course page shows its sections and calls to action', async ({ page }) =>
   for (const name of ['Overview', 'Requirements and eligibility', 'Career pathways and assessment']) {
     await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
   }
-  await expect(page.getByRole('main').getByRole('link', { name: /Get a Free Quote/ }).first()).toHaveAttribute('href', '/free-quote');
+  await expect(page.getByRole('main').getByRole('link', { name: /Get a Free Quote/ }).first()).toHaveAttribute('href', '/free-quote?course=CHC33021');
   await expect(page.getByRole('main').getByRole('link', { name: 'How RPL Works' }).first()).toHaveAttribute('href', '/how-rpl-works');
   const jsonLd = await page.locator('script[type="application/ld+json"]').textContent();
   expect(jsonLd).toContain('"@type":"Course"');

@@ -23,10 +23,10 @@ describe('FAQ', () => {
 });
 
 describe('Privacy Policy (SPEC 2.9)', () => {
-  it('has 20 sections and the July 22, 2025 dates', () => {
+  it('has 20 sections and the 22 July 2025 dates', () => {
     expect(privacy.sections).toHaveLength(20);
-    expect(privacy.effectiveDate).toBe('July 22, 2025');
-    expect(privacy.lastUpdated).toBe('July 22, 2025');
+    expect(privacy.effectiveDate).toBe('22 July 2025');
+    expect(privacy.lastUpdated).toBe('22 July 2025');
   });
   it.each([['7 years'], ['26 months'], ['2 years'], ['30 days'], ['16']])('states %s', (fact) => {
     expect(allText(privacy)).toContain(fact);
@@ -35,8 +35,8 @@ describe('Privacy Policy (SPEC 2.9)', () => {
 
 describe('Terms & Conditions (SPEC 2.9)', () => {
   const text = allText(terms);
-  it('was last updated July 22, 2025', () => {
-    expect(terms.lastUpdated).toBe('July 22, 2025');
+  it('was last updated 22 July 2025', () => {
+    expect(terms.lastUpdated).toBe('22 July 2025');
   });
   it('says the service is not a registered training organisation and does not issue qualifications', () => {
     expect(text).toMatch(/not a registered training organisation/i);

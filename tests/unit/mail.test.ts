@@ -2,6 +2,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import { composeMail, escapeHtml, greetingName, retryDelayMs, sanitizeHeader, MAX_ATTEMPTS } from '../../src/server/mail';
 import type { InquiryRecord } from '../../src/server/inquiries';
+import { evidenceFor } from '../../src/lib/evidence';
 
 afterEach(() => vi.unstubAllEnvs());
 
@@ -99,6 +100,32 @@ describe('composed messages', () => {
     expect(ack.to).toBe('jane@example.com');
     expect(ack.text).toContain('within 24 hours');
     expect(ack.text).toContain('SIS30321 Certificate III in Fitness');
+  });
+
+  it('carry the indicative result and its evidence checklist in the quote acknowledgement, never the visitor\'s text', () => {
+    const quote = record({
+      kind: 'quote', source: 'quote', message: undefined,
+      quote: {
+        mobileNumber: '', preferredContact: '', state: 'NSW', selectedCategories: ['civil-construction'], selectedCourses: [],
+        categories: [{ slug: 'civil-construction', name: 'Civil Construction' }], courses: [],
+        experience: 'Carpenter <b>framing</b> houses, see https://spam.example', goals: '', additionalInfo: '',
+        notSure: true, matches: ['CPC30220', 'ZZZ99999'],
+      },
+    });
+    const ack = composeMail(quote, 'ack');
+    expect(ack.text).toContain('You asked us to suggest qualifications from your experience.');
+    expect(ack.text).toContain('YOUR INDICATIVE RESULT');
+    expect(ack.text).toMatch(/not an assessment/);
+    expect(ack.text).toContain('CPC30220 Certificate III in Carpentry (Certificate III)');
+    expect(ack.text).toContain(`  [ ] ${evidenceFor({ code: 'CPC30220', category: 'civil-construction' })[0]}`);
+    expect(ack.text).toMatch(/What RPL cannot give you:\n\s+.*white card/i);
+    expect(ack.text).not.toContain('ZZZ99999');
+    expect(ack.html).toContain('<h2 style="font-size:18px;margin:24px 0 8px">Your indicative result</h2>');
+    expect(ack.html).toContain('<li>Photos of framing, formwork and fit-off work, not only one kind of task</li>');
+    expect(ack.text + ack.html).not.toContain('spam.example');
+    const staff = composeMail(quote, 'staff');
+    expect(staff.text).toContain('Indicative result shown:\nCPC30220, ZZZ99999');
+    expect(staff.text).toContain('Courses:\nNone chosen');
   });
 
   it("acknowledge the visitor without echoing the message they wrote", () => {

@@ -197,8 +197,8 @@ describe('quote wizard (SPEC 2.12)', () => {
     });
 
     await act(async () => answer(new Response(JSON.stringify({ success: true, id: 'x' }), { status: 200 })));
-    expect(heading().textContent).toBe('Thank you, Sam!');
-    expect(document.activeElement).toBe(heading());
+    const thanks = screen.getByRole('heading', { level: 2, name: 'Thank you, Sam!' });
+    expect(document.activeElement).toBe(thanks);
     expect(screen.getByText(/within 24 hours/)).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
     expect(sessionStorage.getItem(STORAGE_KEY)).toBeNull();
@@ -279,5 +279,55 @@ describe('before hydration', () => {
     expect((container.querySelector('.quote__next') as HTMLButtonElement).disabled).toBe(false);
     expect((container.querySelector('[name="firstName"]') as HTMLInputElement).value).toBe('Kim');
     container.remove();
+  });
+});
+
+describe('arriving with ?course= or ?search=, "Not sure" and the indicative result', () => {
+  afterEach(() => window.history.replaceState(null, '', '/'));
+
+  it('?course= chooses the course and its category, says so on step 1 and drops the parameter', () => {
+    window.history.replaceState(null, '', '/free-quote?course=sis30321');
+    render(<QuoteWizard categories={categories} courses={courses} />);
+    expect(document.querySelector('.quote__preselected')?.textContent).toMatch(/Certificate III in Fitness.*SIS30321/);
+    expect(window.location.search).toBe('');
+    fillStep1();
+    fireEvent.click(next());
+    expect((screen.getByLabelText('Health & Fitness') as HTMLInputElement).checked).toBe(true);
+    fireEvent.click(next());
+    expect((screen.getByLabelText(/Certificate III in Fitness/) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('?search= chooses the best match of the course search', async () => {
+    window.history.replaceState(null, '', '/free-quote?search=plant+operations');
+    render(<QuoteWizard categories={categories} courses={courses} />);
+    await vi.waitFor(() => expect(document.querySelector('.quote__preselected')?.textContent).toMatch(/RII30820/), { timeout: 5000 });
+  });
+
+  it('"Not sure" satisfies step 3 and the answer\'s result is shown with the reference', async () => {
+    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({
+      success: true, id: '20250722T101530123Z-9f86d081',
+      result: [{ code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction', categoryName: 'Civil Construction', selected: false, evidence: ['Plant tickets for the machines you operate'], notIncluded: 'A high risk work licence is separate.' }],
+    }), { status: 200 })));
+    render(<QuoteWizard categories={categories} courses={courses} />);
+    fillStep1();
+    fireEvent.click(next());
+    fireEvent.click(screen.getByLabelText('Civil Construction'));
+    fireEvent.click(next());
+    expect(next()).toHaveProperty('disabled', true);
+    fireEvent.click(screen.getByLabelText(/Not sure/));
+    expect(next()).toHaveProperty('disabled', false);
+    fireEvent.change(screen.getByLabelText(/Your experience/), { target: { value: 'Excavator operator for 6 years' } });
+    fireEvent.click(next());
+    fireEvent.change(screen.getByLabelText(/State or territory/), { target: { value: 'NSW' } });
+    fireEvent.click(next());
+    fireEvent.click(screen.getByLabelText(/I agree to be bound by the/));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit Request' })));
+    const sent = JSON.parse(((vi.mocked(fetch).mock.calls[0] as unknown as [string, RequestInit])[1].body) as string);
+    expect(sent).toMatchObject({ notSure: true, selectedCourses: [], experience: 'Excavator operator for 6 years' });
+    expect(screen.getByTestId('quote-reference').textContent).toBe('20250722T101530123Z-9f86d081');
+    expect(screen.getByText(/An indication, not an assessment/)).toBeTruthy();
+    expect(screen.getByRole('heading', { level: 4, name: /Plant Operations/ })).toBeTruthy();
+    expect(screen.getByText('Plant tickets for the machines you operate')).toBeTruthy();
+    expect(screen.getByText('A high risk work licence is separate.')).toBeTruthy();
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useMemo, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import * as v from 'valibot';
-import { Check, CircleCheck } from 'lucide-react';
+import { Check } from 'lucide-react';
+import type { ResultItem } from '../../lib/quote-result';
 import { CONTACT_TIMES, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, QUOTE_STEP_FIELDS, QuoteSchema, STATES, fieldErrors } from '../../schemas/inquiry';
 import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from '../fields';
 import { CollectionNotice, ConsentChoices } from '../PrivacyNotice';
@@ -11,6 +12,10 @@ import {
 import { quoteRtoParts, type Part } from '../../lib/partner-rto';
 import type { PartnerRto } from '../../schemas/site-settings';
 import { searchCourses } from '../../lib/course-search';
+import { applyPreselect, hasPreselect, readPreselectParams, resolvePreselect, type Preselect } from './preselect';
+import { QuoteResult } from './QuoteResult';
+import { loadSearchCourses } from '../../lib/search-data';
+import type { SearchableCourse } from '../../lib/course-search';
 import './QuoteWizard.css';
 
 /** SPEC 8. */
@@ -44,8 +49,14 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
   const [failure, setFailure] = useState<{ detail?: string; errors: { field: string; message: string }[] } | null>(null);
-  const [done, setDone] = useState<string | null>(null);
+  const [done, setDone] = useState<{ name: string; id: string; result: ResultItem[]; notSure: boolean } | null>(null);
+  const [preselected, setPreselected] = useState<Preselect | null>(null);
   const [rtos, setRtos] = useState<PartnerRto[]>(partnerRtos);
+  // The course filter searches job names too: the islands' shared search data, fetched once the wizard is in use.
+  const [searchable, setSearchable] = useState<SearchableCourse[] | null>(null);
+  useEffect(() => {
+    loadSearchCourses().then(setSearchable).catch(() => undefined);
+  }, []);
   const [courseFilter, setCourseFilter] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -64,9 +75,28 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
         if (typed) restoredDraft[name] = typed;
       }
     }
+    // `?course=` or `?search=` (a course page's quote link, a search): choose that course and its category.
+    const params = readPreselectParams(window.location.search);
+    const direct = resolvePreselect(params, courses, categories);
     setStep(saved?.step ?? 1);
-    setDraft(restoredDraft);
+    setDraft(direct ? applyPreselect(restoredDraft, direct) : restoredDraft);
+    setPreselected(direct);
     restored.current = true;
+    if (hasPreselect(params)) {
+      // Taken once: a reload or a later visit in this tab keeps the visitor's own choices.
+      const url = new URL(window.location.href);
+      for (const name of ['course', 'search']) url.searchParams.delete(name);
+      window.history.replaceState(window.history.state, '', url);
+    }
+    if (!direct && params.search) {
+      // The search code loads only when a search was passed.
+      void import('../../lib/course-search').then(({ searchCourses }) => {
+        const found = resolvePreselect(params, courses, categories, searchCourses);
+        if (!found) return;
+        setDraft((current) => applyPreselect(current, found));
+        setPreselected(found);
+      });
+    }
   }, [categories, courses]);
 
   useEffect(() => {
@@ -133,7 +163,13 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
         const storage = tabStorage();
         if (storage) clearProgress(storage);
         moved.current = true;
-        setDone(draft.firstName.trim());
+        const answer = data as { id?: unknown; result?: unknown };
+        setDone({
+          name: draft.firstName.trim(),
+          id: typeof answer.id === 'string' ? answer.id : '',
+          result: Array.isArray(answer.result) ? (answer.result as ResultItem[]) : [],
+          notSure: draft.notSure,
+        });
         // The confirmation names the delivering RTO as staff saved it, even before the pages are rebuilt.
         fetch('/api/public/site-settings', { headers: { Accept: 'application/json' } })
           .then((response) => (response.ok ? response.json() : null))
@@ -152,13 +188,9 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
   if (done !== null) {
     return (
       <div className="quote">
-        <div className="quote-done">
-          <CircleCheck size={56} aria-hidden="true" className="quote-done__icon" />
-          <h2 ref={headingRef} tabIndex={-1}>Thank you{done ? `, ${done}` : ''}!</h2>
-          <p>We've received your free quote request. One of our team will reply within 24 hours with the qualification that fits your experience and what it involves.</p>
+        <QuoteResult headingRef={headingRef} name={done.name} reference={done.id} items={done.result} notSure={done.notSure}>
           <p data-testid="quote-rto">{renderParts(quoteRtoParts(rtos, courses.filter((course) => draft.selectedCourses.includes(course.code))))}</p>
-          <a className="btn btn--primary" href="/">Back to Home</a>
-        </div>
+        </QuoteResult>
       </div>
     );
   }
@@ -192,6 +224,15 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
 
         {step === 1 && (
           <>
+            {preselected && courseByCode.has(preselected.code) && (
+              <p className="quote__preselected" role="status">
+                <Check size={18} aria-hidden="true" />
+                <span>
+                  You're asking about <strong>{courseByCode.get(preselected.code)!.title}</strong> ({preselected.code}). It is already chosen in
+                  step 3; you can change it there.
+                </span>
+              </p>
+            )}
             <p className="form-note">Tell us who you are and how to reach you. Fields marked * are required.</p>
             <div className="form-grid">
               <Field id={fieldId('firstName')} name="firstName" label="First name" required autoComplete="given-name" maxLength={LIMITS.name} value={draft.firstName} onChange={(firstName) => update({ firstName })} error={errors.firstName} />
@@ -227,6 +268,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
 
         {step === 3 && (
           <CourseStep
+            searchable={searchable}
             idPrefix={id}
             courses={coursesFor(courses, draft.selectedCategories)}
             groups={draft.selectedCategories.length ? draft.selectedCategories : categories.map((c) => c.slug)}
@@ -235,9 +277,11 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
             filter={courseFilter}
             onFilter={setCourseFilter}
             onToggle={(code) => update(toggleCourse(draft, code))}
+            notSure={draft.notSure}
+            onNotSure={(notSure) => update({ notSure })}
           >
             <div className="form-grid quote__about">
-              <Field id={fieldId('experience')} name="experience" label="Your experience (optional)" hint="Roles, years and main duties." multiline rows={4} maxLength={LIMITS.longText} value={draft.experience} onChange={(experience) => update({ experience })} error={errors.experience} />
+              <Field id={fieldId('experience')} name="experience" label="Your experience (optional)" hint={draft.notSure ? 'Roles, years and main duties. We suggest qualifications from what you write here.' : 'Roles, years and main duties.'} multiline rows={4} maxLength={LIMITS.longText} value={draft.experience} onChange={(experience) => update({ experience })} error={errors.experience} />
               <Field id={fieldId('goals')} name="goals" label="Your goals (optional)" hint="What the qualification would help you do." multiline rows={4} maxLength={LIMITS.longText} value={draft.goals} onChange={(goals) => update({ goals })} error={errors.goals} />
             </div>
           </CourseStep>
@@ -264,6 +308,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
               <ul>{draft.selectedCategories.map((slug) => <li key={slug}>{categoryName.get(slug) ?? slug}</li>)}</ul>
             </ReviewSection>
             <ReviewSection title="Courses" onEdit={() => goTo(3)}>
+              {draft.notSure && <p className="review__note">Not sure: suggest qualifications from my experience.</p>}
               <ul>
                 {draft.selectedCourses.map((code) => {
                   const course = courseByCode.get(code);
@@ -331,6 +376,8 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
 }
 
 function CourseStep(props: {
+  /** Every course with its job names, once loaded (the filter then finds "carpenter" too). */
+  searchable: SearchableCourse[] | null;
   idPrefix: string;
   courses: QuoteCourse[];
   groups: string[];
@@ -339,21 +386,30 @@ function CourseStep(props: {
   filter: string;
   onFilter: (value: string) => void;
   onToggle: (code: string) => void;
+  notSure: boolean;
+  onNotSure: (value: boolean) => void;
   children: ReactNode;
 }) {
-  const { idPrefix, courses, groups, categoryName, selected, filter, onFilter, onToggle, children } = props;
-  const hits = new Set(searchCourses(courses, { search: filter }).map((course) => course.code));
+  const { idPrefix, courses, searchable, groups, categoryName, selected, filter, onFilter, onToggle, notSure, onNotSure, children } = props;
+  const hits = new Set(searchCourses(searchable ?? courses, { search: filter }).map((course) => course.code));
   const matches = (course: QuoteCourse) => hits.has(course.code) || selected.includes(course.code);
   const shown = courses.filter(matches);
   return (
     <>
+      <label className="choice choice--unsure">
+        <input type="checkbox" name="notSure" checked={notSure} onChange={(event) => onNotSure(event.target.checked)} />
+        <span>
+          <span className="choice__title">Not sure — suggest qualifications from my experience</span>
+          <span className="choice__meta">Tick this instead of choosing, or as well. Tell us about your work below and we match it to the qualifications that fit.</span>
+        </span>
+      </label>
       <div className="course-filter">
         <label htmlFor={`${idPrefix}-course-filter`} className="field__label">Filter the list</label>
         <input
           id={`${idPrefix}-course-filter`}
           type="search"
           className="field__control"
-          placeholder="Title, code or level"
+          placeholder="Job, title, code or level"
           value={filter}
           onChange={(event) => onFilter(event.target.value)}
           onKeyDown={(event) => event.key === 'Enter' && event.preventDefault()}

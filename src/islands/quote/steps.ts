@@ -19,6 +19,8 @@ export interface QuoteDraft {
   state: string;
   selectedCategories: string[];
   selectedCourses: string[];
+  /** Step 3: "Not sure — suggest qualifications from my experience" (satisfies the step without a course). */
+  notSure: boolean;
   experience: string;
   goals: string;
   additionalInfo: string;
@@ -34,7 +36,7 @@ export type Step = 1 | 2 | 3 | 4 | 5;
 
 export const emptyDraft = (): QuoteDraft => ({
   firstName: '', lastName: '', email: '', phone: '', mobileNumber: '', preferredContact: '', state: '',
-  selectedCategories: [], selectedCourses: [], experience: '', goals: '', additionalInfo: '', acceptedTerms: false,
+  selectedCategories: [], selectedCourses: [], notSure: false, experience: '', goals: '', additionalInfo: '', acceptedTerms: false,
   consentPartnerRto: false, consentMarketing: false,
 });
 
@@ -45,7 +47,7 @@ export function canContinue(step: Step, draft: QuoteDraft): boolean {
   switch (step) {
     case 1: return [draft.firstName, draft.lastName, draft.email, draft.phone].every(filled);
     case 2: return draft.selectedCategories.length > 0;
-    case 3: return draft.selectedCourses.length > 0;
+    case 3: return draft.selectedCourses.length > 0 || draft.notSure;
     case 4: return draft.state !== '';
     case 5: return draft.acceptedTerms;
   }
@@ -55,7 +57,7 @@ export function canContinue(step: Step, draft: QuoteDraft): boolean {
 export const STEP_REQUIREMENT: Record<Step, string> = {
   1: 'Fill in your first name, last name, e-mail and phone to continue.',
   2: 'Choose at least one category to continue.',
-  3: 'Choose at least one course to continue.',
+  3: 'Choose at least one course, or tick "Not sure", to continue.',
   4: 'Choose your state to continue.',
   5: 'Tick the box to agree to the terms and conditions before you submit.',
 };
@@ -138,6 +140,7 @@ export function loadProgress(storage: Storage, categories: QuoteCategory[], cour
   draft.selectedCategories = [...new Set(strings(saved.draft.selectedCategories).filter((s) => slugs.has(s)))];
   const offered = new Set(coursesFor(courses, draft.selectedCategories).map((c) => c.code));
   draft.selectedCourses = [...new Set(strings(saved.draft.selectedCourses).filter((c) => offered.has(c)))];
+  draft.notSure = saved.draft.notSure === true;
 
   let step = (typeof saved.step === 'number' && saved.step >= 1 && saved.step <= STEP_COUNT ? Math.floor(saved.step) : 1) as Step;
   for (let earlier = 1; earlier < step; earlier++) {

@@ -1,0 +1,19 @@
+/** The indicative quote result over the server's catalogue (used by the quote function and the acknowledgement e-mail). */
+import { findCourseDetail, summaries } from './catalogue';
+import { matchQualifications, resultItems, type MatchInput, type ResultItem } from '../lib/quote-result';
+
+const byCode = new Map(summaries.map((c) => [c.code, c]));
+const regulatory = (code: string) => findCourseDetail(code)?.regulatoryRequirements;
+
+/** Codes of the best matches for a quote request, in the order shown. */
+export const matchCodes = (input: MatchInput): string[] => matchQualifications(input, summaries).map((m) => m.course.code);
+
+/** The result of stored match codes (codes no longer in the catalogue are left out). */
+export function resultFor(codes: readonly string[], selectedCourses: readonly string[]): ResultItem[] {
+  const chosen = new Set(selectedCourses);
+  const matches = codes.flatMap((code) => {
+    const course = byCode.get(code);
+    return course ? [{ course, selected: chosen.has(code) }] : [];
+  });
+  return resultItems(matches, regulatory);
+}
