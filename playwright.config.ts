@@ -8,6 +8,8 @@ const chromiumArgs = [
 ];
 const launchOptions = { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumArgs };
 
+const SITE_WIDE = /facts\.spec\.ts$/;
+
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
@@ -17,11 +19,15 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: { baseURL, trace: 'retain-on-failure', launchOptions },
   projects: [
-    { name: 'desktop', use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions } },
+    { name: 'desktop', testIgnore: SITE_WIDE, use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions } },
     {
       name: 'phone',
+      testIgnore: SITE_WIDE,
       use: { ...devices['Pixel 7'], viewport: { width: 360, height: 780 }, launchOptions, browserName: 'chromium' },
     },
+    // Tests that switch site-wide settings (claims, partner RTOs) run once, after the others, so no other
+    // test sees a page with a claim switched off half-way through.
+    { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['desktop', 'phone'], use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions } },
   ],
   // The production-like local server: a real build served by the Netlify CLI with its offline blob store.
   webServer: process.env.E2E_BASE_URL

@@ -20,6 +20,8 @@ import { SECURITY_HEADERS } from '../src/server/http.ts';
  * at most, multipart) fits.
  */
 export const MAX_BODY_BYTES = 6_000_000;
+/** A body over the limit but under this is read to its end and dropped before the 413 (see readBody). */
+const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 /** A body still incomplete after this long is refused (the CLI gives up after 30 s by throwing). */
 const BODY_TIMEOUT_MS = 20_000;
 /** Header a local caller (a function, a developer's curl) sends with the secret to reach local-only endpoints. */
@@ -66,8 +68,12 @@ function refuse(res, status, message, extra = {}) {
   res.end(body);
 }
 
-/** Reads a request body whole: a Buffer, or 'too-big' past `limit` bytes, or 'timeout'. */
-function readBody(req, limit, timeoutMs) {
+/**
+ * Reads a request body whole: a Buffer, or 'too-big' past `limit` bytes, or 'timeout'. A body over the
+ * limit is still read to its end (and dropped) up to `drainLimit` bytes, so the client, still sending,
+ * gets the 413 instead of a broken pipe; past that the answer goes out at once.
+ */
+function readBody(req, limit, timeoutMs, drainLimit = DRAIN_LIMIT_BYTES) {
   return new Promise((resolve) => {
     const chunks = [];
     let size = 0;
@@ -78,14 +84,14 @@ function readBody(req, limit, timeoutMs) {
       clearTimeout(timer);
       resolve(result);
     };
-    const timer = setTimeout(() => finish('timeout'), timeoutMs);
+    const timer = setTimeout(() => finish(size > limit ? 'too-big' : 'timeout'), timeoutMs);
     req.on('data', (chunk) => {
       if (done) return;
       size += chunk.length;
-      if (size > limit) return finish('too-big');
-      chunks.push(chunk);
+      if (size > drainLimit) return finish('too-big');
+      if (size <= limit) chunks.push(chunk);
     });
-    req.on('end', () => finish(Buffer.concat(chunks)));
+    req.on('end', () => finish(size > limit ? 'too-big' : Buffer.concat(chunks)));
     req.on('error', () => finish('timeout'));
     req.on('aborted', () => finish('timeout'));
   });
@@ -218,7 +224,7 @@ export function startCompressingProxy({ port, target, host = '127.0.0.1', secret
     if (req.method === 'POST' && req.url === PURGE_PATH) return purge(req, res);
 
     const declared = Number(req.headers['content-length'] ?? 0);
-    if (declared > maxBodyBytes) return refuse(res, 413, 'The request is too large.', { connection: 'close' });
+    if (declared > DRAIN_LIMIT_BYTES) return refuse(res, 413, 'The request is too large.', { connection: 'close' });
     let body;
     if (declared > 0 || req.headers['transfer-encoding']) {
       body = await readBody(req, maxBodyBytes, bodyTimeoutMs);

@@ -76,9 +76,13 @@ export function applyClaims(root: ParentNode, settings: Settings): number {
       if (target.dataset.claimValue === 'count') {
         const figure = Number(value);
         if (!Number.isFinite(figure)) continue;
+        // The same figure: the count-up owns the text (it may be at 0, waiting to be scrolled to).
+        if (Number(target.dataset.countTo) === figure) continue;
         const decimals = value.split('.')[1]?.length ?? 0;
         target.dataset.countTo = String(figure);
         target.dataset.decimals = String(decimals);
+        // A count-up still waiting shows 0 and reads its new target when it starts.
+        if (target.textContent === '0') continue;
         text = figure.toLocaleString('en-AU', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
       }
       if (target.textContent !== text) {

@@ -4,8 +4,8 @@ import { createStaff } from './helpers/accounts';
 
 /**
  * Facts staff own in site settings: claims switched off disappear from the public pages at once, and
- * course pages name the partner RTO once one is entered. Settings are site-wide, so this runs once
- * (desktop) and serially, and puts back whatever was saved before.
+ * course pages name the partner RTO once one is entered. Settings are site-wide, so this runs once,
+ * serially and after every other test (the 'site-wide' project in playwright.config.ts), and puts back whatever was saved before.
  */
 // Several saves, page loads and axe runs per test on a shared machine.
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
@@ -40,8 +40,7 @@ test.describe('facts staff own', () => {
     if (saved) await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: saved });
   });
 
-  test('a claim switched off in settings disappears from the About page, and comes back when switched on', async ({ page }, testInfo) => {
-    test.skip(testInfo.project.name !== 'desktop', 'site-wide settings: runs once');
+  test('a claim switched off in settings disappears from the About page, and comes back when switched on', async ({ page }) => {
     const account = await createStaff('claims');
     await signIn(page, account);
     await expect(page.getByRole('heading', { name: 'Ready to launch?' })).toBeVisible();
@@ -70,8 +69,7 @@ test.describe('facts staff own', () => {
     await expect(page.getByRole('region', { name: 'Our results' }).getByText('Success Rate')).toBeVisible();
   });
 
-  test('the completion time goes from every page with its switch and never breaks across lines', async ({ page, request }, testInfo) => {
-    test.skip(testInfo.project.name !== 'desktop', 'site-wide settings: runs once');
+  test('the completion time goes from every page with its switch and never breaks across lines', async ({ page, request }) => {
     const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, any>;
     await page.goto('/about');
     const figure = page.locator('.note__big');
@@ -86,8 +84,7 @@ test.describe('facts staff own', () => {
     }
   });
 
-  test('a course page says the written quote names the RTO until one is entered, then names it', async ({ page, request }, testInfo) => {
-    test.skip(testInfo.project.name !== 'desktop', 'site-wide settings: runs once');
+  test('a course page says the written quote names the RTO until one is entered, then names it', async ({ page, request }) => {
     const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, any>;
     const none = { ...current, partnerRtos: [] };
     expect((await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: none })).status()).toBe(200);
@@ -113,9 +110,9 @@ test.describe('facts staff own', () => {
   });
 });
 
-test('the settings form works at 360px and by keyboard, with validation messages for RTO code and ABN', async ({ page }, testInfo) => {
-  test.skip(testInfo.project.name !== 'phone', 'phone layout');
+test('the settings form works at 360px and by keyboard, with validation messages for RTO code and ABN', async ({ page }) => {
   test.setTimeout(90_000);
+  await page.setViewportSize({ width: 360, height: 780 });
   const account = await createStaff('facts-phone');
   await signIn(page, account);
   await page.goto('/admin/settings#partner-rtos');

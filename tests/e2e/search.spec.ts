@@ -39,6 +39,25 @@ test('the carpenter sentence in the header search shows Carpentry and its result
   await expect(page.locator('.course-card').first()).toContainText('Certificate III in Carpentry');
 });
 
+test('the carpenter sentence in the quote wizard\'s course filter keeps Carpentry first', async ({ page }) => {
+  await page.goto('/free-quote');
+  const wizard = page.locator('.quote');
+  const heading = wizard.getByRole('heading', { level: 2 });
+  const next = wizard.getByRole('button', { name: 'Next' });
+  await wizard.getByLabel('First name').fill('Alex');
+  await wizard.getByLabel('Last name').fill('Morgan');
+  await wizard.getByLabel('E-mail').fill('alex.morgan@example.com');
+  await wizard.getByLabel('Phone').fill('0412 345 678');
+  await next.click();
+  await expect(heading).toHaveText('Categories');
+  await wizard.getByLabel('Civil Construction & Trades').check();
+  await next.click();
+  await expect(heading).toHaveText('Courses');
+  await wizard.getByLabel('Filter the list').fill(SENTENCE);
+  // Job names come with the shared search data, loaded when the filter is first used.
+  await expect(wizard.locator('.choice--course').first().locator('.choice__title')).toHaveText('Certificate III in Carpentry');
+});
+
 test('misspelt trades and codes in any case still find their course', async ({ page }) => {
   await page.goto('/search?search=carpnter');
   await expect(page.locator('.course-card').first()).toContainText('CPC30220');

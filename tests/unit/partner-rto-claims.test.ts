@@ -124,4 +124,18 @@ describe('settings refresh of claims and RTOs', () => {
     applySettings(document, settings as never);
     expect(document.querySelector<HTMLElement>('[data-claim="completionTime"]')!.hidden).toBe(false);
   });
+
+  it('leaves a count-up that is waiting below the fold at 0, only giving it its new target', () => {
+    document.body.innerHTML = `
+      <div data-claim="qualifications"><span data-count-to="5000" data-decimals="0" data-claim-value="count">0</span></div>
+      <div data-claim="satisfaction"><span data-count-to="4.9" data-decimals="1" data-claim-value="count">0</span></div>`;
+    const settings = structuredClone(defaultSiteSettings);
+    settings.claims.qualifications.value = '5000';
+    settings.claims.satisfaction.value = '4.7';
+    applySettings(document, settings as never);
+    const [clients, satisfaction] = document.querySelectorAll<HTMLElement>('[data-claim-value="count"]');
+    expect(clients.textContent).toBe('0');
+    expect(satisfaction.textContent).toBe('0');
+    expect(satisfaction.dataset.countTo).toBe('4.7');
+  });
 });

@@ -52,11 +52,12 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
   const [done, setDone] = useState<{ name: string; id: string; result: ResultItem[]; notSure: boolean } | null>(null);
   const [preselected, setPreselected] = useState<Preselect | null>(null);
   const [rtos, setRtos] = useState<PartnerRto[]>(partnerRtos);
-  // The course filter searches job names too: the islands' shared search data, fetched once the wizard is in use.
+  // The course filter searches job names too: the islands' shared search data, fetched when the filter is first used.
   const [searchable, setSearchable] = useState<SearchableCourse[] | null>(null);
-  useEffect(() => {
-    loadSearchCourses().then(setSearchable).catch(() => undefined);
-  }, []);
+  const filterCourses = (value: string) => {
+    setCourseFilter(value);
+    if (!searchable) loadSearchCourses().then(setSearchable).catch(() => undefined);
+  };
   const [courseFilter, setCourseFilter] = useState('');
   const headingRef = useRef<HTMLHeadingElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -275,7 +276,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
             categoryName={categoryName}
             selected={draft.selectedCourses}
             filter={courseFilter}
-            onFilter={setCourseFilter}
+            onFilter={filterCourses}
             onToggle={(code) => update(toggleCourse(draft, code))}
             notSure={draft.notSure}
             onNotSure={(notSure) => update({ notSure })}
