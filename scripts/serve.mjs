@@ -33,8 +33,6 @@ const env = {
   LOCAL_CDN_URL: `http://${selfHost}:${port}`,
   LOCAL_CDN_TOKEN: localSecret,
   NETLIFY_SITE_ID: process.env.NETLIFY_SITE_ID ?? '',
-  // Like the deployed site (README, "Blog"): functions may require() ES modules, which jsdom's dependencies need.
-  NODE_OPTIONS: [process.env.NODE_OPTIONS, '--experimental-require-module'].filter(Boolean).join(' '),
 };
 const netlify = new URL('../node_modules/.bin/netlify', import.meta.url).pathname;
 

@@ -2,9 +2,9 @@ import type { Config, DOMPurify } from 'dompurify';
 import { Marked } from 'marked';
 
 /**
- * The one content policy of blog posts, shared by the server (DOMPurify on jsdom: when a post is saved
- * and again when it is rendered) and the admin's Markdown preview (DOMPurify in the browser). HTML from
- * the editor and HTML rendered from Markdown go through the same allow-list.
+ * The one content policy of blog posts, shared by the server (sanitize-html in src/server/sanitize.ts: when
+ * a post is saved and again when it is rendered) and the admin's Markdown preview (DOMPurify in the
+ * browser). HTML from the editor and HTML rendered from Markdown go through the same allow-list.
  */
 export const ALLOWED_TAGS = [
   'p', 'br', 'hr', 'h2', 'h3', 'h4', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'sub', 'sup', 'mark',
@@ -13,7 +13,7 @@ export const ALLOWED_TAGS = [
 ];
 export const ALLOWED_ATTR = ['href', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'start', 'reversed', 'scope'];
 
-/** SPEC 2.15: in rendered content only links with these protocols are kept; others are blanked. */
+/** In rendered content only links with these protocols are kept; others are blanked (see docs/limits.md). */
 export const LINK_PROTOCOLS = ['http', 'https', 'irc', 'ircs', 'mailto', 'xmpp'] as const;
 
 // Whitespace and control characters browsers ignore inside a URL scheme ("java\tscript:").
@@ -49,6 +49,26 @@ export function isAllowedImageSource(url: string): boolean {
   return /^\/(?![/\\])/.test(compact);
 }
 
+/** Elements dropped together with everything inside them (their text is never kept). */
+export const DROPPED_WITH_CONTENT = [
+  'script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'textarea', 'select',
+  'button', 'title', 'head', 'noembed', 'noframes', 'xmp', 'plaintext',
+];
+
+/** Image sizes are plain pixel counts. */
+export function isAllowedDimension(value: string): boolean {
+  return /^\d{1,4}$/.test(value);
+}
+
+/** Links that leave the site open without handing it the page (rel="noopener noreferrer"). */
+export function isExternalLink(href: string): boolean {
+  return /^(?:https?:)?\/\//i.test(href.trim());
+}
+
+/** Attributes the policy sets on every image it keeps. */
+export const IMAGE_LOADING = { loading: 'lazy', decoding: 'async' } as const;
+export const EXTERNAL_LINK_REL = 'noopener noreferrer';
+
 const PURIFY_CONFIG: Config = {
   ALLOWED_TAGS,
   ALLOWED_ATTR,
@@ -59,32 +79,31 @@ const PURIFY_CONFIG: Config = {
   ALLOWED_URI_REGEXP: /^(?:(?:https?|ircs?|mailto|xmpp):|[^a-z]|[a-z+.-]+(?:[^a-z+.\-:]|$))/i,
   KEEP_CONTENT: true,
   // Text inside these is dropped with the element, not kept.
-  FORBID_CONTENTS: ['script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'textarea', 'select', 'button', 'title', 'head', 'noembed', 'noframes', 'xmp', 'plaintext'],
+  FORBID_CONTENTS: DROPPED_WITH_CONTENT,
   SANITIZE_DOM: true,
   SANITIZE_NAMED_PROPS: true,
 };
 
 const configured = new WeakSet<DOMPurify>();
 
-/** Adds the blog policy's hooks to a DOMPurify instance (once) and returns its sanitiser. */
+/** Adds the blog policy's hooks to a DOMPurify instance (once) and returns its sanitiser (browser preview). */
 export function blogSanitizer(purify: DOMPurify): (html: string) => string {
   if (!configured.has(purify)) {
     configured.add(purify);
     purify.addHook('uponSanitizeAttribute', (node, event) => {
       if (event.attrName === 'href' && !isAllowedLink(event.attrValue)) event.keepAttr = false;
       if (event.attrName === 'src' && (node.nodeName !== 'IMG' || !isAllowedImageSource(event.attrValue))) event.keepAttr = false;
-      if ((event.attrName === 'width' || event.attrName === 'height') && !/^\d{1,4}$/.test(event.attrValue)) event.keepAttr = false;
+      if ((event.attrName === 'width' || event.attrName === 'height') && !isAllowedDimension(event.attrValue)) event.keepAttr = false;
     });
     purify.addHook('afterSanitizeAttributes', (node) => {
       if (node.nodeName === 'A' && node.hasAttribute('href')) {
         const href = node.getAttribute('href') ?? '';
-        if (/^(?:https?:)?\/\//i.test(href.trim())) node.setAttribute('rel', 'noopener noreferrer');
+        if (isExternalLink(href)) node.setAttribute('rel', EXTERNAL_LINK_REL);
       }
       if (node.nodeName === 'IMG') {
         if (!node.hasAttribute('src')) node.remove();
         else {
-          node.setAttribute('loading', 'lazy');
-          node.setAttribute('decoding', 'async');
+          for (const [name, value] of Object.entries(IMAGE_LOADING)) node.setAttribute(name, value);
           if (!node.hasAttribute('alt')) node.setAttribute('alt', '');
         }
       }
@@ -109,7 +128,7 @@ export function markdownToHtml(source: string): string {
   return markdown.parse(source, { async: false }) as string;
 }
 
-/** Words of HTML content, for the read time (about 200 words a minute; SPEC default 5). */
+/** Words of HTML content, for the read time (about 200 words a minute; 5 when there is no text). */
 export function readTimeMinutes(html: string): number {
   const words = html.replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ').split(/\s+/).filter(Boolean).length;
   return words === 0 ? 5 : Math.max(1, Math.ceil(words / 200));
