@@ -1,5 +1,5 @@
 import type { MiddlewareHandler } from 'astro';
-import { SECURITY_HEADERS } from './server/http.ts';
+import { SECURITY_HEADERS } from './server/security-headers.ts';
 
 /**
  * Pages rendered on request (search results, the blog) are answered by a function, and Netlify's header
@@ -7,9 +7,7 @@ import { SECURITY_HEADERS } from './server/http.ts';
  * here; their Content-Security-Policy (with the hashes of their inline scripts) comes from Astro.
  * Pre-rendered pages are left alone: their headers come from netlify.toml and the build.
  */
-const PAGE_HEADERS = Object.entries({ ...SECURITY_HEADERS, 'Cross-Origin-Opener-Policy': 'same-origin' }).filter(
-  ([name]) => name !== 'Content-Security-Policy',
-);
+const PAGE_HEADERS = Object.entries(SECURITY_HEADERS).filter(([name]) => name !== 'Content-Security-Policy');
 
 export const onRequest: MiddlewareHandler = async (context, next) => {
   const response = await next();

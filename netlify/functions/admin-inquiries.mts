@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../../src/server/http';
+import { cachePolicies, error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { InboxChangeSchema, InboxQuerySchema } from '../../src/schemas/inbox';
@@ -25,7 +25,7 @@ export default async (request: Request, context: Context) => {
         ...SECURITY_HEADERS,
         'Content-Type': 'text/csv; charset=utf-8',
         'Content-Disposition': `attachment; filename="inquiries-${day}.csv"`,
-        'Cache-Control': 'no-store',
+        ...cachePolicies.noStore,
       },
     });
   }

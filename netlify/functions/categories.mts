@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import * as v from 'valibot';
 import { categories, courses, findCategory } from '../../src/server/catalogue';
-import { CDN_CACHED, json, methodNotAllowed, notFound } from '../../src/server/http';
+import { cachePolicies, json, methodNotAllowed, notFound } from '../../src/server/http';
 import { SlugSchema } from '../../src/schemas/catalogue';
 
 /** GET /api/categories, /api/categories/{slug}, /api/categories/{slug}/courses (SPEC 7). */
@@ -11,7 +11,7 @@ export default async (request: Request, context: Context) => {
   // (the local server retries a 404 as /api/categories/{slug}.html and /index.html), which must not
   // turn an unknown category into the whole list.
   const pathname = new URL(request.url).pathname.replace(/\/+$/, '');
-  if (pathname === '/api/categories') return json(categories, { headers: CDN_CACHED });
+  if (pathname === '/api/categories') return json(categories, { headers: cachePolicies.publicCatalogue });
   const route = /^\/api\/categories\/([^/]+)(\/courses)?$/.exec(pathname);
   const slug = route ? context.params?.slug ?? route[1] : undefined;
 
@@ -21,9 +21,9 @@ export default async (request: Request, context: Context) => {
   if (!category) return notFound('Category not found.');
 
   if (route?.[2]) {
-    return json(courses.filter((course) => course.category.slug === category.slug), { headers: CDN_CACHED });
+    return json(courses.filter((course) => course.category.slug === category.slug), { headers: cachePolicies.publicCatalogue });
   }
-  return json(category, { headers: CDN_CACHED });
+  return json(category, { headers: cachePolicies.publicCatalogue });
 };
 
 export const config: Config = {

@@ -1,5 +1,5 @@
 import type { Config, Context } from '@netlify/functions';
-import { SECURITY_HEADERS } from '../../src/server/http';
+import { cachePolicies, SECURITY_HEADERS } from '../../src/server/http';
 
 /**
  * The category page's canonical address is /category/{slug} (SPEC 2.1 lists other readings of the route).
@@ -14,7 +14,7 @@ export default async (request: Request, context: Context) => {
   }
   return new Response(null, {
     status: 301,
-    headers: { ...SECURITY_HEADERS, location: new URL(`/category/${slug}`, request.url).pathname, 'cache-control': 'public, max-age=86400' },
+    headers: { ...SECURITY_HEADERS, location: new URL(`/category/${slug}`, request.url).pathname, ...cachePolicies.redirectDay },
   });
 };
 

@@ -1,6 +1,6 @@
 import type { Config } from '@netlify/functions';
 import { courseRedirect } from '../../src/lib/course-redirects';
-import { SECURITY_HEADERS } from '../../src/server/http';
+import { cachePolicies, SECURITY_HEADERS } from '../../src/server/http';
 import { notFoundPage } from '../../src/server/not-found-page';
 
 /**
@@ -11,7 +11,7 @@ import { notFoundPage } from '../../src/server/not-found-page';
  */
 export default async (request: Request) => {
   const moved = courseRedirect(new URL(request.url).pathname);
-  if (moved) return new Response(null, { status: 301, headers: { ...SECURITY_HEADERS, location: moved, 'cache-control': 'public, max-age=3600' } });
+  if (moved) return new Response(null, { status: 301, headers: { ...SECURITY_HEADERS, location: moved, ...cachePolicies.redirectHour } });
   return notFoundPage('/course-not-found', { title: 'Course Not Found', message: 'Course not found or unavailable' });
 };
 

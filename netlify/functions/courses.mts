@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { courseFromSummary, searchOptions, summaries } from '../../src/server/catalogue';
 import { searchCourses } from '../../src/lib/course-search';
-import { CDN_CACHED, json, methodNotAllowed } from '../../src/server/http';
+import { cachePolicies, json, methodNotAllowed } from '../../src/server/http';
 import { parseQuery } from '../../src/server/validation';
 import { CourseQuerySchema } from '../../src/schemas/catalogue';
 
@@ -12,7 +12,7 @@ import { CourseQuerySchema } from '../../src/schemas/catalogue';
 export default async (request: Request, _context: Context) => {
   if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
   const url = new URL(request.url);
-  if (url.pathname.endsWith('/search-options')) return json(searchOptions, { headers: CDN_CACHED });
+  if (url.pathname.endsWith('/search-options')) return json(searchOptions, { headers: cachePolicies.publicCatalogue });
 
   const query = parseQuery(CourseQuerySchema, url);
   if (!query.ok) return query.response;
@@ -21,7 +21,7 @@ export default async (request: Request, _context: Context) => {
   if (featured) found = found.filter((course) => course.featured === (featured === 'true'));
   return json(
     { courses: found.slice(0, limit).map(courseFromSummary), total: found.length },
-    { headers: CDN_CACHED },
+    { headers: cachePolicies.publicCatalogue },
   );
 };
 

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { SiteSettingsInputSchema } from '../../src/schemas/site-settings';
 import { publicSettings } from '../../src/lib/site-settings';
-import { json, methodNotAllowed } from '../../src/server/http';
+import { cachePolicies, json, methodNotAllowed } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
 import { SETTINGS_CACHE_TAG, readSettings, saveSettings } from '../../src/server/settings';
@@ -26,8 +26,7 @@ export default async (request: Request) => {
       publicSettings(await readSettings()),
       {
         headers: {
-          'Cache-Control': 'public, max-age=0, must-revalidate',
-          'Netlify-CDN-Cache-Control': 'public, durable, s-maxage=31536000',
+          ...cachePolicies.siteSettings,
           'Netlify-Cache-Tag': SETTINGS_CACHE_TAG,
         },
       },

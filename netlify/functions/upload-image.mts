@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { error, json, methodNotAllowed } from '../../src/server/http';
+import { error, json, methodNotAllowed, readCappedBody } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { storeImage, UploadError } from '../../src/server/uploads';
 import { MAX_UPLOAD_BYTES } from '../../src/schemas/blog';
@@ -16,12 +16,10 @@ export default async (request: Request) => {
 
   const type = request.headers.get('content-type') ?? '';
   if (!/^multipart\/form-data\s*;/i.test(type)) return error(415, 'Send the image as multipart/form-data in the field "image".');
-  if (Number(request.headers.get('content-length') ?? 0) > MAX_BODY) return error(413, TOO_LARGE);
-  const body = await readCapped(request, MAX_BODY);
-  if (!body) return error(413, TOO_LARGE);
-
   let form: FormData;
   try {
+    const body = await readCappedBody(request, MAX_BODY);
+    if (!body) return error(413, TOO_LARGE);
     form = await new Response(body, { headers: { 'content-type': type } }).formData();
   } catch {
     return error(400, 'The upload could not be read. Please try again.');
@@ -41,26 +39,6 @@ export default async (request: Request) => {
     throw cause;
   }
 };
-
-/** The request body, or null as soon as it grows past `max` bytes (whatever Content-Length said). */
-async function readCapped(request: Request, max: number): Promise<ArrayBuffer | null> {
-  if (!request.body) return new ArrayBuffer(0);
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > max) {
-      await reader.cancel().catch(() => {});
-      return null;
-    }
-    chunks.push(value);
-  }
-  const whole = Buffer.concat(chunks);
-  return whole.buffer.slice(whole.byteOffset, whole.byteOffset + whole.byteLength) as ArrayBuffer;
-}
 
 export const config: Config = {
   path: '/api/upload/image',

@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { error, methodNotAllowed, SECURITY_HEADERS } from '../../src/server/http';
+import { cachePolicies, error, methodNotAllowed, SECURITY_HEADERS } from '../../src/server/http';
 import { readImage } from '../../src/server/uploads';
 
 /**
@@ -20,8 +20,7 @@ export default async (request: Request) => {
       'X-Content-Type-Options': 'nosniff',
       // Public pictures of public posts: other sites (feed readers) may show them.
       'Cross-Origin-Resource-Policy': 'cross-origin',
-      'Cache-Control': 'public, max-age=31536000, immutable',
-      'Netlify-CDN-Cache-Control': 'public, durable, max-age=31536000, immutable',
+      ...cachePolicies.upload,
     },
   });
 };

@@ -1,4 +1,4 @@
-import { json } from './http.ts';
+import { cachePolicies, json } from './http.ts';
 import { LIST_CACHE_TAG, CACHE_TAG, postCacheTag } from './blogs.ts';
 
 /**
@@ -7,8 +7,7 @@ import { LIST_CACHE_TAG, CACHE_TAG, postCacheTag } from './blogs.ts';
  */
 export function blogCacheHeaders(tags: string[], vary?: string): Record<string, string> {
   return {
-    'Cache-Control': 'public, max-age=0, must-revalidate',
-    'Netlify-CDN-Cache-Control': 'public, durable, s-maxage=31536000, stale-while-revalidate=60',
+    ...cachePolicies.blog,
     'Netlify-Cache-Tag': [CACHE_TAG, ...tags].join(','),
     ...(vary ? { 'Netlify-Vary': vary } : {}),
   };

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { json } from './http';
+import { errorBody, json, readCappedBody, type FieldError } from './http';
 import { issuesToErrors } from './validation';
 import { createInquiry, type InquiryRecord, type NewInquiry } from './inquiries';
 import { sendNewInquiryMail } from './mail';
@@ -22,31 +22,9 @@ export const MESSAGES = {
   tooFast: 'The form was sent too quickly to be filled in by a person. Please wait a few seconds and try again.',
 } as const;
 
-export const refuse = (status: number, message: string, errors?: { field: string; message: string }[]) =>
-  json(errors?.length ? { success: false, message, errors } : { success: false, message }, { status });
-
-class BodyTooLarge extends Error {}
-
-/** Reads at most `limit` bytes of the body; throws BodyTooLarge beyond that. */
-export async function readBodyText(request: Request, limit = MAX_BODY_BYTES): Promise<string> {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) throw new BodyTooLarge();
-  if (!request.body) return '';
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > limit) {
-      await reader.cancel().catch(() => {});
-      throw new BodyTooLarge();
-    }
-    chunks.push(value);
-  }
-  return new TextDecoder().decode(Buffer.concat(chunks));
-}
+/** A refused form: the shared error shape plus `success: false`, which the forms' scripts look at. */
+export const refuse = (status: number, message: string, errors?: FieldError[]) =>
+  json({ success: false, ...errorBody(message, errors) }, { status });
 
 type Parsed<S extends v.GenericSchema> = { ok: true; data: v.InferOutput<S> } | { ok: false; response: Response };
 
@@ -54,13 +32,14 @@ export async function parseFormSubmission<S extends v.GenericSchema>(request: Re
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) return { ok: false, response: refuse(415, MESSAGES.notJson) };
 
-  let text: string;
+  let bytes: Uint8Array | null;
   try {
-    text = await readBodyText(request);
-  } catch (error) {
-    if (error instanceof BodyTooLarge) return { ok: false, response: refuse(413, MESSAGES.tooLarge) };
+    bytes = await readCappedBody(request, MAX_BODY_BYTES);
+  } catch {
     return { ok: false, response: refuse(400, 'The request body could not be read') };
   }
+  if (!bytes) return { ok: false, response: refuse(413, MESSAGES.tooLarge) };
+  const text = new TextDecoder().decode(bytes);
 
   let body: unknown;
   try {

@@ -1,4 +1,4 @@
-import { SECURITY_HEADERS } from './http';
+import { cachePolicies, SECURITY_HEADERS } from './http';
 
 /**
  * Serves a pre-rendered "not found" page (e.g. /course-not-found) with a real 404 status.
@@ -30,7 +30,7 @@ export async function notFoundPage(path: string, fallback: { title: string; mess
 }
 
 function notFoundHeaders(headers: Headers): Headers {
-  headers.set('cache-control', 'public, max-age=0, must-revalidate');
+  for (const [name, value] of Object.entries(cachePolicies.notFoundPage)) headers.set(name, value);
   headers.set('x-robots-tag', 'noindex');
   return headers;
 }

@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { error } from './http.ts';
+import { error, readCappedBody } from './http.ts';
 
 type Schema = v.GenericSchema<unknown, unknown>;
 
@@ -27,28 +27,16 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response 
 export async function parseJsonBody<S extends Schema>(schema: S, request: Request, maxBytes: number): Promise<Parsed<v.InferOutput<S>>> {
   const type = request.headers.get('content-type') ?? '';
   if (!/^application\/json\b/i.test(type)) return { ok: false, response: error(415, 'Send the request body as JSON (Content-Type: application/json).') };
-  const declared = Number(request.headers.get('content-length') ?? 0);
-  const tooLarge = () => ({ ok: false as const, response: error(413, `The request body is too large (at most ${Math.round(maxBytes / 1024)} KB).`) });
-  if (declared > maxBytes) return tooLarge();
-
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  if (request.body) {
-    const reader = request.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      size += value.byteLength;
-      if (size > maxBytes) {
-        await reader.cancel().catch(() => {});
-        return tooLarge();
-      }
-      chunks.push(value);
-    }
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readCappedBody(request, maxBytes);
+  } catch {
+    return { ok: false, response: error(400, 'The request body could not be read.') };
   }
+  if (!bytes) return { ok: false, response: error(413, `The request body is too large (at most ${Math.round(maxBytes / 1024)} KB).`) };
   let raw: unknown;
   try {
-    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(Buffer.concat(chunks)));
+    raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));
   } catch {
     return { ok: false, response: error(400, 'The request body is not valid JSON.') };
   }
