@@ -177,7 +177,7 @@ async function inboxReport(seeded, token, failures) {
   const { store } = seeded;
   for (const row of store.rows) if (row.ms > BUDGET.inboxPageMs) failures.push(`store only, ${row.name}: ${ms(row.ms)} ms > ${BUDGET.inboxPageMs} ms with ${seeded.count} inquiries`);
   return [
-    table(['Staff inbox (' + seeded.count.toLocaleString('en-AU') + ' inquiries)', 'median ms', 'max ms'], [
+    table([`Staff inbox (${seeded.count.toLocaleString('en-AU')} inquiries)`, 'median ms', 'max ms'], [
       ...rows.map((row) => [`HTTP ${row.name}`, ms(row.ms), ms(row.max)]),
       [`HTTP CSV export: first bytes / all ${(csv.bytes / 1024 / 1024).toFixed(1)} MB`, ms(csv.firstByteMs), ms(csv.ms)],
       ...store.rows.map((row) => [`store only: ${row.name}`, ms(row.ms), ms(row.max)]),

@@ -28,7 +28,7 @@ export function parseSeed(text: string): Seed {
     if (at < 1) continue;
     meta[line.slice(0, at).trim()] = line.slice(at + 1).trim().replace(/^"(.*)"$/, '$1');
   }
-  return { meta, body: match[2].trim() + '\n' };
+  return { meta, body: `${match[2].trim()}\n` };
 }
 
 /** A cover picture: the brand gradient with a large line icon from the site's icon set. */

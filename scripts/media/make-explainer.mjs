@@ -288,7 +288,7 @@ function readWav(buf) {
     if (id === 'fmt ') fmt = { channels: buf.readUInt16LE(p + 10), rate: buf.readUInt32LE(p + 12), bits: buf.readUInt16LE(p + 22) };
     if (id === 'data') {
       size = Math.min(size, buf.length - p - 8);
-      if (!fmt || fmt.bits !== 16 || fmt.channels !== 1) throw new Error('expected 16-bit mono PCM');
+      if (fmt?.bits !== 16 || fmt.channels !== 1) throw new Error('expected 16-bit mono PCM');
       const pcm = new Int16Array(size >> 1);
       for (let i = 0; i < pcm.length; i++) pcm[i] = buf.readInt16LE(p + 8 + i * 2);
       return { rate: fmt.rate, pcm };

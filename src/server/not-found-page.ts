@@ -21,8 +21,8 @@ export async function notFoundPage(path: string, fallback: { title: string; mess
       /* fall through to the plain page */
     }
   }
-  const escape = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
-  const html = `<!DOCTYPE html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escape(fallback.title)} | RPL Pathways</title></head><body><main><h1>${escape(fallback.title)}</h1><p>${escape(fallback.message)}</p><p><a href="/courses">Browse all courses</a></p></main></body></html>`;
+  const escapeHtml = (text: string) => text.replace(/[&<>"]/g, (c) => `&#${c.charCodeAt(0)};`);
+  const html = `<!DOCTYPE html><html lang="en-AU"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${escapeHtml(fallback.title)} | RPL Pathways</title></head><body><main><h1>${escapeHtml(fallback.title)}</h1><p>${escapeHtml(fallback.message)}</p><p><a href="/courses">Browse all courses</a></p></main></body></html>`;
   return new Response(html, {
     status: 404,
     headers: notFoundHeaders(new Headers({ ...SECURITY_HEADERS, 'content-type': 'text/html; charset=utf-8' })),

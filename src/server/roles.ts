@@ -2,7 +2,7 @@ import { error } from './http.ts';
 import { authenticate, type AuthResult } from './auth.ts';
 import { can, forbiddenMessage, type Permission } from '../lib/roles.ts';
 
-export { can, ROLE_PERMISSIONS, PERMISSIONS, type Permission } from '../lib/roles.ts';
+export type { Permission } from '../lib/roles.ts';
 
 /**
  * Every admin endpoint starts here: a valid session (else 401, see authenticate) whose role has the
