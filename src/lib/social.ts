@@ -1,4 +1,4 @@
-/** SPEC 2.3: a social link whose address is empty, '#' or 'javascript:void(0)' is hidden. */
+/** A social link whose address is empty, '#' or 'javascript:void(0)' is hidden (see docs/texts.md, Site-wide). */
 export function isShownSocialLink(href: string | undefined | null): href is string {
   const value = (href ?? '').trim();
   return value !== '' && value !== '#' && value.toLowerCase() !== 'javascript:void(0)';
