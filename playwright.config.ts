@@ -8,26 +8,41 @@ const chromiumArgs = [
 ];
 const launchOptions = { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumArgs };
 
+// Tests that switch site-wide settings (claims, partner RTOs) or fill the shared inbox in bulk run once, after
+// the others, so no other test meets a claim switched off half-way or finds its own inquiry pushed off the
+// inbox's first page. They are the facts spec and tests tagged @after-others.
 const SITE_WIDE = /facts\.spec\.ts$/;
+const AFTER_OTHERS = /@after-others/;
+// Tests that mean one viewport are tagged and left out of the other project (not skipped at run time).
+const DESKTOP_ONLY = /@desktop-only/;
+const PHONE_ONLY = /@phone-only/;
+const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions };
+const phone = { ...devices['Pixel 7'], viewport: { width: 360, height: 780 }, launchOptions, browserName: 'chromium' as const };
 
 export default defineConfig({
   testDir: 'tests/e2e',
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
+  // A retry shows whether a failure is flaky or steady; scripts/test-all.sh counts a retried test as failed.
   retries: process.env.CI ? 1 : 0,
   timeout: 30_000,
+  // Each function call on the local CLI costs about a second when the machine is busy; admin pages make
+  // two or three in a row before they show anything.
+  expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: { baseURL, trace: 'retain-on-failure', launchOptions },
   projects: [
-    { name: 'desktop', testIgnore: SITE_WIDE, use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions } },
+    { name: 'desktop', testIgnore: SITE_WIDE, grepInvert: [PHONE_ONLY, AFTER_OTHERS], use: desktop },
     {
       name: 'phone',
       testIgnore: SITE_WIDE,
-      use: { ...devices['Pixel 7'], viewport: { width: 360, height: 780 }, launchOptions, browserName: 'chromium' },
+      grepInvert: [DESKTOP_ONLY, AFTER_OTHERS],
+      use: phone,
     },
-    // Tests that switch site-wide settings (claims, partner RTOs) run once, after the others, so no other
-    // test sees a page with a claim switched off half-way through.
-    { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['desktop', 'phone'], use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions } },
+    { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['desktop', 'phone'], use: desktop },
+    { name: 'after-others', grep: AFTER_OTHERS, testIgnore: SITE_WIDE, dependencies: ['desktop', 'phone'], use: desktop },
+    // One after the other, so the two viewports' runs do not fill the inbox under each other either.
+    { name: 'after-others-phone', grep: AFTER_OTHERS, testIgnore: SITE_WIDE, dependencies: ['after-others'], use: phone },
   ],
   // The production-like local server: a real build served by the Netlify CLI with its offline blob store.
   webServer: process.env.E2E_BASE_URL

@@ -151,9 +151,8 @@ test.describe('dashboard and catalogue screens', () => {
 });
 
 test.describe('site settings', () => {
-  test('a save shows in the public header and footer; bad input is refused with the field named', async ({ page, browser }, testInfo) => {
-    // Settings are site-wide: one project changes them, so the two viewports do not race each other.
-    test.skip(testInfo.project.name !== 'desktop', 'runs once; checks the phone layout itself');
+  // Settings are site-wide: one project changes them, so the two viewports do not race each other.
+  test('a save shows in the public header and footer; bad input is refused with the field named', { tag: '@desktop-only' }, async ({ page, browser }, testInfo) => {
     const account = await createStaff();
     await page.goto('/admin/login');
     await signIn(page, account);
@@ -211,8 +210,7 @@ test.describe('site settings', () => {
 });
 
 test.describe('admin API without a valid token', () => {
-  test('every admin endpoint answers 401', async ({ request }, testInfo) => {
-    test.skip(testInfo.project.name !== 'desktop', 'API only: once is enough');
+  test('every admin endpoint answers 401', { tag: '@desktop-only' }, async ({ request }) => {
     const endpoints: [string, 'get' | 'post'][] = [
       ['/api/auth/verify', 'get'],
       ['/api/auth/logout', 'post'],
@@ -310,7 +308,8 @@ test('admin login page has no axe violations', async ({ page }) => {
 });
 
 test.describe('inquiries inbox', () => {
-  test('finding 9: the inbox pages 25 at a time with Previous and Next, with counts per filter', async ({ page }, testInfo) => {
+  // Thirty new inquiries at once would push other tests' inquiries off the inbox's first page: this runs after them.
+  test('finding 9: the inbox pages 25 at a time with Previous and Next, with counts per filter', { tag: '@after-others' }, async ({ page }, testInfo) => {
     // Thirty fresh inquiries straight into the server's store (the forms' rate limit would take minutes).
     const tag = `Pager${testInfo.project.name}${Date.now()}`;
     const target = await openUserStore({});

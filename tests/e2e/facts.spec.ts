@@ -1,6 +1,6 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import AxeBuilder from '@axe-core/playwright';
 import { createStaff } from './helpers/accounts';
+import { axeViolations } from './helpers/still';
 
 /**
  * Facts staff own in site settings: claims switched off disappear from the public pages at once, and
@@ -45,7 +45,7 @@ test.describe('facts staff own', () => {
     await signIn(page, account);
     await expect(page.getByRole('heading', { name: 'Ready to launch?' })).toBeVisible();
     await expect(page.getByTestId('launch-readiness').getByText('No partner RTO is entered')).toBeVisible();
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.goto('/admin/settings');
     const success = page.getByRole('group', { name: 'Success rate (About page)' });
@@ -53,13 +53,13 @@ test.describe('facts staff own', () => {
     await success.getByLabel('Source note').fill('Client records, checked November 2026');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.goto('/about');
     const stats = page.getByRole('region', { name: 'Our results' });
     await expect(stats.getByText('Success Rate')).toBeHidden();
     await expect(stats.getByText('Industry Sectors')).toBeVisible();
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     await page.goto('/admin/settings');
     await page.getByRole('group', { name: 'Success rate (About page)' }).getByLabel('Show on the site').check();
@@ -101,7 +101,7 @@ test.describe('facts staff own', () => {
     const link = provider.getByRole('link', { name: 'Example Skills Institute Pty Ltd (RTO 45678)' });
     await expect(link).toHaveAttribute('href', 'https://training.gov.au/Organisation/Details/45678');
     await expect(page.locator('footer')).toContainText('Example Skills Institute Pty Ltd (RTO 45678)');
-    expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+    expect(await axeViolations(page)).toEqual([]);
 
     // A bad RTO code is refused with the field named.
     const bad = await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: { ...current, partnerRtos: [{ ...rto, code: '123' }] } });
@@ -137,5 +137,5 @@ test('the settings form works at 360px and by keyboard, with validation messages
   await expect(page.getByText('An RTO code has 4 to 6 digits, as on training.gov.au')).toBeVisible();
   // Nothing wider than the screen.
   expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
-  expect((await new AxeBuilder({ page }).analyze()).violations).toEqual([]);
+  expect(await axeViolations(page)).toEqual([]);
 });

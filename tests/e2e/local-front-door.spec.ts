@@ -1,8 +1,8 @@
 import { test, expect } from '@playwright/test';
 
 // The production-like local server (scripts/serve.mjs) behind its front door (scripts/compressing-proxy.mjs).
-test.describe('the local server survives hostile requests', () => {
-  test.beforeEach(({}, info) => test.skip(info.project.name !== 'desktop', 'server behaviour does not depend on the viewport'));
+// Server behaviour does not depend on the viewport: desktop only.
+test.describe('the local server survives hostile requests', { tag: '@desktop-only' }, () => {
 
   test('finding 1: one request stops the local site — a malformed address and a 7 MB body are refused and the site keeps answering', async ({ request }) => {
     const malformed = await request.get('/blog/%E0%A4%A');

@@ -28,8 +28,8 @@ async function scanOf(request: APIRequestContext, path: string, response: APIRes
 const explain = (path: string, result: Scan) =>
   `${path}: ${result.score} (${result.grade}) ${result.results.filter((r) => r.modifier !== 0).map((r) => `${r.result} ${r.modifier > 0 ? '+' : ''}${r.modifier}`).join(', ')}`;
 
-test.describe('Observatory grade of every page type', () => {
-  test.beforeEach(({}, info) => test.skip(info.project.name !== 'desktop', 'headers do not depend on the viewport'));
+// Headers do not depend on the viewport: desktop only.
+test.describe('Observatory grade of every page type', { tag: '@desktop-only' }, () => {
 
   test('public, admin and search pages score A+', async ({ request }) => {
     test.setTimeout(120_000);
@@ -69,8 +69,7 @@ test.describe('Observatory grade of every page type', () => {
   });
 });
 
-test.describe('headers on every other answer', () => {
-  test.beforeEach(({}, info) => test.skip(info.project.name !== 'desktop', 'headers do not depend on the viewport'));
+test.describe('headers on every other answer', { tag: '@desktop-only' }, () => {
 
   test('static assets: scripts, styles, fonts, images, media (whole, ranges, bad ranges), feeds', async ({ request }) => {
     const home = await (await request.get('/')).text();

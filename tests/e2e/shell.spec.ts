@@ -3,8 +3,7 @@ import { test, expect, type Page } from '@playwright/test';
 const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1440) <= 768;
 
 test.describe('header', () => {
-  test('highlights the active link and offers Free Quote', async ({ page }) => {
-    test.skip(isPhone(page), 'desktop navigation');
+  test('highlights the active link and offers Free Quote', { tag: '@desktop-only' }, async ({ page }) => {
     await page.goto('/about');
     const nav = page.getByRole('navigation', { name: 'Main' });
     await expect(nav.getByRole('link')).toHaveText(['Home', 'Courses', 'About Us', 'Contact Us', 'How RPL Works']);
@@ -13,8 +12,7 @@ test.describe('header', () => {
     await expect(page.getByRole('banner').getByRole('link', { name: 'Free Quote' })).toHaveAttribute('href', '/free-quote');
   });
 
-  test('desktop top strip shows the e-mail, hours and social links', async ({ page }) => {
-    test.skip(isPhone(page), 'the strip is desktop only');
+  test('desktop top strip shows the e-mail, hours and social links', { tag: '@desktop-only' }, async ({ page }) => {
     await page.goto('/');
     const strip = page.locator('.top-strip');
     await expect(strip.getByRole('link', { name: 'support@rplpathways.com.au' })).toHaveAttribute('href', 'mailto:support@rplpathways.com.au');
@@ -89,8 +87,7 @@ test.describe('search modal', () => {
 });
 
 test.describe('mobile menu', () => {
-  test('slides in with the links, Free Quote and Follow Us; locks scrolling; closes on navigation', async ({ page }) => {
-    test.skip(!isPhone(page), 'phone only');
+  test('slides in with the links, Free Quote and Follow Us; locks scrolling; closes on navigation', { tag: '@phone-only' }, async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
     const toggle = page.getByRole('button', { name: 'Open menu' });
@@ -108,8 +105,7 @@ test.describe('mobile menu', () => {
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
   });
 
-  test('closes with its close button and Escape, releasing the scroll lock', async ({ page }) => {
-    test.skip(!isPhone(page), 'phone only');
+  test('closes with its close button and Escape, releasing the scroll lock', { tag: '@phone-only' }, async ({ page }) => {
     await page.goto('/faq');
     const menu = page.getByRole('dialog', { name: 'Menu' });
     await page.getByRole('button', { name: 'Open menu' }).click();

@@ -228,6 +228,8 @@ describe('revoked tokens', () => {
   });
 });
 
-describe.skipIf(missing.length === 0)('admin endpoints not built yet', () => {
-  it.skip(`checked once they exist: ${missing.map((c) => `${c.method} ${c.route}`).join(', ')}`, () => {});
+describe('the admin endpoints under attack', () => {
+  it('all exist, so every one of them is checked above', () => {
+    expect(missing.map((c) => `${c.method} ${c.route}`)).toEqual([]);
+  });
 });

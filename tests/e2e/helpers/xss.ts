@@ -49,6 +49,34 @@ export async function watchForXss(page: Page): Promise<() => Promise<XssReport>>
   };
 }
 
+/**
+ * Waits until everything the page set going has had its turn, instead of a fixed pause: the document and
+ * its frames have loaded, every image and media element has finished (or failed) loading, and then two
+ * frames and a task have passed, so the load, error, focus and toggle events those raise and any queued
+ * javascript: navigation have run. The self-test proves this is long enough: it sees every raw payload run.
+ */
+export async function settle(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      document.readyState === 'complete' &&
+      [...document.images].every((image) => image.complete) &&
+      [...document.querySelectorAll('video, audio')].every((media) => (media as HTMLMediaElement).networkState !== HTMLMediaElement.NETWORK_LOADING),
+  );
+  await page.evaluate(
+    () =>
+      new Promise<void>((resolve) =>
+        requestAnimationFrame(() =>
+          requestAnimationFrame(() => {
+            // One more task after the second frame (a message to ourselves), for events queued in that frame.
+            const channel = new MessageChannel();
+            channel.port1.onmessage = () => resolve();
+            channel.port2.postMessage(null);
+          }),
+        ),
+      ),
+  );
+}
+
 /** Activates script URLs the way a reader would (click, submit), then lists dangerous markup in `container`. */
 export async function exerciseAndInspect(page: Page, container = 'body'): Promise<string[]> {
   await page.evaluate(() => {
@@ -67,7 +95,7 @@ export async function exerciseAndInspect(page: Page, container = 'body'): Promis
       if (scriptUrl(button.getAttribute('formaction'))) button.click();
     }
   });
-  await page.waitForTimeout(300);
+  await settle(page);
   return page.evaluate((selector) => {
     const found: string[] = [];
     const root = document.querySelector(selector) ?? document.body;
@@ -93,9 +121,15 @@ export async function exerciseAndInspect(page: Page, container = 'body'): Promis
 
 /** Serves `html` at `path` on the site's origin, without any CSP, and loads it. */
 export async function serveWithoutCsp(page: Page, path: string, html: string): Promise<void> {
-  await page.route(`**${path}`, (route) => route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html }));
+  // Everything else under the harness's folder (what `src=x` and the like point at) is answered 404 here,
+  // at once, rather than by the site: the errors the payloads wait for come without a round trip.
+  await page.route('**/__xss-harness/**', (route) =>
+    new URL(route.request().url()).pathname === path
+      ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html })
+      : route.fulfill({ status: 404, contentType: 'text/plain', body: '' }),
+  );
   await page.goto(path, { waitUntil: 'load' });
-  await page.waitForTimeout(500);
+  await settle(page);
 }
 
 /** Loads HTML, exercises it and reports. `wrap` puts a fragment into a minimal document. */

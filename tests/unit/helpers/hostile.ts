@@ -4,7 +4,7 @@
  * the security headers every answer must carry, and fast-check arbitraries for adversarial input.
  */
 import { createHash } from 'node:crypto';
-import { mkdtemp, readdir, readFile, rm } from 'node:fs/promises';
+import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { setEnvironmentContext } from '@netlify/blobs';
@@ -36,9 +36,18 @@ export async function startInspectableBlobs(): Promise<LocalBlobs> {
   };
 }
 
+/**
+ * Hashes of files already read, by path, with the file's identity (inode, size, change time) at that moment.
+ * A file whose identity is unchanged is not read again, except when it changed less than RACY_MS before the
+ * snapshot began: file times are coarse (a clock tick), so a second write in the same tick could look unchanged.
+ */
+const hashed = new Map<string, { identity: string; hash: string }>();
+const RACY_MS = 1000n;
+
 /** Every file under the blob folder (entries and metadata) with a hash of its bytes. */
 export async function snapshotBlobs(directory: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
+  const startedMs = BigInt(Date.now());
   const walk = async (dir: string): Promise<void> => {
     let entries;
     try {
@@ -50,7 +59,19 @@ export async function snapshotBlobs(directory: string): Promise<Map<string, stri
       const path = join(dir, entry.name);
       if (entry.isDirectory()) await walk(path);
       // The server writes a temporary dot-file and renames it; a leftover one is not a stored entry.
-      else if (!entry.name.startsWith('.')) files.set(relative(directory, path), createHash('sha1').update(await readFile(path)).digest('hex'));
+      else if (!entry.name.startsWith('.')) {
+        const info = await stat(path, { bigint: true }).catch(() => undefined);
+        if (!info) continue; // removed while we looked: not there
+        const identity = `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+        const known = hashed.get(path);
+        if (known?.identity === identity && info.ctimeMs < startedMs - RACY_MS) {
+          files.set(relative(directory, path), known.hash);
+          continue;
+        }
+        const hash = createHash('sha1').update(await readFile(path)).digest('hex');
+        hashed.set(path, { identity, hash });
+        files.set(relative(directory, path), hash);
+      }
     }
   };
   await walk(directory);
