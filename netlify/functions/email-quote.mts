@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
 import { methodNotAllowed } from '../../src/server/http';
 import { acceptInquiry, parseFormSubmission, refuse } from '../../src/server/form-request';
-import { QuoteSchema } from '../../src/schemas/inquiry';
+import { ELAPSED_FIELD, HONEYPOT_FIELD, QuoteSchema } from '../../src/schemas/inquiry';
 import { courses, findCategory } from '../../src/server/catalogue';
 import { consentsFrom } from '../../src/server/inquiries';
 import { matchCodes, resultFor } from '../../src/server/quote-result';
@@ -30,27 +30,22 @@ export default async (request: Request, context: Context) => {
     return refuse(400, message, [{ field: 'selectedCourses', message }]);
   }
 
-  const { firstName, lastName, email, phone } = quote;
+  // The quote is stored whole (only the two abuse checks, already passed, are left out), so every field
+  // of QuoteSchema reaches the inbox and the staff e-mail; the chosen names are kept as they are today.
+  const { [HONEYPOT_FIELD]: _trap, [ELAPSED_FIELD]: _elapsed, ...submission } = quote;
+  const { firstName, lastName, email, phone } = submission;
   return acceptInquiry(
     {
       kind: 'quote',
       source: 'quote',
       contact: { firstName, lastName, email, phone },
       quote: {
-        mobileNumber: quote.mobileNumber,
-        preferredContact: quote.preferredContact,
-        state: quote.state,
-        selectedCategories: quote.selectedCategories,
-        selectedCourses: quote.selectedCourses,
+        ...submission,
         categories: quote.selectedCategories.map((slug) => ({ slug, name: findCategory(slug)!.name })),
         courses: quote.selectedCourses.map((code) => {
           const course = courseByCode.get(code)!;
           return { code, title: course.title, level: course.level, category: course.category.slug };
         }),
-        experience: quote.experience,
-        goals: quote.goals,
-        additionalInfo: quote.additionalInfo,
-        notSure: quote.notSure,
         matches: matchCodes(quote),
       },
       consents: consentsFrom(quote),

@@ -5,6 +5,7 @@ import { Download } from 'lucide-react';
 import type { InquiryRecord, MailDelivery } from '../server/inquiries';
 import { api, ApiError, API_TIMEOUT_MS } from './api';
 import { readSession } from './session';
+import { QuoteFields } from './inbox/QuoteFields';
 
 type Filter = 'all' | 'new' | 'handled';
 interface InboxPage {
@@ -119,17 +120,7 @@ export default function InquiriesPage() {
                   {item.quote && <span> · {item.quote.state} · prefers {item.quote.preferredContact || 'any time'}</span>}
                 </p>
                 {item.message && <p className="inbox-item__message">{item.message}</p>}
-                {item.quote && (
-                  <dl className="inbox-item__quote">
-                    <dt>Courses</dt>
-                    <dd>{item.quote.courses.map((course) => `${course.code} ${course.title}`).join('; ')}</dd>
-                    <dt>Categories</dt>
-                    <dd>{item.quote.categories.map((category) => category.name).join(', ')}</dd>
-                    {item.quote.experience && (<><dt>Experience</dt><dd>{item.quote.experience}</dd></>)}
-                    {item.quote.goals && (<><dt>Goals</dt><dd>{item.quote.goals}</dd></>)}
-                    {item.quote.additionalInfo && (<><dt>Additional information</dt><dd>{item.quote.additionalInfo}</dd></>)}
-                  </dl>
-                )}
+                {item.quote && <QuoteFields quote={item.quote} />}
                 <p className="inbox-item__contact inbox-item__consents">
                   {item.consents
                     ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · Marketing e-mails: ${item.consents.marketing ? 'Yes' : 'No'}`

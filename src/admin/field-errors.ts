@@ -1,11 +1,2 @@
-import * as v from 'valibot';
-
-/** valibot issues as `{ "group.field": message }`, first message per field. */
-export function issuesToFieldErrors(issues: v.BaseIssue<unknown>[]): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const path = v.getDotPath(issue) ?? '';
-    errors[path] ??= issue.message;
-  }
-  return errors;
-}
+/** The admin forms map validation issues with the same helper as the public forms. */
+export { issuesToFieldErrors } from '../schemas/field-errors';

@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState, type InputEvent, type SubmitEvent } from 'react';
 import * as v from 'valibot';
-import { CONSENT_FIELDS, ContactSchema, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, fieldErrors, type ContactSource } from '../schemas/inquiry';
+import { CONSENT_FIELDS, ContactSchema, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, type ContactSource } from '../schemas/inquiry';
+import { issuesToFieldErrors } from '../schemas/field-errors';
 import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from './fields';
 import { CollectionNotice, ConsentChoices } from './PrivacyNotice';
 import './ContactForm.css';
@@ -60,7 +61,7 @@ export default function ContactForm({ source }: Props) {
     };
     const checked = v.safeParse(ContactSchema, payload, { abortPipeEarly: true });
     if (!checked.success) {
-      const found = fieldErrors(checked.issues);
+      const found = issuesToFieldErrors(checked.issues, 1);
       setErrors(found);
       setOutcome({});
       focusFirstError(form, found);

@@ -67,12 +67,12 @@ export default function VideoPlayer({ title, mp4, webm, captions, poster, poster
               <span className="video-cover__text">{cover.text}</span>
               <svg className="video-cover__art" viewBox="0 0 300 220" role="presentation">
                 <circle cx="150" cy="120" r="100" fill="rgb(255 255 255 / 0.08)" />
-                <rect x="40" y="150" width="44" height="46" rx="8" fill="#fff" />
-                <rect x="96" y="118" width="44" height="78" rx="8" fill="#fff" />
-                <rect x="152" y="86" width="44" height="110" rx="8" fill="#fff" />
-                <rect x="208" y="54" width="44" height="142" rx="8" fill="#8cc63f" />
-                <rect x="228" y="14" width="4" height="42" fill="#fff" />
-                <path d="M232 14 L262 24 L232 34 Z" fill="#ffc20e" />
+                <rect x="40" y="150" width="44" height="46" rx="8" className="video-cover__bar" />
+                <rect x="96" y="118" width="44" height="78" rx="8" className="video-cover__bar" />
+                <rect x="152" y="86" width="44" height="110" rx="8" className="video-cover__bar" />
+                <rect x="208" y="54" width="44" height="142" rx="8" className="video-cover__bar video-cover__bar--top" />
+                <rect x="228" y="14" width="4" height="42" className="video-cover__bar" />
+                <path d="M232 14 L262 24 L232 34 Z" className="video-cover__flag" />
                 <rect x="30" y="198" width="232" height="6" rx="3" fill="rgb(255 255 255 / 0.5)" />
               </svg>
             </span>

@@ -2,7 +2,7 @@ import type { ChangeEvent, ReactNode } from 'react';
 import './forms.css';
 
 /**
- * Labelled form controls shared by the contact form and the quote wizard: every input has a visible
+ * Labelled form controls shared by the contact form and the quote wizard: every control has a visible
  * label; an error is linked with aria-describedby and marks the control aria-invalid.
  */
 interface FieldProps {
@@ -98,4 +98,34 @@ export async function postJson(url: string, body: unknown): Promise<{ ok: boolea
   });
   const data = await response.json().catch(() => ({}));
   return { ok: response.ok, status: response.status, data };
+}
+
+/** A labelled <select> with a first empty choice (the placeholder), wired up for errors like Field. */
+export function SelectField(props: {
+  id: string; name: string; label: string; value: string; onChange: (value: string) => void;
+  placeholder: string; options: readonly string[]; required?: boolean; error?: string;
+}) {
+  const { id, name, label, value, onChange, placeholder, options, required, error } = props;
+  return (
+    <div className="field">
+      <label htmlFor={id} className="field__label">
+        {label}
+        {required && <span className="field__required" aria-hidden="true"> *</span>}
+      </label>
+      <select
+        id={id}
+        name={name}
+        className="field__control"
+        value={value}
+        required={required}
+        onChange={(event) => onChange(event.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+      >
+        <option value="">{placeholder}</option>
+        {options.map((option) => <option key={option} value={option}>{option}</option>)}
+      </select>
+      {error && <p id={`${id}-error`} className="field__error">{error}</p>}
+    </div>
+  );
 }

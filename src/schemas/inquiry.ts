@@ -102,37 +102,75 @@ export const CONTACT_TIMES = ['Morning (8AM-12PM)', 'Afternoon (12PM-5PM)', 'Eve
 
 const unique = <T,>(label: string) => v.check((items: T[]) => new Set(items).size === items.length, `${label} must not repeat`);
 
-/** POST /api/email/quote: the five-step free quote (SPEC 2.12, 3, 5). */
+/** The wizard's steps, 1 to 5. */
+export type QuoteStep = 1 | 2 | 3 | 4 | 5;
+/**
+ * What the quote keeps about a field besides its rules. `step`: the wizard step that asks for it (its
+ * errors are checked when leaving that step). `typed`: free text the visitor writes, kept as typed in
+ * the saved progress and never repeated in the acknowledgement sent to an unverified address.
+ */
+export type QuoteFieldInfo = { step: QuoteStep; typed?: boolean };
+
+/** A quote field with its wizard step (and kind), for fields staff do not see as such. */
+const quoteField = <S extends v.GenericSchema>(schema: S, info: QuoteFieldInfo) => v.pipe(schema, v.metadata(info));
+/**
+ * A quote field staff see: its label is the schema's title, and the staff e-mail and the inbox list every
+ * titled field of a stored quote under it.
+ */
+const shownField = <S extends v.GenericSchema>(schema: S, info: QuoteFieldInfo, label: string) =>
+  v.pipe(schema, v.metadata(info), v.title(label));
+
+/**
+ * POST /api/email/quote: the five-step free quote. The inquiry stores the parsed quote whole, so a field
+ * added here (with its step, and a label if staff should see it) and to its step's form is checked on
+ * both sides, kept in the saved progress, stored, e-mailed to staff and shown in the inbox.
+ */
 export const QuoteSchema = v.pipe(v.object({
-  ...personFields,
+  firstName: quoteField(personFields.firstName, { step: 1, typed: true }),
+  lastName: quoteField(personFields.lastName, { step: 1, typed: true }),
+  email: quoteField(personFields.email, { step: 1, typed: true }),
+  phone: quoteField(personFields.phone, { step: 1, typed: true }),
   /** Sent for compatibility with the original payload; the form never lets anyone edit it. */
   mobileNumber: v.optional(v.pipe(v.string(), noLineBreaks('Mobile number'), v.trim(), v.maxLength(LIMITS.phone, 'Mobile number is too long')), ''),
-  preferredContact: v.optional(v.union([v.literal(''), v.picklist(CONTACT_TIMES)], `Preferred contact time must be one of: ${CONTACT_TIMES.join(', ')}`), ''),
-  state: missingAs(v.picklist(STATES, 'Choose your state'), '' as never),
-  selectedCategories: missingAs(
-    v.pipe(
-      v.array(SlugSchema, 'Choose at least one category'),
-      v.minLength(1, 'Choose at least one category'),
-      v.maxLength(20, 'Choose at most 20 categories'),
-      unique<string>('Categories'),
+  selectedCategories: shownField(
+    missingAs(
+      v.pipe(
+        v.array(SlugSchema, 'Choose at least one category'),
+        v.minLength(1, 'Choose at least one category'),
+        v.maxLength(20, 'Choose at most 20 categories'),
+        unique<string>('Categories'),
+      ),
+      [],
     ),
-    [],
+    { step: 2 },
+    'Categories',
   ),
-  selectedCourses: missingAs(
-    v.pipe(
-      v.array(CourseCodeSchema, 'Choose at least one course'),
-      v.maxLength(50, 'Choose at most 50 courses'),
-      unique<string>('Courses'),
+  selectedCourses: shownField(
+    missingAs(
+      v.pipe(
+        v.array(CourseCodeSchema, 'Choose at least one course'),
+        v.maxLength(50, 'Choose at most 50 courses'),
+        unique<string>('Courses'),
+      ),
+      [],
     ),
-    [],
+    { step: 3 },
+    'Courses',
   ),
   /** Step 3's "Not sure" choice: suggest qualifications from the experience instead of choosing one. */
-  notSure: v.optional(v.boolean('"Not sure" must be true or false'), false),
-  experience: optionalText('Experience', LIMITS.longText),
-  goals: optionalText('Goals', LIMITS.longText),
-  additionalInfo: optionalText('Additional information', LIMITS.longText),
-  acceptedTerms: missingAs(v.literal(true, 'Please agree to the terms and conditions'), false as never),
-  ...consentFields,
+  notSure: shownField(v.optional(v.boolean('"Not sure" must be true or false'), false), { step: 3 }, 'Not sure'),
+  experience: shownField(optionalText('Experience', LIMITS.longText), { step: 3, typed: true }, 'Experience'),
+  goals: shownField(optionalText('Goals', LIMITS.longText), { step: 3, typed: true }, 'Goals'),
+  preferredContact: shownField(
+    v.optional(v.union([v.literal(''), v.picklist(CONTACT_TIMES)], `Preferred contact time must be one of: ${CONTACT_TIMES.join(', ')}`), ''),
+    { step: 4 },
+    'Preferred contact time',
+  ),
+  state: shownField(missingAs(v.picklist(STATES, 'Choose your state'), '' as never), { step: 4 }, 'State'),
+  additionalInfo: shownField(optionalText('Additional information', LIMITS.longText), { step: 4, typed: true }, 'Additional information'),
+  acceptedTerms: quoteField(missingAs(v.literal(true, 'Please agree to the terms and conditions'), false as never), { step: 5 }),
+  consentPartnerRto: quoteField(consentFields.consentPartnerRto, { step: 5 }),
+  consentMarketing: quoteField(consentFields.consentMarketing, { step: 5 }),
   ...abuseFields,
 }),
 // Step 3 is satisfied by a chosen course or by "Not sure" (suggestions from the experience).
@@ -142,22 +180,21 @@ v.forward(
 ));
 export type QuoteInput = v.InferInput<typeof QuoteSchema>;
 export type QuoteSubmission = v.InferOutput<typeof QuoteSchema>;
+export type QuoteField = keyof typeof QuoteSchema.entries;
+
+/** A field's step and kind (empty for the fields the form sends but never asks for). */
+export const quoteFieldInfo = (field: QuoteField): Partial<QuoteFieldInfo> => v.getMetadata(QuoteSchema.entries[field]);
+
+const QUOTE_FIELDS = Object.keys(QuoteSchema.entries) as QuoteField[];
 
 /** The fields each quote step collects, for validating one step at a time in the wizard. */
-export const QUOTE_STEP_FIELDS = {
-  1: ['firstName', 'lastName', 'email', 'phone'],
-  2: ['selectedCategories'],
-  3: ['selectedCourses', 'notSure', 'experience', 'goals'],
-  4: ['preferredContact', 'state', 'additionalInfo'],
-  5: ['acceptedTerms', 'consentPartnerRto', 'consentMarketing'],
-} as const satisfies Record<number, readonly (keyof QuoteSubmission)[]>;
+const fieldsOfStep = (step: QuoteStep) => QUOTE_FIELDS.filter((field) => quoteFieldInfo(field).step === step);
+export const QUOTE_STEP_FIELDS: Record<QuoteStep, readonly QuoteField[]> = {
+  1: fieldsOfStep(1), 2: fieldsOfStep(2), 3: fieldsOfStep(3), 4: fieldsOfStep(4), 5: fieldsOfStep(5),
+};
 
-/** `{ field: message }` for the first problem of each field, for showing next to inputs. */
-export function fieldErrors(issues: readonly v.BaseIssue<unknown>[]): Record<string, string> {
-  const errors: Record<string, string> = {};
-  for (const issue of issues) {
-    const field = String(issue.path?.[0]?.key ?? '');
-    if (field && !(field in errors)) errors[field] = issue.message;
-  }
-  return errors;
-}
+/** The fields staff see, in the form's order, with their labels. */
+export const QUOTE_LABELLED_FIELDS: readonly { field: QuoteField; label: string; typed: boolean }[] = QUOTE_FIELDS.flatMap((field) => {
+  const label = v.getTitle(QuoteSchema.entries[field]);
+  return label ? [{ field, label, typed: quoteFieldInfo(field).typed === true }] : [];
+});

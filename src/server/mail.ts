@@ -12,6 +12,7 @@ import {
   type MailKind,
 } from './inquiries';
 import { resultFor } from './quote-result';
+import { quoteRows } from '../lib/quote-rows';
 
 /**
  * E-mail for stored inquiries: a notification to staff and an acknowledgement to the visitor.
@@ -96,17 +97,8 @@ function inquiryRows(record: InquiryRecord): Row[] {
   ];
   if (record.message !== undefined) rows.push(['Message', record.message]);
   if (quote) {
-    rows.push(
-      ['State', quote.state],
-      ['Preferred contact time', quote.preferredContact || 'Not given'],
-      ['Categories', quote.categories.map((c) => c.name).join('\n')],
-      ['Courses', quote.courses.map((c) => `${c.code} – ${c.title} (${c.level})`).join('\n') || 'None chosen'],
-      ...(quote.notSure ? ([['Not sure', 'Asked for suggestions from their experience']] as Row[]) : []),
-      ...(quote.matches?.length ? ([['Indicative result shown', quote.matches.join(', ')]] as Row[]) : []),
-      ['Experience', quote.experience || 'Not given'],
-      ['Goals', quote.goals || 'Not given'],
-      ['Additional information', quote.additionalInfo || 'Not given'],
-    );
+    rows.push(...quoteRows(quote).map(({ label, text }): Row => [label, text]));
+    if (quote.matches?.length) rows.push(['Indicative result shown', quote.matches.join(', ')]);
   }
   if (record.consents) {
     rows.push(

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
 import fc from 'fast-check';
-import { CONTACT_TIMES, ContactSchema, QuoteSchema, STATES, fieldErrors } from '../../src/schemas/inquiry';
+import { CONTACT_TIMES, ContactSchema, QuoteSchema, STATES } from '../../src/schemas/inquiry';
+import { issuesToFieldErrors } from '../../src/schemas/field-errors';
 
 const contact = { firstName: 'Jane', lastName: 'Citizen', email: 'jane@example.com.au', phone: '0412 345 678', message: 'I have 10 years in civil construction.' };
 const quote = {
@@ -11,7 +12,7 @@ const quote = {
 };
 const errorsOf = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);
-  return result.success ? {} : fieldErrors(result.issues);
+  return result.success ? {} : issuesToFieldErrors(result.issues, 1);
 };
 
 describe('contact schema (SPEC 5: all five fields required)', () => {

@@ -1,7 +1,9 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { setEnvironmentContext } from '@netlify/blobs';
+import * as v from 'valibot';
 import { startBlobs } from './helpers/blobs';
+import { ELAPSED_FIELD, HONEYPOT_FIELD, QUOTE_LABELLED_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
 import { dataStore } from '../../src/server/blobs';
 import { getInquiry, listAllInquiries, listPendingMailIds, type InquiryRecord } from '../../src/server/inquiries';
 import { MAX_ATTEMPTS, retryPendingMail, retryDelayMs } from '../../src/server/mail';
@@ -194,6 +196,23 @@ describe('POST /api/email/quote', () => {
     });
     const staff = await dataStore('outbox').get(`inquiry-${body.id}-staff`, { type: 'json' });
     expect(staff.subject).toBe('New free quote request from Sam Nguyen (VIC)');
+  });
+
+  it('stores every field of the quote schema as parsed, and lists each labelled one in the staff e-mail', async () => {
+    const sent = { ...quote, goals: 'Run my own crew', additionalInfo: 'Weekdays only', notSure: true, consentMarketing: true };
+    const { body } = await post(quoteHandler, '/api/email/quote', sent);
+    const stored = (await getInquiry(body.id))?.quote as Record<string, unknown> | undefined;
+    const parsed: Record<string, unknown> = v.parse(QuoteSchema, sent);
+    for (const field of Object.keys(QuoteSchema.entries)) {
+      // The two abuse checks are passed before storing and are no part of the request.
+      if (field === HONEYPOT_FIELD || field === ELAPSED_FIELD) expect(stored).not.toHaveProperty(field);
+      else expect(stored?.[field], field).toEqual(parsed[field]);
+    }
+    const staff = await dataStore('outbox').get(`inquiry-${body.id}-staff`, { type: 'json' });
+    for (const { label } of QUOTE_LABELLED_FIELDS) expect(staff.text).toContain(`\n${label}:\n`);
+    expect(staff.text).toContain('Goals:\nRun my own crew');
+    expect(staff.text).toContain('Additional information:\nWeekdays only');
+    expect(staff.text).toContain('Not sure:\nAsked for suggestions from their experience');
   });
 
   it('refuses categories and courses that are not in the catalogue', async () => {

@@ -3,42 +3,27 @@
  * what each step needs before Next is enabled, which courses step 3 offers, and the draft kept in
  * sessionStorage so a reload in the same tab does not lose the visitor's progress.
  */
-import { CONTACT_TIMES, STATES } from '../../schemas/inquiry';
+import * as v from 'valibot';
+import { ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, QuoteSchema, quoteFieldInfo, type QuoteStep } from '../../schemas/inquiry';
 
+/** The catalogue as the wizard gets it from the page (names and titles only). */
 export interface QuoteCategory { slug: string; name: string }
 export interface QuoteCourse { code: string; title: string; level: string; category: string }
 
-export interface QuoteDraft {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-  /** Part of the original payload; never editable in the form, always sent empty. */
-  mobileNumber: string;
-  preferredContact: string;
-  state: string;
-  selectedCategories: string[];
-  selectedCourses: string[];
-  /** Step 3: "Not sure — suggest qualifications from my experience" (satisfies the step without a course). */
-  notSure: boolean;
-  experience: string;
-  goals: string;
-  additionalInfo: string;
-  acceptedTerms: boolean;
-  /** The two optional consents, unticked until the visitor ticks them on the last step. */
-  consentPartnerRto: boolean;
-  consentMarketing: boolean;
-}
+/** Everything the form collects: the quote's fields without the two abuse checks added when sending. */
+export const QuoteDraftSchema = v.omit(v.object(QuoteSchema.entries), [HONEYPOT_FIELD, ELAPSED_FIELD]);
+type DraftField = keyof typeof QuoteDraftSchema.entries;
+/** A half-filled form holds any text, an unticked box or an empty list where the finished quote needs more. */
+type Loose<T> = T extends string ? string : T extends boolean ? boolean : T extends readonly (infer U)[] ? Loose<U>[] : T;
+/** The wizard's values: the quote's own output types, widened to what a form still being filled in holds. */
+export type QuoteDraft = { [K in DraftField]: Loose<v.InferOutput<(typeof QuoteDraftSchema.entries)[K]>> };
 
 export const STEP_TITLES = ['Personal Info', 'Categories', 'Courses', 'Contact & Location', 'Review & Submit'] as const;
 export const STEP_COUNT = STEP_TITLES.length;
-export type Step = 1 | 2 | 3 | 4 | 5;
+export type Step = QuoteStep;
 
-export const emptyDraft = (): QuoteDraft => ({
-  firstName: '', lastName: '', email: '', phone: '', mobileNumber: '', preferredContact: '', state: '',
-  selectedCategories: [], selectedCourses: [], notSure: false, experience: '', goals: '', additionalInfo: '', acceptedTerms: false,
-  consentPartnerRto: false, consentMarketing: false,
-});
+/** Every field at its schema default: blank text, no choices, nothing ticked. */
+export const emptyDraft = (): QuoteDraft => v.getDefaults(QuoteDraftSchema) as QuoteDraft;
 
 const filled = (value: string) => value.trim() !== '';
 
@@ -88,7 +73,33 @@ export function toggleCourse(draft: QuoteDraft, code: string): QuoteDraft {
 /* ---------- Progress kept for a reload in the same tab ---------- */
 
 export const STORAGE_KEY = 'rpl-free-quote';
-const TEXT_FIELDS = ['firstName', 'lastName', 'email', 'phone', 'experience', 'goals', 'additionalInfo'] as const;
+const SAVED_VERSION = 1;
+
+/** Text as the visitor typed it so far (it may not be valid yet), cut to a sane length. */
+const TypedText = v.pipe(v.string(), v.transform((text) => text.slice(0, LIMITS.message)));
+/** The text items of a list; whether they still exist in the catalogue is checked after reading. */
+const TextList = v.pipe(v.array(v.unknown()), v.transform((items) => items.filter((item): item is string => typeof item === 'string')));
+
+/**
+ * How saved progress reads one field back: typed text as typed, lists as their text items, anything else
+ * only when the field's own rules accept it. Whatever does not fit becomes the field's default.
+ */
+function savedField(field: DraftField) {
+  const schema = QuoteDraftSchema.entries[field];
+  const empty = v.getDefault(schema);
+  const kept: v.GenericSchema = quoteFieldInfo(field).typed ? TypedText : Array.isArray(empty) ? TextList : schema;
+  return v.fallback(v.optional(kept, empty), empty);
+}
+
+const savedDraftEntries = {} as Record<DraftField, v.GenericSchema>;
+for (const field of Object.keys(QuoteDraftSchema.entries) as DraftField[]) savedDraftEntries[field] = savedField(field);
+
+/** Saved progress as read back: unknown keys are dropped, each field is checked as above. */
+export const SavedProgressSchema = v.object({
+  version: v.literal(SAVED_VERSION),
+  step: v.fallback(v.pipe(v.number(), v.minValue(1), v.maxValue(STEP_COUNT), v.transform((n) => Math.floor(n) as Step)), 1 as Step),
+  draft: v.object(savedDraftEntries),
+});
 
 export interface SavedProgress { step: Step; draft: QuoteDraft }
 
@@ -96,7 +107,7 @@ export interface SavedProgress { step: Step; draft: QuoteDraft }
 export function saveProgress(storage: Storage, progress: SavedProgress) {
   try {
     const draft = { ...progress.draft, acceptedTerms: false, consentPartnerRto: false, consentMarketing: false };
-    storage.setItem(STORAGE_KEY, JSON.stringify({ version: 1, step: progress.step, draft }));
+    storage.setItem(STORAGE_KEY, JSON.stringify({ version: SAVED_VERSION, step: progress.step, draft }));
   } catch {
     /* storage full or disabled: progress simply is not kept */
   }
@@ -111,9 +122,9 @@ export function clearProgress(storage: Storage) {
 }
 
 /**
- * Reads saved progress back, trusting nothing: unknown keys are dropped, text is cut to length,
- * categories and courses must still exist, and the step is moved back to the first one whose
- * earlier steps are not all complete.
+ * Reads saved progress back, trusting nothing: it must pass SavedProgressSchema, categories and
+ * courses must still be offered, and the step is moved back to the first one whose earlier steps
+ * are not all complete.
  */
 export function loadProgress(storage: Storage, categories: QuoteCategory[], courses: QuoteCourse[]): SavedProgress | null {
   let raw: unknown;
@@ -122,27 +133,17 @@ export function loadProgress(storage: Storage, categories: QuoteCategory[], cour
   } catch {
     return null;
   }
-  if (!raw || typeof raw !== 'object') return null;
-  const saved = raw as { version?: unknown; step?: unknown; draft?: Record<string, unknown> };
-  if (saved.version !== 1 || !saved.draft || typeof saved.draft !== 'object') return null;
-
-  const draft = emptyDraft();
-  for (const field of TEXT_FIELDS) {
-    const value = saved.draft[field];
-    if (typeof value === 'string') draft[field] = value.slice(0, 5000);
-  }
-  const preferred = saved.draft.preferredContact;
-  if (typeof preferred === 'string' && (CONTACT_TIMES as readonly string[]).includes(preferred)) draft.preferredContact = preferred;
-  const state = saved.draft.state;
-  if (typeof state === 'string' && (STATES as readonly string[]).includes(state)) draft.state = state;
+  const saved = v.safeParse(SavedProgressSchema, raw);
+  if (!saved.success) return null;
+  const draft = { ...emptyDraft(), ...(saved.output.draft as Partial<QuoteDraft>) };
+  // Terms and consents are asked for again (see saveProgress).
+  Object.assign(draft, { acceptedTerms: false, consentPartnerRto: false, consentMarketing: false });
   const slugs = new Set(categories.map((c) => c.slug));
-  const strings = (value: unknown) => (Array.isArray(value) ? value.filter((x): x is string => typeof x === 'string') : []);
-  draft.selectedCategories = [...new Set(strings(saved.draft.selectedCategories).filter((s) => slugs.has(s)))];
+  draft.selectedCategories = [...new Set(draft.selectedCategories.filter((s) => slugs.has(s)))];
   const offered = new Set(coursesFor(courses, draft.selectedCategories).map((c) => c.code));
-  draft.selectedCourses = [...new Set(strings(saved.draft.selectedCourses).filter((c) => offered.has(c)))];
-  draft.notSure = saved.draft.notSure === true;
+  draft.selectedCourses = [...new Set(draft.selectedCourses.filter((c) => offered.has(c)))];
 
-  let step = (typeof saved.step === 'number' && saved.step >= 1 && saved.step <= STEP_COUNT ? Math.floor(saved.step) : 1) as Step;
+  let step = saved.output.step;
   for (let earlier = 1; earlier < step; earlier++) {
     if (!canContinue(earlier as Step, draft)) {
       step = earlier as Step;

@@ -1,0 +1,19 @@
+import { quoteRows, type StoredQuoteLike } from '../../lib/quote-rows';
+
+/**
+ * A stored quote's answers for the inbox, each under the label its schema gives it, so a field added to
+ * the quote appears here without changes. Fields left blank are not listed.
+ */
+export function QuoteFields({ quote }: { quote: StoredQuoteLike }) {
+  const rows = quoteRows(quote).filter((row) => !row.empty);
+  return (
+    <dl className="inbox-item__quote">
+      {rows.map((row) => (
+        <div key={row.field} className="inbox-item__quote-row">
+          <dt>{row.label}</dt>
+          <dd>{row.text}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
