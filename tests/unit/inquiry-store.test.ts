@@ -125,7 +125,7 @@ describe('CSV export', () => {
 
   it('exports a header row and one row per inquiry, CRLF-terminated', async () => {
     const records = await listAllInquiries();
-    records[0] = { ...records[0], contact: { ...records[0].contact, firstName: '=HYPERLINK("http://evil")' }, message: 'Hi, "there"\nbye' };
+    records[0] = { ...records[0], contact: { ...records[0].contact, firstName: '=HYPERLINK("http://evil")' }, message: 'Hi, "there"\nbye' } as InquiryRecord;
     const csv = inquiriesToCsv(records);
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(
@@ -145,7 +145,7 @@ describe('CSV export', () => {
         mobileNumber: '', preferredContact: 'Any time', state: 'VIC', selectedCategories: ['civil-construction'], selectedCourses: ['RII30820'],
         categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
         courses: [{ code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction' }],
-        experience: '12 years', goals: '', additionalInfo: '',
+        experience: '12 years', goals: '', additionalInfo: '', notSure: false,
       },
       mail: {
         staff: { state: 'sent', attempts: 1, idempotencyKey: 'k1' },
