@@ -65,8 +65,10 @@ export const consentsFrom = (form: { consentPartnerRto: boolean; consentMarketin
 
 /** A stored record that does not match the schema: named by id so it can be found and fixed by hand. */
 export class UnreadableInquiryError extends Error {
-  constructor(readonly id: string, reason: string) {
+  readonly id: string;
+  constructor(id: string, reason: string) {
     super(`Inquiry ${id} could not be read: ${reason}`);
+    this.id = id;
   }
 }
 
