@@ -77,12 +77,14 @@ export default async (request: Request, context: Context) => {
   }
 
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
+  // The visit counts from before the list is read, so nothing arriving meanwhile is taken as seen.
+  const openedAt = new Date();
   const query = parseQuery(InboxQuerySchema, url);
   if (!query.ok) return query.response;
   const { status, offset, limit, q } = query.data;
   const [page, staff] = await Promise.all([listInquiries({ status, offset, limit, q }), listStaff()]);
   if (offset > page.total) return error(400, 'offset is past the end of the list');
-  await recordInboxVisit(auth.user.username);
+  await recordInboxVisit(auth.user.username, openedAt);
   return json({ ...page, staff } satisfies InboxPage);
 };
 
