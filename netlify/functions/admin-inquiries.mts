@@ -2,20 +2,38 @@ import type { Config, Context } from '@netlify/functions';
 import { cachePolicies, error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
-import { InboxChangeSchema, InboxQuerySchema } from '../../src/schemas/inbox';
-import { inquiriesCsvStream, isInquiryId, listInquiries, setInquiryStatus } from '../../src/server/inquiries';
+import { InboxChangeSchema, InboxQuerySchema, NoteInputSchema, type InboxPage } from '../../src/schemas/inbox';
+import type { InquiryRecord, StaffRef } from '../../src/schemas/inquiry-record';
+import {
+  addNote,
+  assignInquiry,
+  inquiriesCsvStream,
+  isInquiryId,
+  listInquiries,
+  recordInboxVisit,
+  setInquiryStatus,
+  TooManyNotesError,
+  UnreadableInquiryError,
+} from '../../src/server/inquiries';
+import { getUser, listStaff, staffName } from '../../src/server/users';
+
+const NOT_FOUND = 'Inquiry not found.';
+const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a developer to check its stored record.';
 
 /**
- * Staff inbox of contact, consultation and quote submissions (staff only).
- * GET   /api/admin/inquiries?status=all|new|handled&offset&limit -> {items, total, counts}
- * GET   /api/admin/inquiries/export.csv                           -> every inquiry as CSV, streamed
- * PATCH /api/admin/inquiries/{id} {status: 'new'|'handled'}       -> the updated inquiry
+ * Staff inbox of contact, consultation and quote submissions (admins only).
+ * GET   /api/admin/inquiries?status=all|new|handled&q&offset&limit -> {items, total, counts, unreadable, staff}
+ * GET   /api/admin/inquiries/export.csv                             -> every inquiry as CSV, streamed
+ * PATCH /api/admin/inquiries/{id} {status?, assignee?}              -> the updated inquiry
+ * POST  /api/admin/inquiries/{id}/notes {text}                      -> the updated inquiry (201)
+ * Opening the list records the staff member's visit (the dashboard counts what arrived since).
  */
 export default async (request: Request, context: Context) => {
   const auth = await authorize(request, 'inquiries');
   if (!auth.ok) return auth.response;
   const url = new URL(request.url);
   const { id } = context.params ?? {};
+  const me: StaffRef = { username: auth.user.username, name: staffName(auth.user) };
 
   if (url.pathname.endsWith('/export.csv')) {
     if (request.method !== 'GET') return methodNotAllowed(['GET']);
@@ -30,24 +48,61 @@ export default async (request: Request, context: Context) => {
     });
   }
 
+  if (id !== undefined && /\/inquiries\/[^/]+\/notes\/?$/.test(url.pathname)) {
+    if (request.method !== 'POST') return methodNotAllowed(['POST']);
+    if (!isInquiryId(id)) return notFound(NOT_FOUND);
+    const body = await parseJsonBody(NoteInputSchema, request, 8 * 1024);
+    if (!body.ok) return body.response;
+    return changed(() => addNote(id, body.data.text, me), 201);
+  }
+
   if (id !== undefined) {
     if (request.method !== 'PATCH') return methodNotAllowed(['PATCH']);
-    if (!isInquiryId(id)) return notFound('Inquiry not found.');
+    if (!isInquiryId(id)) return notFound(NOT_FOUND);
     const body = await parseJsonBody(InboxChangeSchema, request, 1024);
     if (!body.ok) return body.response;
-    const updated = await setInquiryStatus(id, body.data.status);
-    return updated ? json(updated) : notFound('Inquiry not found.');
+    const { status, assignee } = body.data;
+    let to: StaffRef | null = null;
+    if (assignee) {
+      const user = await getUser(assignee);
+      if (!user) return error(400, 'There is no staff member with that username.', [{ field: 'assignee', message: 'There is no staff member with that username.' }]);
+      to = { username: user.username, name: staffName(user) };
+    }
+    return changed(async () => {
+      let record: InquiryRecord | null = null;
+      if (assignee !== undefined) record = await assignInquiry(id, to, me);
+      if (status !== undefined && (assignee === undefined || record)) record = await setInquiryStatus(id, status);
+      return record;
+    });
   }
 
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
+  // The visit counts from before the list is read, so nothing arriving meanwhile is taken as seen.
+  const openedAt = new Date();
   const query = parseQuery(InboxQuerySchema, url);
   if (!query.ok) return query.response;
-  const { status, offset, limit } = query.data;
-  const page = await listInquiries({ status, offset, limit });
+  const { status, offset, limit, q } = query.data;
+  const [page, staff] = await Promise.all([listInquiries({ status, offset, limit, q }), listStaff()]);
   if (offset > page.total) return error(400, 'offset is past the end of the list');
-  return json(page);
+  await recordInboxVisit(auth.user.username, openedAt);
+  return json({ ...page, staff } satisfies InboxPage);
 };
 
+/** Runs a change of one inquiry and answers it: the record, 404 when there is none, 409 when it cannot be read or take more notes. */
+async function changed(change: () => Promise<InquiryRecord | null>, status = 200): Promise<Response> {
+  try {
+    const record = await change();
+    return record ? json(record, { status }) : notFound(NOT_FOUND);
+  } catch (cause) {
+    if (cause instanceof UnreadableInquiryError) {
+      console.error(cause.message);
+      return error(409, UNREADABLE);
+    }
+    if (cause instanceof TooManyNotesError) return error(409, cause.message);
+    throw cause;
+  }
+}
+
 export const config: Config = {
-  path: ['/api/admin/inquiries', '/api/admin/inquiries/export.csv', '/api/admin/inquiries/:id'],
+  path: ['/api/admin/inquiries', '/api/admin/inquiries/export.csv', '/api/admin/inquiries/:id', '/api/admin/inquiries/:id/notes'],
 };

@@ -1,14 +1,18 @@
 import type { Config } from '@netlify/functions';
 import { json, methodNotAllowed } from '../../src/server/http';
-import { authorize } from '../../src/server/roles';
+import { authorize, can } from '../../src/server/roles';
 import { dashboardStats } from '../../src/server/stats';
 
-/** GET /api/admin/dashboard-stats -> {overview, recentActivity, trends} (staff only). */
+/**
+ * GET /api/admin/dashboard-stats -> {overview, recentActivity, trends, inbox} (staff only); `inbox` (what
+ * arrived since this staff member last opened the inbox) is null for roles without the inbox.
+ */
 export default async (request: Request) => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
   const auth = await authorize(request, 'dashboard');
   if (!auth.ok) return auth.response;
-  return json(await dashboardStats());
+  const inboxOf = can(auth.user.role, 'inquiries') ? auth.user.username : null;
+  return json(await dashboardStats(new Date(), inboxOf));
 };
 
 export const config: Config = { path: '/api/admin/dashboard-stats' };

@@ -21,6 +21,8 @@ const pages = [
   ['page 1 (new, 25)', { status: 'new', offset: 0, limit: 25 }],
   ['middle page (all, 25)', { status: 'all', offset: Math.floor(count / 2), limit: 25 }],
   ['last page (all, 25)', { status: 'all', offset: Math.max(0, count - 25), limit: 25 }],
+  ['search by e-mail (all, 25)', { status: 'all', offset: 0, limit: 25, q: `bench${Math.floor(count / 2)}@example.invalid` }],
+  ['search by title word (new, 25)', { status: 'new', offset: 0, limit: 25, q: 'carpentry' }],
 ];
 const rows = [];
 for (const [name, query] of pages) {

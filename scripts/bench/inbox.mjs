@@ -4,7 +4,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyToMonth, BUILT_KEY, countMonth, monthIndexKey, monthOfId, SUMMARY_KEY, withMonthCounts } from '../../src/server/inquiry-index.ts';
+import { applyToMonth, BUILT_KEY, countMonth, INDEX_VERSION, monthIndexKey, monthOfId, searchText, SUMMARY_KEY, withMonthCounts } from '../../src/server/inquiry-index.ts';
 
 /** Where `netlify serve` keeps the `inquiries` store of a project folder. */
 const storeDir = (dir) => join(dir, '.netlify', 'blobs-serve', 'entries', 'unlinked', 'site:inquiries');
@@ -57,13 +57,18 @@ export async function seedInquiries(dir, count) {
     const time = end - span + Math.floor((n / count) * span);
     return { id: idAt(time), n, time };
   });
-  await inBatches(entries, 512, ({ id, n, time }) => writeFile(join(root, 'inquiry', id), JSON.stringify(syntheticRecord(id, n, new Date(time).toISOString()))));
+  const searches = new Map();
+  await inBatches(entries, 512, ({ id, n, time }) => {
+    const record = syntheticRecord(id, n, new Date(time).toISOString());
+    searches.set(id, searchText(record));
+    return writeFile(join(root, 'inquiry', id), JSON.stringify(record));
+  });
   // The index, as the app keeps it (src/server/inquiry-index.ts).
   const byMonth = new Map();
   for (const { id, n } of entries) {
     const month = monthOfId(id);
     if (!byMonth.has(month)) byMonth.set(month, []);
-    byMonth.get(month).push({ id, status: n % 4 !== 0 ? 'handled' : 'new', statusRev: n % 4 !== 0 ? 1 : 0 });
+    byMonth.get(month).push({ id, status: n % 4 !== 0 ? 'handled' : 'new', statusRev: n % 4 !== 0 ? 1 : 0, search: searches.get(id) });
   }
   let summary = null;
   for (const [month, group] of byMonth) {
@@ -72,7 +77,7 @@ export async function seedInquiries(dir, count) {
     summary = withMonthCounts(summary, month, countMonth(index)) ?? summary;
   }
   await writeFile(join(root, ...SUMMARY_KEY.split('/')), JSON.stringify(summary));
-  await writeFile(join(root, ...BUILT_KEY.split('/')), JSON.stringify({ at: new Date().toISOString() }));
+  await writeFile(join(root, ...BUILT_KEY.split('/')), JSON.stringify({ at: new Date().toISOString(), version: INDEX_VERSION }));
   return { count, months: byMonth.size, seconds: (performance.now() - started) / 1000 };
 }
 
@@ -104,6 +109,8 @@ export async function measureInbox(base, token, { runs = 5, count }) {
     ['inbox page 1 (handled, 25)', `${api}?status=handled&limit=25`],
     ['inbox middle page (all, 25)', `${api}?status=all&offset=${Math.floor(count / 2)}&limit=25`],
     ['inbox last page (all, 25)', `${api}?status=all&offset=${Math.max(0, count - 25)}&limit=25`],
+    ['inbox search by e-mail (all)', `${api}?status=all&limit=25&q=bench${Math.floor(count / 2)}%40example.invalid`],
+    ['inbox search by title word (new)', `${api}?status=new&limit=25&q=carpentry`],
   ];
   const rows = [];
   for (const [name, url] of pages) {

@@ -8,9 +8,10 @@ import type { LaunchReadiness } from '../server/launch-readiness';
 import { useAuth } from './auth';
 import { formatCount, formatGrowth } from './format';
 
-const ZERO: Pick<DashboardStats, 'overview' | 'trends'> = {
+const ZERO: Pick<DashboardStats, 'overview' | 'trends' | 'inbox'> = {
   overview: { totalCourses: 0, totalCategories: 0, totalBlogs: 0, publishedBlogs: 0, totalViews: 0, monthlyGrowth: 0 },
   trends: { coursesGrowth: 0, blogsGrowth: 0, categoriesGrowth: 0, viewsGrowth: 0 },
+  inbox: null,
 };
 
 const navCards: readonly { href: string; title: string; text: string; Icon: typeof Settings; accent: string; permission: Permission }[] = [
@@ -39,7 +40,8 @@ export default function DashboardPage() {
   }, [isError, error]);
 
   if (showStats && isPending) return <p className="admin-loading" role="status">Loading dashboard...</p>;
-  const { overview, trends } = data ?? ZERO;
+  const { overview, trends, inbox } = data ?? ZERO;
+  const showInbox = can(user?.role, 'inquiries');
   const cards = [
     { label: 'Total Courses', value: overview.totalCourses, note: 'RPL qualifications available', growth: trends.coursesGrowth, Icon: BookOpen, accent: 'green' },
     { label: 'Blog Posts', value: overview.publishedBlogs, note: 'Published articles', growth: trends.blogsGrowth, Icon: FileText, accent: 'blue' },
@@ -51,7 +53,8 @@ export default function DashboardPage() {
     <>
       <p className="admin-welcome">Welcome back, {user?.firstName}!</p>
       {showStats ? (
-      <section aria-label="Statistics" className="stat-grid">
+      <section aria-label="Statistics" className={`stat-grid ${showInbox ? 'stat-grid--five' : ''}`}>
+        {showInbox && <NewInquiriesCard inbox={inbox} failed={isError} />}
         {cards.map(({ label, value, note, growth, Icon, accent }) => {
           const g = formatGrowth(growth);
           return (
@@ -64,7 +67,7 @@ export default function DashboardPage() {
                 {formatCount(value)}
               </p>
               <p className="stat-card__note">{note}</p>
-              <p className={`stat-card__growth ${g.positive ? 'is-up' : 'is-down'}`}>
+              <p className={`stat-card__growth is-${g.tone}`}>
                 <span className="visually-hidden">Growth: </span>
                 {g.text}
                 <span className="stat-card__since"> vs last month</span>
@@ -92,6 +95,36 @@ export default function DashboardPage() {
         </ul>
       </section>
     </>
+  );
+}
+
+/** What arrived since this staff member last opened the inbox, with the way there. */
+function NewInquiriesCard({ inbox, failed }: { inbox: DashboardStats['inbox']; failed: boolean }) {
+  const since = inbox?.lastVisitAt
+    ? `Since your last visit, ${new Date(inbox.lastVisitAt).toLocaleString('en-AU', { timeZone: 'Australia/Sydney', dateStyle: 'medium', timeStyle: 'short' })}`
+    : 'You have not opened the inbox yet';
+  return (
+    <article className="stat-card accent-teal stat-card--inbox" data-testid="stat-new-inquiries" aria-labelledby="new-inquiries-title">
+      <div className="stat-card__top">
+        <h2 id="new-inquiries-title" className="stat-card__label">New inquiries</h2>
+        <Inbox size={22} aria-hidden="true" className="stat-card__icon" />
+      </div>
+      {failed || !inbox ? (
+        <>
+          <p className="stat-card__value" aria-hidden="true">–</p>
+          {/* Like the other figures, a failed load stays quiet; but a count of 0 here would hide new leads. */}
+          <p className="stat-card__note">Not available right now. Reload the page to try again.</p>
+        </>
+      ) : (
+        <>
+          <p className="stat-card__value" data-value={inbox.count}>{formatCount(inbox.count)}</p>
+          <p className="stat-card__note">{since}</p>
+        </>
+      )}
+      <p className="stat-card__growth">
+        <a href="/admin/inquiries" className="stat-card__link">Open the inbox</a>
+      </p>
+    </article>
   );
 }
 

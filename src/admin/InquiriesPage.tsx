@@ -1,18 +1,14 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useId, useState, type FormEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { Download } from 'lucide-react';
-import type { InquiryRecord, MailDelivery } from '../server/inquiries';
+import { Download, Search } from 'lucide-react';
+import type { InquiryRecord, MailDelivery, StaffRef } from '../schemas/inquiry-record';
+import { NOTE_MAX_LENGTH } from '../schemas/inquiry-record';
+import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '../schemas/inbox';
 import { api, ApiError, API_TIMEOUT_MS } from './api';
 import { readSession } from './session';
 import { QuoteFields } from './inbox/QuoteFields';
 
-type Filter = 'all' | 'new' | 'handled';
-interface InboxPage {
-  items: InquiryRecord[];
-  total: number;
-  counts: Record<Filter, number>;
-}
 const PAGE = 25;
 
 const formName = (item: InquiryRecord) => (item.kind === 'quote' ? 'Free quote' : item.source === 'home' ? 'Home consultation' : 'Contact form');
@@ -30,13 +26,27 @@ export default function InquiriesPage() {
   const queryClient = useQueryClient();
   const [filter, setFilter] = useState<Filter>('new');
   const [page, setPage] = useState(0);
+  const [search, setSearch] = useState('');
+  const [typed, setTyped] = useState('');
+  const [open, setOpen] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const { data, isPending, isError, isFetching } = useQuery({
-    queryKey: ['inquiries', filter, page],
-    // One page at a time: the server reads only that page's inquiries.
-    queryFn: () => api<InboxPage>(`/admin/inquiries?status=${filter}&offset=${page * PAGE}&limit=${PAGE}`),
+    queryKey: ['inquiries', filter, page, search],
+    // One page at a time: the server reads only that page's inquiries (a search reads its index, not the records).
+    queryFn: () =>
+      api<InboxPage>(`/admin/inquiries?status=${filter}&offset=${page * PAGE}&limit=${PAGE}${search ? `&q=${encodeURIComponent(search)}` : ''}`),
     placeholderData: keepPreviousData,
   });
+  function runSearch(event: FormEvent) {
+    event.preventDefault();
+    setSearch(typed.trim());
+    setPage(0);
+  }
+  function clearSearch() {
+    setTyped('');
+    setSearch('');
+    setPage(0);
+  }
   const pages = data ? Math.max(1, Math.ceil(data.total / PAGE)) : 1;
   // Handling the last inquiry of the last page leaves that page empty: step back to the one before.
   useEffect(() => {
@@ -79,6 +89,31 @@ export default function InquiriesPage() {
   return (
     <>
       <p className="admin-lead">Contact messages, home consultation requests and free-quote requests, newest first.</p>
+      <form role="search" className="inbox-search" onSubmit={runSearch}>
+        <label htmlFor="inbox-search">Search inquiries</label>
+        <div className="inbox-search__row">
+          <input
+            id="inbox-search"
+            type="search"
+            value={typed}
+            maxLength={SEARCH_MAX_LENGTH}
+            placeholder="Name, e-mail or qualification"
+            aria-describedby="inbox-search-hint"
+            onChange={(event) => setTyped(event.target.value)}
+          />
+          <button type="submit" className="admin-btn admin-btn--primary">
+            <Search size={18} aria-hidden="true" /> Search
+          </button>
+          {search && (
+            <button type="button" className="admin-btn admin-btn--ghost" onClick={clearSearch}>
+              Clear search
+            </button>
+          )}
+        </div>
+        <p id="inbox-search-hint" className="inbox-search__hint">
+          Finds names, e-mail addresses and qualification codes or titles; every word must match.
+        </p>
+      </form>
       <div className="inbox-toolbar">
         <div role="group" aria-label="Show" className="segmented">
           {(['new', 'handled', 'all'] as const).map((value) => (
@@ -97,19 +132,39 @@ export default function InquiriesPage() {
         <p className="admin-loading" role="status">Loading inquiries...</p>
       ) : isError ? (
         <p className="admin-banner is-error" role="alert">The inquiries could not be loaded. Please reload the page.</p>
-      ) : data.items.length === 0 ? (
-        <p className="admin-empty">{filter === 'new' ? 'No new inquiries. Everything has been handled.' : 'No inquiries yet.'}</p>
+      ) : data.items.length === 0 && data.unreadable.length === 0 ? (
+        <p className="admin-empty" role="status">
+          {search
+            ? `No inquiries match "${search}"${filter === 'all' ? '' : ` among the ${filter} ones`}.`
+            : filter === 'new'
+              ? 'No new inquiries. Everything has been handled.'
+              : 'No inquiries yet.'}
+        </p>
       ) : (
+        <>
+        {search && (
+          <p className="inbox-search__result" role="status">
+            {data.total.toLocaleString('en-AU')} {data.total === 1 ? 'inquiry matches' : 'inquiries match'} "{search}"
+          </p>
+        )}
+        {data.unreadable.length > 0 && (
+          <p className="admin-banner is-error" role="alert">
+            {data.unreadable.length === 1 ? 'One inquiry on this page' : `${data.unreadable.length} inquiries on this page`} could not be read and
+            {data.unreadable.length === 1 ? ' is' : ' are'} not shown (reference {data.unreadable.join(', ')}).
+          </p>
+        )}
         <ul role="list" className="inbox-list" aria-busy={isFetching}>
           {data.items.map((item) => {
             const staffMail = mailLabel(item.mail.staff);
             const ackMail = mailLabel(item.mail.ack);
             const name = `${item.contact.firstName} ${item.contact.lastName}`;
+            const assignee = item.assignment?.to;
             return (
               <li key={item.id} className={`inbox-item is-${item.status}`}>
                 <div className="inbox-item__head">
                   <h2 className="inbox-item__name">{name}</h2>
                   <span className={`admin-chip ${item.status === 'new' ? 'is-new' : ''}`}>{item.status === 'new' ? 'New' : 'Handled'}</span>
+                  {assignee && <span className="admin-chip inbox-item__assignee">Assigned to {assignee.name}</span>}
                   <span className="inbox-item__form">{formName(item)}</span>
                   <time dateTime={item.createdAt} className="inbox-item__time">{received(item.createdAt)}</time>
                 </div>
@@ -120,7 +175,6 @@ export default function InquiriesPage() {
                   {item.quote && <span> · {item.quote.state} · prefers {item.quote.preferredContact || 'any time'}</span>}
                 </p>
                 {item.message && <p className="inbox-item__message">{item.message}</p>}
-                {item.quote && <QuoteFields quote={item.quote} />}
                 <p className="inbox-item__contact inbox-item__consents">
                   {item.consents
                     ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · Marketing e-mails: ${item.consents.marketing ? 'Yes' : 'No'}`
@@ -139,10 +193,23 @@ export default function InquiriesPage() {
                     <span className="visually-hidden"> ({name})</span>
                   </button>
                 </div>
+                <button
+                  type="button"
+                  className="admin-btn admin-btn--ghost inbox-item__toggle"
+                  aria-expanded={open === item.id}
+                  aria-controls={`detail-${item.id}`}
+                  onClick={() => setOpen((current) => (current === item.id ? null : item.id))}
+                >
+                  {open === item.id ? 'Hide details' : 'Details, notes and assignment'}
+                  {item.notes?.length ? ` (${item.notes.length} ${item.notes.length === 1 ? 'note' : 'notes'})` : ''}
+                  <span className="visually-hidden"> for {name}</span>
+                </button>
+                {open === item.id && <InquiryDetail id={`detail-${item.id}`} item={item} staff={data.staff} />}
               </li>
             );
           })}
         </ul>
+        </>
       )}
       {data && data.total > PAGE && (
         <nav className="inbox-pager" aria-label="Inquiry pages">
@@ -158,5 +225,134 @@ export default function InquiriesPage() {
         </nav>
       )}
     </>
+  );
+}
+
+const when = (iso: string) =>
+  new Date(iso).toLocaleString('en-AU', { timeZone: 'Australia/Sydney', dateStyle: 'medium', timeStyle: 'short' });
+
+/** The detail view of one inquiry: the quote's answers, who it is assigned to, and the staff notes. */
+function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; staff: StaffRef[] }) {
+  const queryClient = useQueryClient();
+  const fieldId = useId();
+  const [assignee, setAssignee] = useState(item.assignment?.to?.username ?? '');
+  const [note, setNote] = useState('');
+  const [noteError, setNoteError] = useState('');
+  const refresh = () => queryClient.invalidateQueries({ queryKey: ['inquiries'] });
+  const failure = (cause: unknown) => (cause instanceof ApiError ? cause.message : 'Please try again.');
+
+  const assign = useMutation({
+    mutationFn: (username: string | null) =>
+      api<InquiryRecord>(`/admin/inquiries/${encodeURIComponent(item.id)}`, { method: 'PATCH', body: { assignee: username } }),
+    onSuccess: (record) => {
+      toast.success(record.assignment?.to ? `Assigned to ${record.assignment.to.name}` : 'Assignment removed');
+      void refresh();
+    },
+    onError: (cause) => toast.error(`Could not change the assignment: ${failure(cause)}`),
+  });
+  const addNote = useMutation({
+    mutationFn: (text: string) =>
+      api<InquiryRecord>(`/admin/inquiries/${encodeURIComponent(item.id)}/notes`, { method: 'POST', body: { text } }),
+    onSuccess: () => {
+      setNote('');
+      toast.success('Note added');
+      void refresh();
+    },
+    onError: (cause) => setNoteError(`Could not add the note: ${failure(cause)}`),
+  });
+
+  function submitNote(event: FormEvent) {
+    event.preventDefault();
+    if (!note.trim()) {
+      setNoteError('Write the note first');
+      return;
+    }
+    setNoteError('');
+    addNote.mutate(note);
+  }
+
+  const assignment = item.assignment;
+  const notes = item.notes ?? [];
+  return (
+    <div id={id} className="inbox-detail">
+      {item.quote && (
+        <section aria-labelledby={`${fieldId}-quote`}>
+          <h3 id={`${fieldId}-quote`} className="inbox-detail__title">Quote request</h3>
+          <QuoteFields quote={item.quote} />
+        </section>
+      )}
+      <section aria-labelledby={`${fieldId}-assign`}>
+        <h3 id={`${fieldId}-assign`} className="inbox-detail__title">Assignment</h3>
+        <p className="inbox-detail__meta">
+          {assignment
+            ? `${assignment.to ? `Assigned to ${assignment.to.name}` : 'Not assigned'} (changed by ${assignment.by.name}, ${when(assignment.at)})`
+            : 'Not assigned yet.'}
+        </p>
+        <form
+          className="inbox-detail__assign"
+          onSubmit={(event) => {
+            event.preventDefault();
+            assign.mutate(assignee || null);
+          }}
+        >
+          <div className="admin-field">
+            <label htmlFor={`${fieldId}-assignee`}>Assign to</label>
+            <select id={`${fieldId}-assignee`} value={assignee} onChange={(event) => setAssignee(event.target.value)}>
+              <option value="">Nobody</option>
+              {staff.map((member) => (
+                <option key={member.username} value={member.username}>
+                  {member.name} ({member.username})
+                </option>
+              ))}
+            </select>
+          </div>
+          <button type="submit" className="admin-btn admin-btn--ghost" disabled={assign.isPending}>
+            {assign.isPending ? 'Saving...' : 'Save assignment'}
+          </button>
+        </form>
+      </section>
+      <section aria-labelledby={`${fieldId}-notes`}>
+        <h3 id={`${fieldId}-notes`} className="inbox-detail__title">Notes</h3>
+        {notes.length === 0 ? (
+          <p className="inbox-detail__meta">No notes yet.</p>
+        ) : (
+          <ol className="inbox-notes">
+            {notes.map((entry) => (
+              <li key={entry.id} className="inbox-note">
+                <p className="inbox-note__text">{entry.text}</p>
+                <p className="inbox-detail__meta">
+                  {entry.author.name} · <time dateTime={entry.at}>{when(entry.at)}</time>
+                </p>
+              </li>
+            ))}
+          </ol>
+        )}
+        <form className="inbox-detail__note" onSubmit={submitNote} noValidate>
+          <div className="admin-field">
+            <label htmlFor={`${fieldId}-note`}>Add a note</label>
+            <textarea
+              id={`${fieldId}-note`}
+              rows={3}
+              maxLength={NOTE_MAX_LENGTH}
+              value={note}
+              aria-invalid={noteError ? true : undefined}
+              aria-describedby={noteError ? `${fieldId}-note-error` : undefined}
+              onChange={(event) => {
+                setNote(event.target.value);
+                setNoteError('');
+              }}
+            />
+          </div>
+          {noteError && (
+            <p id={`${fieldId}-note-error`} className="admin-error" role="alert">
+              {noteError}
+            </p>
+          )}
+          <button type="submit" className="admin-btn admin-btn--primary" disabled={addNote.isPending}>
+            {addNote.isPending ? 'Adding...' : 'Add note'}
+          </button>
+        </form>
+      </section>
+    </div>
   );
 }

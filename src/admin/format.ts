@@ -5,10 +5,11 @@ export function formatCount(value: number): string {
   return String(value);
 }
 
-/** Growth as shown on a stat card; positive only when above 0 (green), otherwise red. */
-export function formatGrowth(value: number): { text: string; positive: boolean } {
+/** Growth as shown on a stat card: up (green), down (red), or flat (neutral, "No change") when it did not move. */
+export function formatGrowth(value: number): { text: string; tone: 'up' | 'down' | 'flat' } {
   const rounded = Math.round(value * 10) / 10;
-  return { text: `${rounded > 0 ? '+' : ''}${rounded}%`, positive: rounded > 0 };
+  if (rounded === 0) return { text: 'No change', tone: 'flat' };
+  return { text: `${rounded > 0 ? '+' : ''}${rounded}%`, tone: rounded > 0 ? 'up' : 'down' };
 }
 
 export function initials(firstName: string, lastName: string): string {

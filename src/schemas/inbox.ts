@@ -1,6 +1,10 @@
 import * as v from 'valibot';
+import { UsernameSchema } from './auth';
+import { NOTE_MAX_LENGTH, type InquiryRecord, type StaffRef } from './inquiry-record';
 
-/** Staff inbox queries and changes (GET/PATCH /api/admin/inquiries). */
+export const SEARCH_MAX_LENGTH = 100;
+
+/** Staff inbox queries and changes (GET/PATCH /api/admin/inquiries, POST …/{id}/notes). */
 export const InboxQuerySchema = v.object({
   status: v.optional(v.picklist(['all', 'new', 'handled'], 'status must be all, new or handled'), 'all'),
   offset: v.optional(v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'offset must be a whole number'), v.transform(Number)), '0'),
@@ -8,8 +12,58 @@ export const InboxQuerySchema = v.object({
     v.pipe(v.string(), v.regex(/^\d{1,3}$/, 'limit must be a whole number from 1 to 100'), v.transform(Number), v.minValue(1, 'limit must be a whole number from 1 to 100'), v.maxValue(100, 'limit must be a whole number from 1 to 100')),
     '25',
   ),
+  /** Words to find in the name, e-mail address or qualification (code or title); every word must match. */
+  q: v.optional(
+    v.pipe(
+      v.string(),
+      v.check((value) => !/[\u0000-\u001f\u007f]/.test(value), 'The search cannot contain control characters'),
+      v.trim(),
+      v.maxLength(SEARCH_MAX_LENGTH, `The search must be at most ${SEARCH_MAX_LENGTH} characters`),
+    ),
+    '',
+  ),
+});
+export type InboxQuery = v.InferOutput<typeof InboxQuerySchema>;
+
+/** PATCH: the status, the assignee (a username, or null to take the assignment away), or both. */
+export const InboxChangeSchema = v.pipe(
+  v.object({
+    status: v.optional(v.picklist(['new', 'handled'], 'status must be new or handled')),
+    assignee: v.optional(v.nullable(v.pipe(v.string('assignee must be a username or null'), UsernameSchema))),
+  }),
+  v.check((change) => change.status !== undefined || change.assignee !== undefined, 'Send a status or an assignee'),
+);
+export type InboxChange = v.InferOutput<typeof InboxChangeSchema>;
+
+export const NoteInputSchema = v.object({
+  text: v.pipe(
+    v.string('Write the note first'),
+    v.trim(),
+    v.nonEmpty('Write the note first'),
+    v.maxLength(NOTE_MAX_LENGTH, `A note is at most ${NOTE_MAX_LENGTH} characters`),
+  ),
 });
 
-export const InboxChangeSchema = v.object({
-  status: v.picklist(['new', 'handled'], 'status must be new or handled'),
-});
+export type InboxFilter = 'all' | 'new' | 'handled';
+export type InboxCounts = Record<InboxFilter, number>;
+
+/** One page of the inbox as GET /api/admin/inquiries answers it. */
+export interface InboxPage {
+  items: InquiryRecord[];
+  /** How many match the filter and search. */
+  total: number;
+  /** Per status, among those matching the search (all inquiries without one). */
+  counts: InboxCounts;
+  /** Ids on this page whose stored record could not be read (left out of `items`). */
+  unreadable: string[];
+  /** The staff an inquiry can be assigned to. */
+  staff: StaffRef[];
+}
+
+/** The dashboard's New inquiries card. */
+export interface NewInquiriesSummary {
+  /** Inquiries received since this staff member last opened the inbox (all of them if never). */
+  count: number;
+  /** When they last opened it; null if never. */
+  lastVisitAt: string | null;
+}

@@ -30,9 +30,12 @@ async function readVersioned<T>(store: Store, key: string): Promise<{ data: T | 
   return data === null ? { data: null } : { data, etag };
 }
 
-/** One writer per key inside this process; the conditional writes handle writers elsewhere. */
+/**
+ * One writer per key inside this process; the conditional writes handle writers elsewhere. (The local
+ * blob server checks a conditional write's ETag and then writes, with a gap between; Netlify does both at once.)
+ */
 const queues = new Map<string, Promise<unknown>>();
-function serialised<T>(id: string, task: () => Promise<T>): Promise<T> {
+export function serialised<T>(id: string, task: () => Promise<T>): Promise<T> {
   const previous = queues.get(id) ?? Promise.resolve();
   const run = previous.catch(() => {}).then(task);
   const settled = run.catch(() => {});

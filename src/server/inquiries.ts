@@ -1,75 +1,61 @@
 import { randomBytes } from 'node:crypto';
-import { dataStore, EDIT_RETRIES, retryDelayMs } from './blobs.ts';
-import { idsByMonth, indexOrMarkStale, pageOfIds, readSummary, totals, type IndexEntry, type InboxCounts, type InboxFilter } from './inquiry-index.ts';
-import type { ContactSource } from '../schemas/inquiry.ts';
+import * as v from 'valibot';
+import coursesJson from '../../content/courses.json';
+import { dataStore, EDIT_RETRIES, retryDelayMs, serialised, updateJSON } from './blobs.ts';
+import {
+  countAfter,
+  idsByMonth,
+  indexOrMarkStale,
+  pageOfIds,
+  peekSummary,
+  readSummary,
+  searchIds,
+  searchText,
+  totals,
+  type IndexEntry,
+} from './inquiry-index.ts';
+import {
+  InboxVisitSchema,
+  InquiryRecordSchema,
+  MAIL_KINDS,
+  MAX_NOTES,
+  type InquiryConsents,
+  type InquiryRecord,
+  type InquiryStatus,
+  type MailDelivery,
+  type MailKind,
+  type NewInquiry,
+  type StaffRef,
+} from '../schemas/inquiry-record.ts';
+import type { InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inbox.ts';
 
 /**
  * The inquiries store: every contact message, home consultation request and free-quote request,
  * written before any e-mail is tried so no lead is ever lost (DESIGN "Forms store first, then mail").
  *
- * Keys:  inquiry/{id}        the record (JSON)
+ * Keys:  inquiry/{id}        the record (JSON, shaped by src/schemas/inquiry-record.ts)
  *        mail-pending/{id}   marker while any of its e-mails still waits for delivery, so the retry
  *                            job looks at a handful of markers instead of every inquiry ever received.
- *        index/...           the staff inbox's index: ids by month with their status, counts per status
- *                            (src/server/inquiry-index.ts), so a page never reads every record.
+ *        index/...           the staff inbox's index: ids by month with their status and search text, counts
+ *                            per status (src/server/inquiry-index.ts), so a page never reads every record.
+ *        visit/{username}    when that staff member last opened the inbox (the dashboard counts what came since).
  * Ids sort by time (ISO timestamp first), so newest first is a reverse sort of the keys.
+ * Every record read is parsed with its schema; one that does not parse is reported, never passed on.
  */
 
-export type InquiryKind = 'contact' | 'quote';
-export type InquirySource = ContactSource | 'quote';
-export type InquiryStatus = 'new' | 'handled';
-export type MailKind = 'staff' | 'ack';
-export const MAIL_KINDS: readonly MailKind[] = ['staff', 'ack'];
-
-export interface MailDelivery {
-  /**
-   * sending: a sender holds it until nextAttemptAt (a new inquiry's request holds it first);
-   * pending: waiting for a retry at nextAttemptAt; sent; failed: gave up after the last attempt.
-   */
-  state: 'pending' | 'sending' | 'sent' | 'failed';
-  attempts: number;
-  /** Derived from inquiry id + message kind; the same on every attempt, so a retry never sends twice. */
-  idempotencyKey: string;
-  nextAttemptAt?: string;
-  lastAttemptAt?: string;
-  lastError?: string;
-  sentAt?: string;
-  providerId?: string;
-  via?: 'resend' | 'outbox';
-}
-
-export interface InquiryContact {
-  firstName: string;
-  lastName: string;
-  email: string;
-  phone: string;
-}
-
-export interface QuoteDetails {
-  mobileNumber: string;
-  preferredContact: string;
-  state: string;
-  selectedCategories: string[];
-  selectedCourses: string[];
-  /** The full chosen categories and courses as they were when the request came in. */
-  categories: { slug: string; name: string }[];
-  courses: { code: string; title: string; level: string; category: string }[];
-  experience: string;
-  goals: string;
-  additionalInfo: string;
-  /** Step 3's "Not sure" (suggest from the experience); missing on requests stored before it was offered. */
-  notSure?: boolean;
-  /** Codes of the indicative result shown to the visitor and repeated in the acknowledgement, best first. */
-  matches?: string[];
-}
-
-/** The two optional consents every form asks for (privacy notice); both false unless the visitor ticked them. */
-export interface InquiryConsents {
-  /** May share the details with the partner RTO that would assess the visitor. */
-  partnerRto: boolean;
-  /** May send marketing e-mails. */
-  marketing: boolean;
-}
+export { MAIL_KINDS };
+export type {
+  InquiryConsents,
+  InquiryContact,
+  InquiryKind,
+  InquiryRecord,
+  InquirySource,
+  InquiryStatus,
+  MailDelivery,
+  MailKind,
+  NewInquiry,
+  QuoteDetails,
+} from '../schemas/inquiry-record.ts';
 
 /** From a validated form (the schemas default both to false). */
 export const consentsFrom = (form: { consentPartnerRto: boolean; consentMarketing: boolean }): InquiryConsents => ({
@@ -77,27 +63,14 @@ export const consentsFrom = (form: { consentPartnerRto: boolean; consentMarketin
   marketing: form.consentMarketing === true,
 });
 
-export interface InquiryRecord {
-  id: string;
-  kind: InquiryKind;
-  source: InquirySource;
-  createdAt: string;
-  status: InquiryStatus;
-  handledAt: string | null;
-  /** How many times the status changed (absent: never). Orders status changes in the inbox index. */
-  statusRev?: number;
-  contact: InquiryContact;
-  /** Contact and consultation messages. */
-  message?: string;
-  quote?: QuoteDetails;
-  /** Missing only on inquiries stored before the forms asked for consent. */
-  consents?: InquiryConsents;
-  mail: Record<MailKind, MailDelivery>;
+/** A stored record that does not match the schema: named by id so it can be found and fixed by hand. */
+export class UnreadableInquiryError extends Error {
+  readonly id: string;
+  constructor(id: string, reason: string) {
+    super(`Inquiry ${id} could not be read: ${reason}`);
+    this.id = id;
+  }
 }
-
-export type NewInquiry =
-  | { kind: 'contact'; source: ContactSource; contact: InquiryContact; message: string; consents?: InquiryConsents }
-  | { kind: 'quote'; source: 'quote'; contact: InquiryContact; quote: QuoteDetails; consents?: InquiryConsents };
 
 const RECORD_PREFIX = 'inquiry/';
 const PENDING_PREFIX = 'mail-pending/';
@@ -132,7 +105,8 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
     const mail = Object.fromEntries(
       MAIL_KINDS.map((kind) => [kind, { state: 'sending', attempts: 0, idempotencyKey: mailIdempotencyKey(id, kind), nextAttemptAt: leaseUntil }]),
     ) as Record<MailKind, MailDelivery>;
-    const record: InquiryRecord = {
+    // Parsed before it is written: the stored shape is the schema's, whatever the caller passed along.
+    const record: InquiryRecord = v.parse(InquiryRecordSchema, {
       id,
       kind: input.kind,
       source: input.source,
@@ -144,7 +118,7 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
       // Not given unless the form said so (the functions always pass what the visitor chose).
       consents: { partnerRto: input.consents?.partnerRto === true, marketing: input.consents?.marketing === true },
       mail,
-    };
+    });
     await store().setJSON(pendingKey(id), { id }, { onlyIfNew: true });
     const { modified } = await store().setJSON(recordKey(id), record, { onlyIfNew: true });
     if (modified) {
@@ -155,9 +129,33 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
   }
 }
 
-export async function getInquiry(id: string): Promise<InquiryRecord | null> {
+function parseRecord(id: string, stored: unknown): InquiryRecord {
+  const parsed = v.safeParse(InquiryRecordSchema, stored);
+  if (parsed.success && parsed.output.id === id) return parsed.output;
+  const reason = parsed.success ? 'its id does not match its key' : `${v.getDotPath(parsed.issues[0]) ?? 'record'}: ${parsed.issues[0].message}`;
+  throw new UnreadableInquiryError(id, reason);
+}
+
+/** One inquiry, or null when there is none; throws UnreadableInquiryError when the stored record does not parse. */
+export async function readInquiryStrict(id: string): Promise<InquiryRecord | null> {
   if (!isInquiryId(id)) return null;
-  return ((await store().get(recordKey(id), { type: 'json' })) as InquiryRecord | null) ?? null;
+  const stored = await store().get(recordKey(id), { type: 'json' });
+  return stored === null ? null : parseRecord(id, stored);
+}
+
+/**
+ * One inquiry, or null when there is none or its stored record does not parse (logged, and its id added to
+ * `unreadable`), so lists and batch jobs go on without it.
+ */
+export async function getInquiry(id: string, unreadable?: string[]): Promise<InquiryRecord | null> {
+  try {
+    return await readInquiryStrict(id);
+  } catch (cause) {
+    if (!(cause instanceof UnreadableInquiryError)) throw cause;
+    console.error(cause.message);
+    unreadable?.push(id);
+    return null;
+  }
 }
 
 /**
@@ -170,11 +168,14 @@ export async function updateInquiry(
 ): Promise<InquiryRecord | null> {
   if (!isInquiryId(id)) return null;
   for (let attempt = 0; attempt < EDIT_RETRIES.attempts; attempt++) {
-    const current = await readWithEtag(recordKey(id));
+    const current = await readWithEtag(id);
     if (!current) return null;
-    const next = await change(structuredClone(current.data));
-    if (!next) return current.data;
-    const { modified } = await store().setJSON(recordKey(id), next, { onlyIfMatch: current.etag });
+    const changed = await change(structuredClone(current.data));
+    if (!changed) return current.data;
+    const next = v.parse(InquiryRecordSchema, changed);
+    // Conditional writes of one record go out one at a time from this process (see serialised); the read and
+    // the change above do not wait, so a change that itself updates the record cannot deadlock.
+    const { modified } = await serialised(`inquiries\n${recordKey(id)}`, () => store().setJSON(recordKey(id), next, { onlyIfMatch: current.etag }));
     if (modified) return next;
     await new Promise((resolve) => setTimeout(resolve, retryDelayMs(EDIT_RETRIES, attempt)));
   }
@@ -186,16 +187,22 @@ export async function updateInquiry(
  * (unit tests, `netlify serve`) only lists them. Listing before reading keeps that path safe: a
  * write in between makes the listed ETag stale, so the conditional write fails and is retried.
  */
-async function readWithEtag(key: string): Promise<{ data: InquiryRecord; etag: string } | null> {
+async function readWithEtag(id: string): Promise<{ data: InquiryRecord; etag: string } | null> {
+  const key = recordKey(id);
   const read = await store().getWithMetadata(key, { type: 'json' });
   if (!read) return null;
-  if (read.etag) return { data: read.data as InquiryRecord, etag: read.etag };
+  if (read.etag) return { data: parseRecord(id, read.data), etag: read.etag };
   const listed = (await store().list({ prefix: key })).blobs.find((blob) => blob.key === key);
-  const data = listed ? ((await store().get(key, { type: 'json' })) as InquiryRecord | null) : null;
-  return listed && data ? { data, etag: listed.etag } : null;
+  const data = listed ? await store().get(key, { type: 'json' }) : null;
+  return listed && data !== null ? { data: parseRecord(id, data), etag: listed.etag } : null;
 }
 
-const indexEntry = (record: InquiryRecord): IndexEntry => ({ id: record.id, status: record.status, statusRev: record.statusRev ?? 0 });
+const indexEntry = (record: InquiryRecord): IndexEntry => ({
+  id: record.id,
+  status: record.status,
+  statusRev: record.statusRev ?? 0,
+  search: searchText(record),
+});
 
 /** Every record's index entry: reads every record, so only for (re)building the index. */
 async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
@@ -203,23 +210,114 @@ async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
   return records.filter((r): r is InquiryRecord => r !== null).map(indexEntry);
 }
 
-export interface InboxPage {
-  items: InquiryRecord[];
-  /** How many match the filter. */
-  total: number;
-  counts: InboxCounts;
+/* ---------- search ---------- */
+
+/** Lower-cased qualification titles by code, so a search for words of a title finds the inquiries naming that code. */
+const TITLES: readonly [code: string, title: string][] = coursesJson.map((course) => [course.code.toLowerCase(), course.title.toLowerCase()]);
+
+/**
+ * Whether an index entry's search text matches every word of the query: in the name, the e-mail address,
+ * a qualification code, or the title of a qualification the inquiry names.
+ */
+export function searchMatcher(query: string): ((search: string) => boolean) | null {
+  const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+  if (words.length === 0) return null;
+  const byTitle = words.map((word) => new Set(TITLES.filter(([, title]) => title.includes(word)).map(([code]) => code)));
+  return (search) => {
+    let codes: string[] | undefined;
+    return words.every((word, n) => {
+      if (search.includes(word)) return true;
+      if (byTitle[n].size === 0) return false;
+      codes ??= search.slice(search.lastIndexOf('\n') + 1).split(' ');
+      return codes.some((code) => byTitle[n].has(code));
+    });
+  };
+}
+
+/* ---------- the staff inbox ---------- */
+
+export interface InboxListQuery {
+  status?: InboxFilter;
+  offset?: number;
+  limit?: number;
+  /** Search words (name, e-mail address, qualification code or title); empty for none. */
+  q?: string;
 }
 
 /**
- * One page of the staff inbox, newest first, from the index: the counts come from its summary and only
- * the page's records are read. `total` counts the inquiries matching the filter.
+ * One page of the staff inbox, newest first, from the index: without a search the counts come from its
+ * summary and only the page's records are read; a search reads every month entry (not the records).
+ * `total` counts the inquiries matching the filter and search. A record on the page that does not parse
+ * is left out and named in `unreadable`.
  */
-export async function listInquiries({ status = 'all', offset = 0, limit = 50 }: { status?: InboxFilter; offset?: number; limit?: number } = {}): Promise<InboxPage> {
+export async function listInquiries({ status = 'all', offset = 0, limit = 50, q = '' }: InboxListQuery = {}): Promise<Omit<InboxPage, 'staff'>> {
   const summary = await readSummary(indexEntriesOfAllRecords);
-  const counts = totals(summary);
-  const ids = offset >= counts[status] ? [] : await pageOfIds(summary, { filter: status, offset, limit });
-  const items = (await Promise.all(ids.map((id) => getInquiry(id)))).filter((r): r is InquiryRecord => r !== null); // at most 100
-  return { items, total: counts[status], counts };
+  const matches = searchMatcher(q);
+  let ids: string[];
+  let counts = totals(summary);
+  if (matches) {
+    const found = await searchIds(summary, status, matches);
+    counts = found.counts;
+    ids = found.ids.slice(offset, offset + limit);
+  } else {
+    ids = offset >= counts[status] ? [] : await pageOfIds(summary, { filter: status, offset, limit });
+  }
+  const unreadable: string[] = [];
+  const items = (await Promise.all(ids.map((id) => getInquiry(id, unreadable)))).filter((r): r is InquiryRecord => r !== null); // at most 100
+  return { items, total: counts[status], counts, unreadable };
+}
+
+/* ---------- visits: what is new for a staff member ---------- */
+
+const visitKey = (username: string) => `visit/${username}`;
+/** 2026-11-23T01:02:03.456Z -> 20261123T010203456Z, the time part of an inquiry id. */
+const idTime = (iso: string) => iso.replace(/[-:.]/g, '');
+
+/** Notes that this staff member opened the inbox now (a later time is never replaced by an earlier one). */
+export async function recordInboxVisit(username: string, now = new Date()): Promise<void> {
+  const at = now.toISOString();
+  await updateJSON<unknown>(store(), visitKey(username), (current) => {
+    const known = v.safeParse(InboxVisitSchema, current);
+    return known.success && known.output.at >= at ? undefined : { at };
+  });
+}
+
+/** When this staff member last opened the inbox, or null if never. */
+export async function lastInboxVisit(username: string): Promise<string | null> {
+  const parsed = v.safeParse(InboxVisitSchema, await store().get(visitKey(username), { type: 'json' }));
+  return parsed.success ? parsed.output.at : null;
+}
+
+/**
+ * Inquiries received since this staff member last opened the inbox (every one if never), from the index as
+ * it stands (read only: opening the inbox completes it).
+ */
+export async function newSinceLastVisit(username: string): Promise<NewInquiriesSummary> {
+  const [summary, lastVisitAt] = await Promise.all([peekSummary(), lastInboxVisit(username)]);
+  const count = lastVisitAt ? await countAfter(summary, `${idTime(lastVisitAt)}-~`) : totals(summary).all;
+  return { count, lastVisitAt };
+}
+
+/* ---------- notes and assignment ---------- */
+
+export class TooManyNotesError extends Error {}
+
+/** Adds a staff note (who and when). A conditional write: notes added at the same moment are all kept. */
+export async function addNote(id: string, text: string, author: StaffRef, now = new Date()): Promise<InquiryRecord | null> {
+  return updateInquiry(id, (current) => {
+    const notes = current.notes ?? [];
+    if (notes.length >= MAX_NOTES) throw new TooManyNotesError(`An inquiry keeps at most ${MAX_NOTES} notes.`);
+    return { ...current, notes: [...notes, { id: randomBytes(6).toString('hex'), text, author, at: now.toISOString() }] };
+  });
+}
+
+/** Assigns the inquiry to a staff member, or with null takes the assignment away; records who and when. */
+export async function assignInquiry(id: string, to: StaffRef | null, by: StaffRef, now = new Date()): Promise<InquiryRecord | null> {
+  return updateInquiry(id, (current) =>
+    (current.assignment?.to?.username ?? null) === (to?.username ?? null)
+      ? null
+      : { ...current, assignment: { to, by, at: now.toISOString() } },
+  );
 }
 
 /** Every inquiry, newest first, a batch at a time (the CSV export). */

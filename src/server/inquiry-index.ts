@@ -1,13 +1,18 @@
+import * as v from 'valibot';
 import type { Store } from '@netlify/blobs';
 import { dataStore, updateJSON } from './blobs.ts';
+import type { InboxCounts, InboxFilter } from '../schemas/inbox.ts';
 
 /**
  * The staff inbox's index of inquiries, kept beside the records in the `inquiries` store so a page of
  * the inbox reads a couple of small entries instead of every inquiry ever received.
  *
- * Keys:  index/month/{YYYY-MM}  every inquiry received that month (UTC, from its id): id -> [status, statusRev]
+ * Keys:  index/month/{YYYY-MM}  every inquiry received that month (UTC, from its id): id -> [status, statusRev, search]
  *        index/summary          per month: how many are new and handled, and the month entry's rev they came from
- *        index/built            written once every record stored before the index existed has been indexed
+ *        index/built            written once every record stored before this version of the index has been indexed
+ *
+ * `search` is what the inbox search looks in, lower-cased: the name, the e-mail address and the codes of the
+ * chosen qualifications, one per line. Searching reads the month entries only, never the records.
  *
  * The record stays the truth; the index is derived from it and converges whatever the order of writes:
  *  - a month entry keeps, per inquiry, the status with the highest statusRev (the record counts its status
@@ -18,25 +23,51 @@ import { dataStore, updateJSON } from './blobs.ts';
  */
 
 export type IndexedStatus = 'new' | 'handled';
+export type { InboxCounts, InboxFilter } from '../schemas/inbox.ts';
 export interface IndexEntry {
   id: string;
   status: IndexedStatus;
   statusRev: number;
+  search: string;
 }
-export interface MonthIndex {
-  rev: number;
-  items: Record<string, [IndexedStatus, number]>;
+/** Entries written before the index kept search text have two items; the rebuild for version 2 adds it. */
+type IndexItem = [IndexedStatus, number, string?];
+
+/** A month entry's items, checked in one pass (a month can hold thousands, so no schema per item). */
+const isItems = (value: unknown): value is Record<string, IndexItem> => {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  for (const item of Object.values(value)) {
+    if (!Array.isArray(item) || (item[0] !== 'new' && item[0] !== 'handled') || typeof item[1] !== 'number') return false;
+    if (item[2] !== undefined && typeof item[2] !== 'string') return false;
+  }
+  return true;
+};
+const Rev = v.pipe(v.number(), v.integer(), v.minValue(0));
+export const MonthIndexSchema = v.object({
+  rev: Rev,
+  items: v.custom<Record<string, IndexItem>>(isItems, 'Not a month of the inbox index'),
+});
+export type MonthIndex = v.InferOutput<typeof MonthIndexSchema>;
+const MonthCountsSchema = v.object({ rev: Rev, new: Rev, handled: Rev });
+export type MonthCounts = v.InferOutput<typeof MonthCountsSchema>;
+export const IndexSummarySchema = v.object({ months: v.record(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/)), MonthCountsSchema) });
+export type IndexSummary = v.InferOutput<typeof IndexSummarySchema>;
+const BuiltSchema = v.object({ at: v.string(), version: v.optional(v.number(), 1) });
+
+/** Bumped when entries gain something the records must be read again for (2: search text). */
+export const INDEX_VERSION = 2;
+
+/** What an inquiry is found by in the inbox search (see the key list above). */
+export function searchText(record: {
+  contact: { firstName: string; lastName: string; email: string };
+  quote?: { courses?: { code: string }[]; selectedCourses?: string[] };
+}): string {
+  const codes = record.quote?.courses?.map((course) => course.code) ?? record.quote?.selectedCourses ?? [];
+  return [`${record.contact.firstName} ${record.contact.lastName}`, record.contact.email, codes.join(' ')]
+    .map((line) => line.replace(/\s+/g, ' ').trim())
+    .join('\n')
+    .toLowerCase();
 }
-export interface MonthCounts {
-  rev: number;
-  new: number;
-  handled: number;
-}
-export interface IndexSummary {
-  months: Record<string, MonthCounts>;
-}
-export type InboxFilter = 'all' | IndexedStatus;
-export type InboxCounts = Record<InboxFilter, number>;
 
 export const MONTH_PREFIX = 'index/month/';
 export const SUMMARY_KEY = 'index/summary';
@@ -51,10 +82,11 @@ export const monthOfId = (id: string) => `${id.slice(0, 4)}-${id.slice(4, 6)}`;
 export function applyToMonth(current: MonthIndex | null, entries: IndexEntry[]): MonthIndex | undefined {
   const items = { ...(current?.items ?? {}) };
   let changed = current === null;
-  for (const { id, status, statusRev } of entries) {
+  for (const { id, status, statusRev, search } of entries) {
     const known = items[id];
-    if (known && (known[1] > statusRev || (known[1] === statusRev && known[0] === status))) continue;
-    items[id] = [status, statusRev];
+    if (known && (known[1] > statusRev || (known[1] === statusRev && known[0] === status && known[2] === search))) continue;
+    // A later status change of an entry keeps the search text it was indexed with if it brings none.
+    items[id] = [status, statusRev, search || known?.[2] || ''];
     changed = true;
   }
   return changed ? { rev: (current?.rev ?? 0) + 1, items } : undefined;
@@ -96,13 +128,29 @@ export function idsOf(index: MonthIndex, filter: InboxFilter): string[] {
 
 const store = (): Store => dataStore('inquiries');
 
-async function readMonth(month: string): Promise<MonthIndex | null> {
-  return (await store().get(monthIndexKey(month), { type: 'json' })) as MonthIndex | null;
+/** Reads an index entry through its schema; one that does not parse is treated as missing (the rebuild repairs it). */
+async function readParsed<S extends v.GenericSchema>(schema: S, key: string): Promise<v.InferOutput<S> | null> {
+  const stored = await store().get(key, { type: 'json' });
+  if (stored === null) return null;
+  const parsed = v.safeParse(schema, stored);
+  if (parsed.success) return parsed.output;
+  console.error(`Inquiry index: ${key} is not valid:`, parsed.issues[0]?.message);
+  await store().delete(BUILT_KEY).catch(() => {});
+  return null;
 }
+
+const readMonth = (month: string) => readParsed(MonthIndexSchema, monthIndexKey(month));
+
+/** updateJSON on an index entry, where a stored value that does not parse counts as missing. */
+const updateParsed = <S extends v.GenericSchema>(schema: S, key: string, change: (current: v.InferOutput<S> | null) => v.InferOutput<S> | undefined) =>
+  updateJSON<v.InferOutput<S>>(store(), key, (current) => {
+    const parsed = current === null ? null : v.safeParse(schema, current);
+    return change(parsed?.success ? parsed.output : null);
+  });
 
 async function publishCounts(month: string, index: MonthIndex): Promise<void> {
   const counts = countMonth(index);
-  await updateJSON<IndexSummary>(store(), SUMMARY_KEY, (current) => withMonthCounts(current, month, counts));
+  await updateParsed(IndexSummarySchema, SUMMARY_KEY, (current) => withMonthCounts(current, month, counts));
 }
 
 /** Records inquiries (new ones, or a status change) in the index. */
@@ -110,7 +158,7 @@ export async function indexInquiries(entries: IndexEntry[]): Promise<void> {
   const byMonth = new Map<string, IndexEntry[]>();
   for (const entry of entries) byMonth.set(monthOfId(entry.id), [...(byMonth.get(monthOfId(entry.id)) ?? []), entry]);
   for (const [month, group] of byMonth) {
-    const index = await updateJSON<MonthIndex>(store(), monthIndexKey(month), (current) => applyToMonth(current, group));
+    const index = await updateParsed(MonthIndexSchema, monthIndexKey(month), (current) => applyToMonth(current, group));
     if (index) await publishCounts(month, index);
   }
 }
@@ -140,12 +188,18 @@ export async function rebuildIndex(readRecords: () => Promise<IndexEntry[]>): Pr
     const index = await readMonth(month);
     if (index) await publishCounts(month, index);
   }
-  await store().setJSON(BUILT_KEY, { at: new Date().toISOString() });
+  await store().setJSON(BUILT_KEY, { at: new Date().toISOString(), version: INDEX_VERSION });
+}
+
+/** The summary as it is, without completing the index first (for read-only figures: writes nothing). */
+export async function peekSummary(): Promise<IndexSummary> {
+  return (await readParsed(IndexSummarySchema, SUMMARY_KEY)) ?? { months: {} };
 }
 
 export async function readSummary(readRecords: () => Promise<IndexEntry[]>): Promise<IndexSummary> {
-  if ((await store().get(BUILT_KEY)) === null) await rebuildIndex(readRecords);
-  return ((await store().get(SUMMARY_KEY, { type: 'json' })) as IndexSummary | null) ?? { months: {} };
+  const built = await readParsed(BuiltSchema, BUILT_KEY);
+  if (!built || built.version < INDEX_VERSION) await rebuildIndex(readRecords);
+  return (await readParsed(IndexSummarySchema, SUMMARY_KEY)) ?? { months: {} };
 }
 
 /**
@@ -174,6 +228,54 @@ export async function pageOfIds(
     skip = Math.max(0, skip - found.length);
   }
   return ids;
+}
+
+/** Every month entry of the summary, newest month first, read a few at a time. */
+async function allMonths(summary: IndexSummary): Promise<MonthIndex[]> {
+  const months = Object.keys(summary.months).sort().reverse();
+  const read: (MonthIndex | null)[] = new Array(months.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < months.length) {
+      const index = next++;
+      read[index] = await readMonth(months[index]);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(8, months.length) }, worker));
+  return read.filter((index): index is MonthIndex => index !== null);
+}
+
+/**
+ * Every id whose search text `matches`, newest first, with the counts per status among them. Reads each
+ * month entry once and no record.
+ */
+export async function searchIds(summary: IndexSummary, filter: InboxFilter, matches: (search: string) => boolean): Promise<{ ids: string[]; counts: InboxCounts }> {
+  const counts = { all: 0, new: 0, handled: 0 };
+  const ids: string[] = [];
+  for (const index of await allMonths(summary)) {
+    const found: string[] = [];
+    for (const [id, [status, , search]] of Object.entries(index.items)) {
+      if (!matches(search ?? '')) continue;
+      counts[status]++;
+      if (filter === 'all' || filter === status) found.push(id);
+    }
+    ids.push(...found.sort().reverse());
+  }
+  counts.all = counts.new + counts.handled;
+  return { ids, counts };
+}
+
+/** How many inquiries arrived after `idFloor` (an id or a prefix of one: ids sort by time). */
+export async function countAfter(summary: IndexSummary, idFloor: string): Promise<number> {
+  const first = monthOfId(idFloor);
+  let count = 0;
+  for (const month of Object.keys(summary.months).filter((m) => m >= first)) {
+    const index = await readMonth(month);
+    if (!index) continue;
+    if (month > first) count += Object.keys(index.items).length;
+    else for (const id of Object.keys(index.items)) if (id > idFloor) count++;
+  }
+  return count;
 }
 
 /** Every indexed id, month by month, newest first (the CSV export streams through these). */

@@ -2,6 +2,8 @@ import { categories, courses } from './catalogue.ts';
 import { listBlogRecords } from './blog-records.ts';
 import { readSnapshot, recordSnapshot, viewsIn } from './counters.ts';
 import { growth, monthKey, previousMonthKey } from './months.ts';
+import { newSinceLastVisit } from './inquiries.ts';
+import type { NewInquiriesSummary } from '../schemas/inbox.ts';
 
 /**
  * GET /api/admin/dashboard-stats (SPEC 3 "Dashboard stats"). Growth, as the README explains:
@@ -10,14 +12,15 @@ import { growth, monthKey, previousMonthKey } from './months.ts';
  * - courses and categories: totals now against the first totals recorded last month (0% until a
  *   month has been recorded, because the catalogue ships with each deploy and has no history of its own).
  */
-export async function dashboardStats(now: Date = new Date()) {
+export async function dashboardStats(now: Date = new Date(), inboxOf: string | null = null) {
   const month = monthKey(now);
   const lastMonth = previousMonthKey(month);
-  const [blogs, viewsNow, viewsBefore, baseline] = await Promise.all([
+  const [blogs, viewsNow, viewsBefore, baseline, inbox] = await Promise.all([
     listBlogRecords(),
     viewsIn(month),
     viewsIn(lastMonth),
     readSnapshot(lastMonth),
+    inboxOf ? newSinceLastVisit(inboxOf) : Promise.resolve<NewInquiriesSummary | null>(null),
   ]);
   const published = blogs.filter((blog) => blog.isPublished);
   const monthStart = startOfMonth(now);
@@ -46,6 +49,8 @@ export async function dashboardStats(now: Date = new Date()) {
       categoriesGrowth: baseline ? growth(categories.length, baseline.categories) : 0,
       viewsGrowth,
     },
+    /** The New inquiries card: for staff who may open the inbox, what arrived since their last visit. */
+    inbox,
   };
 }
 export type DashboardStats = Awaited<ReturnType<typeof dashboardStats>>;

@@ -1,25 +1,22 @@
 import * as v from 'valibot';
 import { dataStore, updateJSON } from './blobs.ts';
 import { hashPassword } from './passwords.ts';
-import { NewUserSchema, StaffEmailSchema, type NewUser, type PublicUser, type Role } from '../schemas/auth.ts';
+import { NewUserSchema, StaffEmailSchema, type NewUser, type PublicUser } from '../schemas/auth.ts';
+import { UserRecordSchema, type UserRecord } from '../schemas/user.ts';
 
-/** A staff account as stored in the `users` store, keyed by the lower-case username. */
-export interface UserRecord {
-  username: string;
-  firstName: string;
-  lastName: string;
-  role: Role;
-  /** Optional: where one-time sign-in links go when the account is locked (never shown in the UI). */
-  email?: string;
-  passwordHash: string;
-  /** Tokens issued at or before this moment (ms) are no longer accepted: logout and password resets move it. */
-  validAfter: number;
-  createdAt: string;
-  updatedAt: string;
-}
+export type { UserRecord } from '../schemas/user.ts';
 
 const users = () => dataStore('users');
 const keyFor = (username: string) => username.trim().toLowerCase();
+
+/** A stored account, or null (and a log line) when the entry is missing or not a valid account. */
+function parseUser(key: string, stored: unknown): UserRecord | null {
+  if (stored === null || stored === undefined) return null;
+  const parsed = v.safeParse(UserRecordSchema, stored);
+  if (parsed.success) return parsed.output;
+  console.error(`Stored account "${key}" is not valid and is ignored:`, parsed.issues[0]?.message);
+  return null;
+}
 
 export function toPublicUser(user: UserRecord): PublicUser {
   return { username: user.username, firstName: user.firstName, lastName: user.lastName, role: user.role };
@@ -28,14 +25,23 @@ export function toPublicUser(user: UserRecord): PublicUser {
 export async function getUser(username: string): Promise<UserRecord | null> {
   const key = keyFor(username);
   if (!/^[a-z0-9][a-z0-9._-]{2,63}$/.test(key)) return null;
-  return (await users().get(key, { type: 'json' })) as UserRecord | null;
+  return parseUser(key, await users().get(key, { type: 'json' }));
 }
 
 export async function listUsers(): Promise<UserRecord[]> {
   const { blobs } = await users().list();
-  const found = await Promise.all(blobs.map(({ key }) => users().get(key, { type: 'json' }) as Promise<UserRecord | null>));
+  const found = await Promise.all(blobs.map(async ({ key }) => parseUser(key, await users().get(key, { type: 'json' }))));
   return found.filter((user): user is UserRecord => user !== null);
 }
+
+/** Every account as staff see it named (assignments in the inbox), by name. */
+export async function listStaff(): Promise<{ username: string; name: string }[]> {
+  return (await listUsers())
+    .map((user) => ({ username: user.username, name: staffName(user) }))
+    .sort((a, b) => a.name.localeCompare(b.name, 'en-AU') || a.username.localeCompare(b.username));
+}
+
+export const staffName = (user: Pick<UserRecord, 'firstName' | 'lastName'>) => `${user.firstName} ${user.lastName}`;
 
 export class UserExistsError extends Error {}
 export class UnknownUserError extends Error {}
@@ -44,7 +50,7 @@ export class UnknownUserError extends Error {}
 export async function createUser(input: NewUser): Promise<PublicUser> {
   const data = v.parse(NewUserSchema, input);
   const now = new Date().toISOString();
-  const record: UserRecord = {
+  const record: UserRecord = v.parse(UserRecordSchema, {
     username: data.username,
     firstName: data.firstName,
     lastName: data.lastName,
@@ -54,7 +60,7 @@ export async function createUser(input: NewUser): Promise<PublicUser> {
     validAfter: 0,
     createdAt: now,
     updatedAt: now,
-  };
+  });
   const result = await users().setJSON(record.username, record, { onlyIfNew: true });
   if (!result.modified) throw new UserExistsError(`The user "${record.username}" already exists`);
   return toPublicUser(record);
@@ -62,11 +68,12 @@ export async function createUser(input: NewUser): Promise<PublicUser> {
 
 async function change(username: string, edit: (user: UserRecord) => Partial<UserRecord>): Promise<UserRecord> {
   const key = keyFor(username);
-  const updated = await updateJSON<UserRecord>(users(), key, (current) => {
+  const updated = await updateJSON<UserRecord>(users(), key, (stored) => {
+    const current = parseUser(key, stored);
     if (!current) return undefined;
-    return { ...current, ...edit(current), updatedAt: new Date().toISOString() };
+    return v.parse(UserRecordSchema, { ...current, ...edit(current), updatedAt: new Date().toISOString() });
   });
-  if (!updated) throw new UnknownUserError(`There is no user "${key}"`);
+  if (!updated || !v.is(UserRecordSchema, updated)) throw new UnknownUserError(`There is no user "${key}"`);
   return updated;
 }
 

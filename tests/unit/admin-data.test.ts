@@ -125,10 +125,11 @@ describe('dashboard formatting (SPEC 2.14)', () => {
     expect(formatCount(1_000_000)).toBe('1.0M');
     expect(formatCount(2_345_678)).toBe('2.3M');
   });
-  it('marks growth green only above zero', () => {
-    expect(formatGrowth(12.345)).toEqual({ text: '+12.3%', positive: true });
-    expect(formatGrowth(0)).toEqual({ text: '0%', positive: false });
-    expect(formatGrowth(-4)).toEqual({ text: '-4%', positive: false });
+  it('marks growth green above zero, red below and neutral when it did not change', () => {
+    expect(formatGrowth(12.345)).toEqual({ text: '+12.3%', tone: 'up' });
+    expect(formatGrowth(0)).toEqual({ text: 'No change', tone: 'flat' });
+    expect(formatGrowth(0.04)).toEqual({ text: 'No change', tone: 'flat' });
+    expect(formatGrowth(-4)).toEqual({ text: '-4%', tone: 'down' });
   });
   it('builds initials', () => {
     expect(initials('dana', 'admin')).toBe('DA');

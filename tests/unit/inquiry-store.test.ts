@@ -1,6 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startBlobs } from './helpers/blobs';
 import { dataStore } from '../../src/server/blobs';
+import { getUser, listUsers } from '../../src/server/users';
+import { addView, viewsIn } from '../../src/server/counters';
 import {
   createInquiry,
   csvCell,
@@ -125,7 +127,7 @@ describe('CSV export', () => {
 
   it('exports a header row and one row per inquiry, CRLF-terminated', async () => {
     const records = await listAllInquiries();
-    records[0] = { ...records[0], contact: { ...records[0].contact, firstName: '=HYPERLINK("http://evil")' }, message: 'Hi, "there"\nbye' };
+    records[0] = { ...records[0], contact: { ...records[0].contact, firstName: '=HYPERLINK("http://evil")' }, message: 'Hi, "there"\nbye' } as InquiryRecord;
     const csv = inquiriesToCsv(records);
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(
@@ -145,7 +147,7 @@ describe('CSV export', () => {
         mobileNumber: '', preferredContact: 'Any time', state: 'VIC', selectedCategories: ['civil-construction'], selectedCourses: ['RII30820'],
         categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
         courses: [{ code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction' }],
-        experience: '12 years', goals: '', additionalInfo: '',
+        experience: '12 years', goals: '', additionalInfo: '', notSure: false,
       },
       mail: {
         staff: { state: 'sent', attempts: 1, idempotencyKey: 'k1' },
@@ -156,5 +158,50 @@ describe('CSV export', () => {
     expect(row).toBe(
       '"2025-07-22T10:15:30.123Z","20250722T101530123Z-0a1b2c3d","Free quote","new","","Sam","Lee","sam@example.com","0412 345 678","","VIC","Any time","Civil Construction","RII30820 Certificate III in Civil Construction Plant Operations","12 years","","","","","sent","failed"',
     );
+  });
+});
+
+describe('stored records are typed by their schemas', () => {
+  it('keeps every quote form field and the stored extras, and drops what no schema names', async () => {
+    const record = await createInquiry({
+      kind: 'quote',
+      source: 'quote',
+      contact: { firstName: 'Quinn', lastName: 'Field', email: 'quinn@example.com', phone: '0412 345 678' },
+      quote: {
+        state: 'QLD', selectedCategories: ['civil-construction'], selectedCourses: [], notSure: true, experience: 'Ten years on sites',
+        categories: [{ slug: 'civil-construction', name: 'Civil Construction' }], courses: [], matches: ['CPC30220'],
+        // Not a field of the quote form or the stored record: never stored.
+        ...({ internalScore: 99 } as object),
+      },
+    });
+    const stored = (await dataStore('inquiries').get(`inquiry/${record.id}`, { type: 'json' })) as { quote: Record<string, unknown> };
+    expect(stored.quote).toMatchObject({ notSure: true, matches: ['CPC30220'], experience: 'Ten years on sites', goals: '', preferredContact: '', mobileNumber: '' });
+    expect(stored.quote).not.toHaveProperty('internalScore');
+    expect(stored.quote).not.toHaveProperty('acceptedTerms');
+    expect(stored.quote).not.toHaveProperty('email');
+  });
+
+  it('answers null for a record that does not parse (logged), and refuses to write one', async () => {
+    const id = newInquiryId(new Date('2025-07-30T00:00:00Z'));
+    await dataStore('inquiries').setJSON(`inquiry/${id}`, { id, kind: 'contact', status: 'new' });
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    expect(await getInquiry(id)).toBeNull();
+    expect(logged.mock.calls.flat().join(' ')).toContain(id);
+    logged.mockRestore();
+    const valid = await createInquiry(contact('Val'));
+    await expect(updateInquiry(valid.id, (current) => ({ ...current, status: 'lost' as never }))).rejects.toThrow();
+    expect((await getInquiry(valid.id))!.status).toBe('new');
+    await dataStore('inquiries').delete(`inquiry/${id}`);
+  });
+
+  it('a stored account or counter that does not parse is treated as missing', async () => {
+    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
+    await dataStore('users').setJSON('broken-account', { username: 'broken-account', role: 'root', passwordHash: 'x' });
+    expect(await getUser('broken-account')).toBeNull();
+    expect((await listUsers()).map((user) => user.username)).not.toContain('broken-account');
+    await dataStore('counters').setJSON('views/2025-07', { count: 'lots' });
+    expect(await viewsIn('2025-07')).toBe(0);
+    expect(await addView(new Date('2025-07-15T00:00:00Z'))).toBe(1);
+    logged.mockRestore();
   });
 });

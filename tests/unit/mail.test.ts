@@ -6,7 +6,8 @@ import { evidenceFor } from '../../src/lib/evidence';
 
 afterEach(() => vi.unstubAllEnvs());
 
-const record = (overrides: Partial<InquiryRecord> = {}): InquiryRecord => ({
+// Overrides may switch the kind (and carry deliberately hostile values), so they are not checked field by field.
+const record = (overrides: Record<string, unknown> = {}): InquiryRecord => ({
   id: '20250722T101530123Z-0a1b2c3d',
   kind: 'contact',
   source: 'contact',
@@ -20,7 +21,7 @@ const record = (overrides: Partial<InquiryRecord> = {}): InquiryRecord => ({
     ack: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-ack' },
   },
   ...overrides,
-});
+}) as InquiryRecord;
 
 describe('header sanitising', () => {
   it('strips CR, LF and other control characters and collapses the gap', () => {

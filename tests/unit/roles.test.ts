@@ -29,6 +29,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/admin/inquiries': { GET: 'inquiries' },
   '/api/admin/inquiries/export.csv': { GET: 'inquiries' },
   '/api/admin/inquiries/:id': { PATCH: 'inquiries' },
+  '/api/admin/inquiries/:id/notes': { POST: 'inquiries' },
   '/api/blogs': { GET: 'public', POST: 'blogs' },
   '/api/blogs/:slug': { GET: 'public', PUT: 'blogs', DELETE: 'blogs' },
   '/api/blogs/admin/all': { GET: 'blogs' },
@@ -54,7 +55,8 @@ const fixtures = { inquiryId: '', blogId: '' };
 /** Valid requests, so a refusal is the role's doing and an allowed call would really act. */
 const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, string> }> = {
   'POST /api/admin/site-settings': { body: { ...defaultSiteSettings, contactInfo: { ...defaultSiteSettings.contactInfo, email: 'changed-by-role-test@example.com' } } },
-  'PATCH /api/admin/inquiries/:id': { body: { status: 'handled' }, params: () => ({ id: fixtures.inquiryId }) },
+  'PATCH /api/admin/inquiries/:id': { body: { status: 'handled', assignee: 'role-admin' }, params: () => ({ id: fixtures.inquiryId }) },
+  'POST /api/admin/inquiries/:id/notes': { body: { text: 'Role test note' }, params: () => ({ id: fixtures.inquiryId }) },
   'POST /api/blogs': { body: { title: 'Role test post', excerpt: 'E', content: '<p>C</p>' } },
   'PUT /api/blogs/:slug': { body: { title: 'Role test edit', excerpt: 'E', content: '<p>C</p>', version: 1 }, params: () => ({ slug: fixtures.blogId }) },
   'DELETE /api/blogs/:slug': { params: () => ({ slug: fixtures.blogId }) },

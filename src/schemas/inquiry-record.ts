@@ -1,0 +1,156 @@
+import * as v from 'valibot';
+import { ContactSchema, QuoteSchema } from './inquiry';
+
+/**
+ * Inquiries as they are kept in the `inquiries` store (src/server/inquiries.ts). The visitor's fields come
+ * from the form schemas themselves, so a field added to a form is stored (and read back) without touching
+ * this file; what the store adds around them (ids, status, mail delivery, notes, assignment) is defined here.
+ * The store parses every record it reads with these schemas instead of trusting the JSON.
+ */
+
+/** Copies a schema's entries without the named ones, keeping the type of every entry that stays. */
+function entriesWithout<E extends v.ObjectEntries, K extends keyof E>(entries: E, keys: readonly K[]): Omit<E, K> {
+  const copy: Partial<E> = { ...entries };
+  for (const key of keys) delete copy[key];
+  return copy as Omit<E, K>;
+}
+
+const INQUIRY_ID = /^\d{8}T\d{9}Z-[0-9a-f]{8}$/;
+export const InquiryIdSchema = v.pipe(v.string(), v.regex(INQUIRY_ID, 'Not an inquiry id'));
+const Timestamp = v.pipe(v.string(), v.isoTimestamp('Not a timestamp'));
+
+/** The person who wrote in: the same four fields on every form. */
+export const InquiryContactSchema = v.object({
+  firstName: ContactSchema.entries.firstName,
+  lastName: ContactSchema.entries.lastName,
+  email: ContactSchema.entries.email,
+  phone: ContactSchema.entries.phone,
+});
+
+/**
+ * A quote request's own answers: every field of the quote form except the person (kept in `contact`), the
+ * consents (kept in `consents`), the terms tick and the abuse checks, plus what the request was matched to
+ * when it came in.
+ */
+export const StoredQuoteSchema = v.object({
+  ...entriesWithout(QuoteSchema.entries, [
+    'firstName', 'lastName', 'email', 'phone', 'acceptedTerms', 'consentPartnerRto', 'consentMarketing', 'website', 'elapsedMs',
+  ]),
+  /** The chosen categories and courses as the catalogue named them on the day. */
+  categories: v.array(v.object({ slug: v.string(), name: v.string() })),
+  courses: v.array(v.object({ code: v.string(), title: v.string(), level: v.string(), category: v.string() })),
+  /** Codes of the indicative result shown to the visitor, best first. */
+  matches: v.optional(v.array(v.string())),
+});
+
+export const MAIL_KINDS = ['staff', 'ack'] as const;
+export type MailKind = (typeof MAIL_KINDS)[number];
+
+export const MailDeliverySchema = v.object({
+  /**
+   * sending: a sender holds it until nextAttemptAt (a new inquiry's request holds it first);
+   * pending: waiting for a retry at nextAttemptAt; sent; failed: gave up after the last attempt.
+   */
+  state: v.picklist(['pending', 'sending', 'sent', 'failed']),
+  attempts: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  /** Derived from inquiry id + message kind; the same on every attempt, so a retry never sends twice. */
+  idempotencyKey: v.string(),
+  nextAttemptAt: v.optional(v.string()),
+  lastAttemptAt: v.optional(v.string()),
+  lastError: v.optional(v.string()),
+  sentAt: v.optional(v.string()),
+  providerId: v.optional(v.string()),
+  via: v.optional(v.picklist(['resend', 'outbox'])),
+});
+
+/** The two optional consents every form asks for; both false unless the visitor ticked them. */
+export const InquiryConsentsSchema = v.object({
+  /** May share the details with the partner RTO that would assess the visitor. */
+  partnerRto: v.boolean(),
+  /** May send marketing e-mails. */
+  marketing: v.boolean(),
+});
+
+/** A staff member as named on a note or an assignment: the account and the name it had at the time. */
+export const StaffRefSchema = v.object({ username: v.string(), name: v.string() });
+
+export const NOTE_MAX_LENGTH = 2000;
+export const MAX_NOTES = 200;
+
+export const InquiryNoteSchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/)),
+  text: v.pipe(v.string(), v.maxLength(NOTE_MAX_LENGTH)),
+  author: StaffRefSchema,
+  at: Timestamp,
+});
+
+/** Who looks after an inquiry; `to` is null once someone took the assignment away. */
+export const AssignmentSchema = v.object({
+  to: v.nullable(StaffRefSchema),
+  by: StaffRefSchema,
+  at: Timestamp,
+});
+
+const storedMeta = {
+  id: InquiryIdSchema,
+  createdAt: Timestamp,
+  status: v.picklist(['new', 'handled']),
+  handledAt: v.nullable(v.string()),
+  /** How many times the status changed (absent: never). Orders status changes in the inbox index. */
+  statusRev: v.optional(v.pipe(v.number(), v.integer(), v.minValue(0))),
+  contact: InquiryContactSchema,
+  /** Missing only on inquiries stored before the forms asked for consent. */
+  consents: v.optional(InquiryConsentsSchema),
+  mail: v.object({ staff: MailDeliverySchema, ack: MailDeliverySchema }),
+  /** Staff notes, oldest first (absent on inquiries nobody wrote about yet). */
+  notes: v.optional(v.array(InquiryNoteSchema)),
+  /** The latest assignment (absent: never assigned). */
+  assignment: v.optional(AssignmentSchema),
+};
+
+/** A contact page message or a home page consultation request. */
+export const ContactInquirySchema = v.object({
+  ...storedMeta,
+  kind: v.literal('contact'),
+  source: ContactSchema.entries.source,
+  message: ContactSchema.entries.message,
+  quote: v.optional(v.undefined()),
+});
+
+/** A free-quote request. */
+export const QuoteInquirySchema = v.object({
+  ...storedMeta,
+  kind: v.literal('quote'),
+  source: v.literal('quote'),
+  quote: StoredQuoteSchema,
+  message: v.optional(v.undefined()),
+});
+
+export const InquiryRecordSchema = v.variant('kind', [ContactInquirySchema, QuoteInquirySchema]);
+
+export type InquiryRecord = v.InferOutput<typeof InquiryRecordSchema>;
+export type InquiryKind = InquiryRecord['kind'];
+export type InquirySource = InquiryRecord['source'];
+export type InquiryStatus = InquiryRecord['status'];
+export type InquiryContact = v.InferOutput<typeof InquiryContactSchema>;
+export type QuoteDetails = v.InferOutput<typeof StoredQuoteSchema>;
+export type MailDelivery = v.InferOutput<typeof MailDeliverySchema>;
+export type InquiryConsents = v.InferOutput<typeof InquiryConsentsSchema>;
+export type InquiryNote = v.InferOutput<typeof InquiryNoteSchema>;
+export type Assignment = v.InferOutput<typeof AssignmentSchema>;
+export type StaffRef = v.InferOutput<typeof StaffRefSchema>;
+
+/** What a form hands the store: the visitor's answers (defaults may be left out), before the store adds its own fields. */
+export type NewInquiry =
+  | {
+      kind: 'contact';
+      source: v.InferOutput<typeof ContactInquirySchema>['source'];
+      contact: InquiryContact;
+      message: string;
+      consents?: InquiryConsents;
+    }
+  | { kind: 'quote'; source: 'quote'; contact: InquiryContact; quote: v.InferInput<typeof StoredQuoteSchema>; consents?: InquiryConsents };
+
+/** When a staff member last opened the inbox (kept per account beside the inquiries). */
+export const InboxVisitSchema = v.object({ at: Timestamp });
+export type InboxVisit = v.InferOutput<typeof InboxVisitSchema>;
