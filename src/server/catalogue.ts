@@ -25,6 +25,7 @@ import {
   type StoredCategory,
   type StoredCourse,
 } from '../schemas/catalogue.ts';
+import { categoryPicture, levelRank } from '../lib/catalogue.ts';
 
 const store = () => dataStore('catalogue');
 export const courseKey = (code: string) => `course/${code}`;
@@ -213,3 +214,86 @@ export const courseFromSummary = repository.api.courseFromSummary;
 export const searchOptions = repository.api.searchOptions;
 export const searchTermsWithoutCourse = repository.searchTermsWithoutCourse;
 export type { ApiCategory, ApiCourse } from '../catalogue/index.ts';
+
+// ---- The admin's view: every course (retired ones too) with its saved state -------------------------
+
+export type CourseStatus = 'published' | 'edited' | 'new' | 'retired';
+
+const stampOf = (entry: { version: number; updatedAt: string; updatedBy: string } | undefined) =>
+  entry ? { version: entry.version, updatedAt: entry.updatedAt, updatedBy: entry.updatedBy } : { version: 0, updatedAt: null, updatedBy: null };
+
+/** Facts and editable values of one course as saved (the repository's values where nobody has saved yet). */
+function adminCourseFrom(code: string, entry: StoredCourse | undefined) {
+  const repository = repositoryCatalogue();
+  const course = repository.courseByCode.get(code);
+  if (!course && !entry?.added) return undefined;
+  const facts = entry?.added ?? { title: course!.title, level: course!.level, category: course!.category, source: course!.source, checkedOn: course!.checkedOn };
+  const edit: CourseEdit = entry?.edit ?? {
+    featured: course!.featured,
+    details: {
+      about: course!.about,
+      overview: course!.overview,
+      aboutCertification: course!.aboutCertification,
+      scopeOfWork: course!.scopeOfWork,
+      experienceRequirements: course!.experienceRequirements,
+      eligibility: course!.eligibility,
+      entryRequirements: course!.entryRequirements,
+      regulatoryRequirements: course!.regulatoryRequirements,
+      jobOutcomes: course!.jobOutcomes,
+      careerOutcomes: course!.careerOutcomes,
+      studyPathway: course!.studyPathway,
+      ...(course!.assessmentMethods ? { assessmentMethods: course!.assessmentMethods } : {}),
+    },
+    evidence: repository.evidenceLists.courses[code] ?? [],
+    terms: course!.terms,
+    retired: null,
+  };
+  const status: CourseStatus = edit.retired ? 'retired' : entry?.added ? 'new' : entry ? 'edited' : 'published';
+  return { code, facts, added: Boolean(entry?.added), edit, status, ...stampOf(entry) };
+}
+export type AdminCourse = NonNullable<ReturnType<typeof adminCourseFrom>>;
+
+export async function adminCourse(code: string): Promise<AdminCourse | undefined> {
+  return adminCourseFrom(code, (await readCourseEntry(code)) ?? undefined);
+}
+
+/** The admin's lists: every course and category with its saved state, and why saved edits are unused, if they are. */
+export async function adminCatalogue() {
+  const { overlay, error } = await readOverlay();
+  const { error: buildError } = await loadCurrentCatalogue();
+  const repository = repositoryCatalogue();
+  const entries = new Map((overlay?.courses ?? []).map((entry) => [entry.code, entry]));
+  const categoryEntries = new Map((overlay?.categories ?? []).map((entry) => [entry.slug, entry]));
+  const codes = [...repository.courses.map((c) => c.code), ...[...entries.values()].filter((e) => e.added).map((e) => e.code)];
+  const categoryName = new Map(repository.categories.map((c) => [c.slug, c.name]));
+  const courses = codes
+    .map((code) => adminCourseFrom(code, entries.get(code))!)
+    .map(({ code, facts, status, edit, version, updatedAt, updatedBy }) => ({
+      code,
+      title: facts.title,
+      level: facts.level,
+      category: { slug: facts.category, name: categoryName.get(facts.category) ?? facts.category },
+      featured: edit.featured,
+      status,
+      successor: edit.retired?.successor ?? null,
+      version,
+      updatedAt,
+      updatedBy,
+    }))
+    .sort((a, b) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title));
+  const categories = repository.categories.map((category) => {
+    const entry = categoryEntries.get(category.slug);
+    return {
+      slug: category.slug,
+      name: category.name,
+      icon: category.icon,
+      description: entry?.edit.description ?? category.description,
+      color: entry?.edit.color ?? category.color,
+      image: entry ? entry.edit.image : (category.image ?? null),
+      picture: categoryPicture({ slug: category.slug, image: entry ? entry.edit.image : category.image }),
+      courseCount: courses.filter((c) => c.category.slug === category.slug && c.status !== 'retired').length,
+      ...stampOf(entry),
+    };
+  });
+  return { courses, categories, overlayError: error ?? buildError };
+}
