@@ -8,7 +8,7 @@ const chromiumArgs = [
 ];
 const launchOptions = { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumArgs };
 
-const SITE_WIDE = /facts\.spec\.ts$/;
+const SITE_WIDE = /(facts|catalogue-editing)\.spec\.ts$/;
 
 export default defineConfig({
   testDir: 'tests/e2e',
@@ -25,8 +25,8 @@ export default defineConfig({
       testIgnore: SITE_WIDE,
       use: { ...devices['Pixel 7'], viewport: { width: 360, height: 780 }, launchOptions, browserName: 'chromium' },
     },
-    // Tests that switch site-wide settings (claims, partner RTOs) run once, after the others, so no other
-    // test sees a page with a claim switched off half-way through.
+    // Tests that switch site-wide settings (claims, partner RTOs) or rebuild the site after catalogue edits run
+    // once, after the others, so no other test sees a page with a claim switched off or the catalogue changing.
     { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['desktop', 'phone'], use: { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions } },
   ],
   // The production-like local server: a real build served by the Netlify CLI with its offline blob store.

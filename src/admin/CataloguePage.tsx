@@ -375,6 +375,8 @@ export function CoursesPage() {
     );
   }, [data, filters]);
 
+  const live = (data?.courses ?? []).filter((c) => c.status !== 'retired');
+  const retired = (data?.courses.length ?? 0) - live.length;
   const close = (code?: string) => {
     setOpen(null);
     if (code) setFilters((f) => ({ ...f, text: code }));
@@ -427,7 +429,8 @@ export function CoursesPage() {
                 </Field>
               </div>
               <p className="catalogue-count" role="status">
-                {shown.length === data.courses.length ? `${data.courses.length} courses` : `${shown.length} of ${data.courses.length} courses`}, {data.courses.filter((c) => c.featured && c.status !== 'retired').length} featured
+                {shown.length === data.courses.length ? '' : `Showing ${shown.length} of ${data.courses.length}: `}
+                {live.length} published courses, {live.filter((c) => c.featured).length} featured{retired > 0 ? `, ${retired} retired` : ''}
               </p>
               {shown.length === 0 ? (
                 <p className="catalogue-empty">No course matches these filters.</p>
