@@ -47,8 +47,9 @@ export default async (request: Request, context: Context) => {
       return json({ message: CONFLICT(current.updatedBy), current }, { status: 409 });
     }
     await purgeTags([CATALOGUE_CACHE_TAG]);
-    const rebuild = await requestRebuild(username, deployId);
-    return json({ success: true, entry: result.entry, rebuild: await rebuildStatus(deployId).catch(() => rebuild) }, { status });
+    const { requestedAt, requestedBy, outcome } = await requestRebuild(username, deployId);
+    const rebuild = { state: outcome === 'started' ? 'requested' : outcome, requestedAt, requestedBy };
+    return json({ success: true, entry: result.entry, rebuild }, { status });
   };
 
   if (path === '/api/admin/catalogue') {

@@ -443,12 +443,14 @@ export function CoursesPage() {
                     {shown.map((course) => (
                       <tr key={course.code} data-testid={`course-${course.code}`}>
                         <th scope="row" data-label="Code">{course.status === 'retired' ? course.code : <a href={`/courses/${course.code}`}>{course.code}</a>}</th>
-                        <td data-label="Title">{course.title}{course.featured && <span className="admin-chip">Featured</span>}</td>
+                        <td data-label="Title"><span>{course.title}{course.featured && <span className="admin-chip">Featured</span>}</span></td>
                         <td data-label="Level">{course.level}</td>
                         <td data-label="Category">{course.category.name}</td>
                         <td data-label="Status">
-                          <span className={`catalogue-status is-${course.status}`}>{STATUS_LABELS[course.status]}</span>
-                          {course.successor && <span className="catalogue-successor"> to {course.successor}</span>}
+                          <span>
+                            <span className={`catalogue-status is-${course.status}`}>{STATUS_LABELS[course.status]}</span>
+                            {course.successor && <span className="catalogue-successor"> to {course.successor}</span>}
+                          </span>
                         </td>
                         <td className="catalogue-table__action">
                           <button type="button" className="admin-btn admin-btn--ghost" onClick={() => setOpen({ mode: 'edit', code: course.code })} aria-label={`Edit ${course.code} ${course.title}`}>
@@ -566,7 +568,7 @@ export function CategoriesPage() {
                   <tr key={c.slug}>
                     <th scope="row" data-label="Category"><a href={`/category/${c.slug}`}>{c.name}</a></th>
                     <td data-label="Description">{c.description}</td>
-                    <td data-label="Colour"><span className="catalogue-swatch" data-color={c.color} ref={(el) => el?.style.setProperty('--swatch', c.color)} />{c.color}</td>
+                    <td data-label="Colour"><span><span className="catalogue-swatch" ref={(el) => el?.style.setProperty('--swatch', c.color)} />{c.color}</span></td>
                     <td data-label="Courses">{c.courseCount}</td>
                     <td className="catalogue-table__action">
                       <button type="button" className="admin-btn admin-btn--ghost" onClick={() => setOpen(c.slug)} aria-label={`Edit ${c.name}`}>Edit</button>
