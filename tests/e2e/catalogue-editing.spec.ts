@@ -48,6 +48,8 @@ async function waitUntilLive(page: Page) {
 }
 
 test.describe.configure({ mode: 'serial' });
+// Fail a stuck step quickly instead of waiting out the long rebuild timeout.
+test.use({ actionTimeout: 30_000 });
 
 test.afterAll(async ({ request }) => {
   test.setTimeout(REBUILD_TIMEOUT + 60_000);
