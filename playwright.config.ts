@@ -11,7 +11,7 @@ const launchOptions = { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chr
 // Tests that switch site-wide settings (claims, partner RTOs) or fill the shared inbox in bulk run once, after
 // the others, so no other test meets a claim switched off half-way or finds its own inquiry pushed off the
 // inbox's first page. They are the facts spec and tests tagged @after-others.
-const SITE_WIDE = /facts\.spec\.ts$/;
+const SITE_WIDE = /(facts|catalogue-editing)\.spec\.ts$/;
 const AFTER_OTHERS = /@after-others/;
 // Tests that mean one viewport are tagged and left out of the other project (not skipped at run time).
 const DESKTOP_ONLY = /@desktop-only/;

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { prepareLocalEnv } from './local-env.mjs';
 import { startCompressingProxy } from './compressing-proxy.mjs';
 import { supervise } from './supervise.mjs';
+import { startLocalBuildHook } from './local-rebuild.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -35,6 +36,22 @@ const env = {
   NETLIFY_SITE_ID: process.env.NETLIFY_SITE_ID ?? '',
 };
 const netlify = new URL('../node_modules/.bin/netlify', import.meta.url).pathname;
+
+// Without a real build hook, catalogue saves rebuild the site here (scripts/local-rebuild.mjs): the functions
+// reach this loopback-only hook with a secret made for this start. Afterwards the catalogue answers the
+// local CDN stand-in kept are dropped, as a deploy drops them on Netlify.
+const buildHook = env.BUILD_HOOK_URL
+  ? null
+  : await startLocalBuildHook({
+      env,
+      onLive: () =>
+        fetch(`http://${selfHost}:${port}/api/v1/purge`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${localSecret}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ cache_tags: ['catalogue'] }),
+        }).then(() => {}, () => {}),
+    });
+if (buildHook) Object.assign(env, buildHook.env);
 
 // A local staff account exists from the first start on; its password is printed once, here.
 const accounts = spawnSync(process.execPath, [new URL('./users.ts', import.meta.url).pathname, 'ensure-local-account'], { env, encoding: 'utf8' });
@@ -76,10 +93,12 @@ const cli = supervise({
   log: (message) => console.error(`\n  ${message}${message.endsWith('restarting it.') ? ' The site answers again once it has rebuilt.' : ''}\n`),
   onStopped: (code) => {
     proxy?.close();
+    buildHook?.close();
     process.exit(code ?? 0);
   },
   onGiveUp: (code) => {
     proxy?.close();
+    buildHook?.close();
     process.exit(code || 1);
   },
 });

@@ -1,7 +1,6 @@
 import { defineCollection } from 'astro:content';
-import { file, glob } from 'astro/loaders';
+import { glob } from 'astro/loaders';
 import { z } from 'astro/zod';
-import { courseFactsSchema } from './lib/course-facts';
 
 /**
  * Page copy lives in content/*.json. These schemas reject a malformed file at build time,
@@ -69,65 +68,8 @@ const legal = defineCollection({
   }),
 });
 
-/** The eleven industry categories (SPEC 3). Course data joins to these by slug. */
-const categories = defineCollection({
-  loader: file('content/categories.json', { parser: (text) => JSON.parse(text).map((c: { slug: string }) => ({ id: c.slug, ...c })) }),
-  schema: z.object({
-    slug: z.string().regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Slugs are lower-case words joined by hyphens'),
-    name: text,
-    description: text,
-    color: z.string().regex(/^#[0-9a-f]{6}$/i, 'Colours are #rrggbb'),
-    icon: z.enum(['briefcase', 'monitor', 'heart', 'book', 'tool', 'coffee', 'truck', 'settings', 'leaf', 'camera', 'dollar-sign']),
-    image: z.string().optional(),
-  }),
-});
-
-const list = (min: number) => z.array(text).min(min);
-
-/**
- * Courses: the facts in content/courses.json (from the shared qualification list) joined with the
- * written details in content/course-details/{category}.json. A course without details, details
- * without a course, or a category that does not exist fails the build.
- */
-const courses = defineCollection({
-  loader: async () => {
-    const { readFile, readdir } = await import('node:fs/promises');
-    const facts: { code: string; category: string }[] = JSON.parse(await readFile('content/courses.json', 'utf8'));
-    const categorySlugs = new Set(JSON.parse(await readFile('content/categories.json', 'utf8')).map((c: { slug: string }) => c.slug));
-    const details = new Map<string, Record<string, unknown>>();
-    for (const file of (await readdir('content/course-details')).filter((f) => f.endsWith('.json'))) {
-      for (const entry of JSON.parse(await readFile(`content/course-details/${file}`, 'utf8'))) {
-        if (details.has(entry.code)) throw new Error(`content/course-details/${file}: ${entry.code} is described twice`);
-        details.set(entry.code, entry);
-      }
-    }
-    const codes = new Set(facts.map((f) => f.code));
-    const orphan = [...details.keys()].find((code) => !codes.has(code));
-    if (orphan) throw new Error(`content/course-details: ${orphan} is not in content/courses.json`);
-    return facts.map((fact) => {
-      const detail = details.get(fact.code);
-      if (!detail) throw new Error(`content/course-details: no details written for ${fact.code}`);
-      if (!categorySlugs.has(fact.category)) throw new Error(`content/courses.json: ${fact.code} has unknown category "${fact.category}"`);
-      return { ...detail, ...fact, id: fact.code };
-    });
-  },
-  // The facts (code, title, status, check date and source...) follow the publishing rules in src/lib/course-facts.ts:
-  // a course that is not `current` or has no check date fails the build.
-  schema: courseFactsSchema.and(z.object({
-    about: text.max(260),
-    overview: text,
-    aboutCertification: text,
-    scopeOfWork: list(3),
-    experienceRequirements: list(2),
-    eligibility: list(2),
-    regulatoryRequirements: text,
-    careerOutcomes: list(2),
-    studyPathway: text,
-    assessmentMethods: list(2).optional(),
-    jobOutcomes: list(1),
-    entryRequirements: text,
-  })),
-});
+// The catalogue (categories, courses and their details) is read and checked by src/catalogue/, which also
+// lays the staff edits over it; pages get it through src/lib/collections.ts.
 
 const home = defineCollection({
   loader: one('home.json'),
@@ -168,4 +110,4 @@ const freeQuote = defineCollection({
   }),
 });
 
-export const collections = { about, howRplWorks, faq, legal, categories, courses, home, contact, freeQuote };
+export const collections = { about, howRplWorks, faq, legal, home, contact, freeQuote };

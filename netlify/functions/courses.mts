@@ -1,7 +1,7 @@
 import type { Config, Context } from '@netlify/functions';
-import { courseFromSummary, searchOptions, summaries } from '../../src/server/catalogue';
+import { CATALOGUE_CACHED, loadCatalogue } from '../../src/server/catalogue';
 import { searchCourses } from '../../src/lib/course-search';
-import { cachePolicies, json, methodNotAllowed } from '../../src/server/http';
+import { json, methodNotAllowed } from '../../src/server/http';
 import { parseQuery } from '../../src/server/validation';
 import { CourseQuerySchema } from '../../src/schemas/catalogue';
 
@@ -12,16 +12,18 @@ import { CourseQuerySchema } from '../../src/schemas/catalogue';
 export default async (request: Request, _context: Context) => {
   if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
   const url = new URL(request.url);
-  if (url.pathname.endsWith('/search-options')) return json(searchOptions, { headers: cachePolicies.publicCatalogue });
+  const { catalogue } = await loadCatalogue();
+  const { searchOptions, courseFromSummary } = catalogue.api;
+  if (url.pathname.endsWith('/search-options')) return json(searchOptions, { headers: CATALOGUE_CACHED });
 
   const query = parseQuery(CourseQuerySchema, url);
   if (!query.ok) return query.response;
   const { search, category, level, featured, limit } = query.data;
-  let found = searchCourses(summaries, { search, category, level });
+  let found = searchCourses(catalogue.summaries, { search, category, level });
   if (featured) found = found.filter((course) => course.featured === (featured === 'true'));
   return json(
     { courses: found.slice(0, limit).map(courseFromSummary), total: found.length },
-    { headers: cachePolicies.publicCatalogue },
+    { headers: CATALOGUE_CACHED },
   );
 };
 

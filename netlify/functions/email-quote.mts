@@ -2,11 +2,9 @@ import type { Config, Context } from '@netlify/functions';
 import { methodNotAllowed } from '../../src/server/http';
 import { acceptInquiry, parseFormSubmission, refuse } from '../../src/server/form-request';
 import { ELAPSED_FIELD, HONEYPOT_FIELD, QuoteSchema } from '../../src/schemas/inquiry';
-import { courses, findCategory } from '../../src/server/catalogue';
+import { loadCatalogue } from '../../src/server/catalogue';
 import { consentsFrom } from '../../src/server/inquiries';
 import { matchCodes, resultFor } from '../../src/server/quote-result';
-
-const courseByCode = new Map(courses.map((course) => [course.code, course]));
 
 /**
  * POST /api/email/quote (SPEC 2.12, 3, 7): the five-step free quote. The chosen categories and
@@ -18,6 +16,9 @@ export default async (request: Request, context: Context) => {
   const parsed = await parseFormSubmission(request, QuoteSchema);
   if (!parsed.ok) return parsed.response;
   const quote = parsed.data;
+  // The catalogue as published now, so a qualification staff just added can be asked about.
+  const { courses, findCategory } = (await loadCatalogue()).catalogue.api;
+  const courseByCode = new Map(courses.map((course) => [course.code, course]));
 
   const unknownCategory = quote.selectedCategories.find((slug) => !findCategory(slug));
   if (unknownCategory) {

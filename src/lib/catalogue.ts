@@ -1,7 +1,5 @@
 /** Catalogue facts shared by pages, islands and functions (no framework, no DOM). */
 
-export const DEFAULT_CATEGORY_COLOR = '#01675f';
-
 /** AQF levels from lowest to highest, the order used for sorting and the level filter. */
 export const LEVELS = [
   'Certificate II',

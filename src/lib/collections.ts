@@ -1,26 +1,23 @@
-/** Build-time access to the validated catalogue collections, in the shapes pages and islands use. */
-import { getCollection, type CollectionEntry } from 'astro:content';
-import { levelRank, type CourseSummary } from './catalogue';
+/**
+ * The catalogue as the build sees it: the repository's content with the staff edits saved in the blob
+ * store laid over it (when the build can reach the store, as on Netlify and under the local server).
+ * Broken edits never fail the build: it falls back to the repository's content and says why.
+ * Read once per build.
+ */
+import { repositoryCatalogue, type Catalogue } from '../catalogue/index';
 
-export type Course = CollectionEntry<'courses'>['data'];
-export type Category = CollectionEntry<'categories'>['data'];
+export type { Category, Course } from '../catalogue/index';
 
-export async function getCatalogue() {
-  const categories = (await getCollection('categories')).map((entry) => entry.data);
-  const categoryBySlug = new Map(categories.map((c) => [c.slug, c]));
-  const courses = (await getCollection('courses'))
-    .map((entry) => entry.data)
-    .sort((a, b) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title));
-  const summary = (course: Course): CourseSummary => ({
-    code: course.code,
-    title: course.title,
-    level: course.level,
-    category: course.category,
-    categoryName: categoryBySlug.get(course.category)?.name ?? 'Other',
-    about: course.about,
-    featured: course.featured,
-    rplAlone: course.rplAlone,
-  });
-  const countFor = (slug: string) => courses.filter((c) => c.category === slug).length;
-  return { categories, categoryBySlug, courses, summaries: courses.map(summary), summary, countFor };
+let built: Promise<Catalogue> | undefined;
+
+export function getCatalogue(): Promise<Catalogue> {
+  built ??= (async () => {
+    if (!process.env.NETLIFY_BLOBS_CONTEXT) return repositoryCatalogue();
+    const { loadCatalogue } = await import('../server/catalogue');
+    const { catalogue, overlay, error } = await loadCatalogue({ maxAgeMs: Number.POSITIVE_INFINITY });
+    if (error) console.warn(`Catalogue: the saved edits were not used, the site is built from the repository content. ${error}`);
+    else if (overlay) console.info(`Catalogue: built with ${overlay.courses.length} course and ${overlay.categories.length} category edits.`);
+    return catalogue;
+  })();
+  return built;
 }

@@ -12,16 +12,6 @@ export const inlineScriptHashes = [arrivalScript].map(
 );
 
 /**
- * Category colours (content/categories.json) as classes, so cards can take their category's colour
- * without style attributes (which the CSP forbids). Inlined on every page; hashed like the script.
- */
-import categories from '../../content/categories.json' with { type: 'json' };
-
-export const categoryColorsCss = categories
-  .map((c) => `.cat-${c.slug}{--cat-color:${c.color}}`)
-  .join('');
-
-/**
  * The admin's toast library (sonner) injects its stylesheet as a <style> element at run time; allow
  * exactly that text by hash instead of opening the policy to any inline style.
  */
@@ -40,5 +30,6 @@ const sha256 = (source) => /** @type {`sha256-${string}`} */ (`sha256-${createHa
 /** Styles a library inserts while the page runs (admin pages only). */
 export const runtimeStyleHashes = [sonnerCss()].map(sha256);
 
+// The category colours' stylesheet is hashed where it is written (BaseLayout), since staff can edit the colours.
 /** @type {`sha256-${string}`[]} */
-export const inlineStyleHashes = [sha256(categoryColorsCss), ...runtimeStyleHashes];
+export const inlineStyleHashes = [...runtimeStyleHashes];

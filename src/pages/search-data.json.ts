@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { summaries } from '../server/catalogue';
+import { getCatalogue } from '../lib/collections';
 
 /**
  * The catalogue as the search islands need it (cards plus search terms), one static file built with
@@ -7,10 +7,12 @@ import { summaries } from '../server/catalogue';
  */
 export const prerender = true;
 
-export const GET: APIRoute = () =>
-  new Response(
+export const GET: APIRoute = async () => {
+  const { summaries } = await getCatalogue();
+  return new Response(
     JSON.stringify({
       courses: summaries.map(({ code, title, level, category, categoryName, about, featured, terms }) => ({ code, title, level, category, categoryName, about, featured, terms })),
     }),
     { headers: { 'content-type': 'application/json; charset=utf-8' } },
   );
+};

@@ -1,22 +1,35 @@
 import * as v from 'valibot';
 import { LEVELS } from '../lib/catalogue';
+import { SearchTermListSchema } from './search-terms';
+
+/**
+ * Every shape of the catalogue, checked the same way wherever it comes from: the repository's content
+ * files at build time, the staff edits kept in the `catalogue` blob store, and the admin's requests.
+ */
+
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const COURSE_CODE_PATTERN = /^[A-Z0-9]{5,12}$/;
 
 export const SlugSchema = v.pipe(
   v.string(),
   v.maxLength(80, 'Category slug is too long'),
-  v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Category must be a slug such as "civil-construction"'),
+  v.regex(SLUG_PATTERN, 'Category must be a slug such as "civil-construction"'),
 );
 
+/** A code as visitors and staff type it: any case, spaces around it allowed. */
 export const CourseCodeSchema = v.pipe(
   v.string(),
   v.trim(),
   v.toUpperCase(),
-  v.regex(/^[A-Z0-9]{5,12}$/, 'Course codes are 5 to 12 letters and digits, such as BSB50120'),
+  v.regex(COURSE_CODE_PATTERN, 'Course codes are 5 to 12 letters and digits, such as BSB50120'),
 );
+
+/** A code as stored: already in capitals. */
+const StoredCode = v.pipe(v.string(), v.regex(COURSE_CODE_PATTERN, 'Course codes are 5-12 capital letters and digits'));
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
-/** Query of GET /api/courses and the search page (SPEC 2.10, 7). Unknown parameters are ignored. */
+/** Query of GET /api/courses and the search page. Unknown parameters are ignored. */
 export const CourseQuerySchema = v.object({
   search: v.optional(v.pipe(v.unknown(), v.transform(blankToUndefined), v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search text must be at most 100 characters'))))),
   category: v.optional(v.pipe(v.unknown(), v.transform(blankToUndefined), v.optional(SlugSchema))),
@@ -28,3 +41,183 @@ export const CourseQuerySchema = v.object({
   ),
 });
 export type CourseQuery = v.InferOutput<typeof CourseQuerySchema>;
+
+// ---- Content ---------------------------------------------------------------------------------------
+
+const text = (max: number, name = 'This field') =>
+  v.pipe(v.string(), v.trim(), v.minLength(1, `${name} cannot be empty`), v.maxLength(max, `${name} is at most ${max} characters`));
+const lines = (min: number, name: string, max = 30) =>
+  v.pipe(
+    v.array(text(400, `Each item of ${name}`)),
+    v.minLength(min, `${name} needs at least ${min} item${min === 1 ? '' : 's'}`),
+    v.maxLength(max, `${name} has at most ${max} items`),
+  );
+
+/** An ISO calendar date (YYYY-MM-DD) that exists. */
+export const IsoDateSchema = v.pipe(
+  v.string(),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Check dates are ISO dates (YYYY-MM-DD)'),
+  v.check((value) => {
+    const day = new Date(`${value}T00:00:00Z`);
+    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
+  }, 'Not a real calendar date'),
+);
+
+export const LevelSchema = v.picklist(LEVELS, `Level must be one of: ${LEVELS.join(', ')}`);
+export const CATEGORY_ICONS = ['briefcase', 'monitor', 'heart', 'book', 'tool', 'coffee', 'truck', 'settings', 'leaf', 'camera', 'dollar-sign'] as const;
+export const ColorSchema = v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-f]{6}$/i, 'Colours are #rrggbb, such as #01675f'), v.toLowerCase());
+/** Pictures come from this site only (the pages' security policy loads no others): our images or staff uploads. */
+export const ImagePathSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.maxLength(200, 'The image address is at most 200 characters'),
+  v.regex(/^\/(?:images|api\/uploads)\/[A-Za-z0-9][A-Za-z0-9._/-]*$/, 'The image must be an address on this site, such as /images/categories/health-fitness.svg or /api/uploads/...'),
+  v.check((path) => !path.includes('..'), 'The image address cannot contain ".."'),
+);
+
+export const CategorySchema = v.object({
+  slug: SlugSchema,
+  name: text(80, 'The name'),
+  description: text(400, 'The description'),
+  color: ColorSchema,
+  icon: v.picklist(CATEGORY_ICONS, `The icon must be one of: ${CATEGORY_ICONS.join(', ')}`),
+  image: v.optional(ImagePathSchema),
+});
+export type Category = v.InferOutput<typeof CategorySchema>;
+
+/**
+ * The published facts of a qualification (content/courses.json, written by scripts/import-qualifications.mjs)
+ * and the rules a regulator cares about: only `current` qualifications are published, each with the date its
+ * facts were last checked and what they were checked against.
+ */
+export const CourseFactsSchema = v.pipe(
+  v.object({
+    code: StoredCode,
+    title: text(200, 'The title'),
+    level: LevelSchema,
+    category: SlugSchema,
+    featured: v.boolean(),
+    status: v.literal('current', 'Only current qualifications are published (status must be "current")'),
+    checkedOn: IsoDateSchema,
+    source: text(300, 'The source'),
+    /** false when the qualification cannot be completed by RPL alone (placement, supervised hours, licence). */
+    rplAlone: v.optional(v.boolean(), true),
+    rplNote: v.optional(text(400, 'The note')),
+    /** Superseded codes this course replaces: /courses/{old} answers a 301 to this course. */
+    replaces: v.optional(v.array(StoredCode)),
+  }),
+  v.forward(
+    v.check((course) => course.rplAlone || Boolean(course.rplNote), 'A course not available by RPL alone must explain why (rplNote)'),
+    ['rplNote'],
+  ),
+);
+export type CourseFacts = v.InferOutput<typeof CourseFactsSchema>;
+
+/** The written details of a course page; the labels are what the admin form shows. */
+export const DETAIL_FIELDS = {
+  about: { label: 'About (card and page summary)', kind: 'text', max: 260 },
+  overview: { label: 'Overview', kind: 'text', max: 2000 },
+  aboutCertification: { label: 'About the certification', kind: 'text', max: 2000 },
+  scopeOfWork: { label: 'Scope of work', kind: 'lines', min: 3 },
+  experienceRequirements: { label: 'Experience we look for', kind: 'lines', min: 2 },
+  eligibility: { label: 'Eligibility', kind: 'lines', min: 2 },
+  entryRequirements: { label: 'Entry requirements', kind: 'text', max: 1000 },
+  regulatoryRequirements: { label: 'Licensing and regulatory note', kind: 'text', max: 2000 },
+  jobOutcomes: { label: 'Job outcomes', kind: 'lines', min: 1 },
+  careerOutcomes: { label: 'Career outcomes', kind: 'lines', min: 2 },
+  studyPathway: { label: 'Study pathway', kind: 'text', max: 2000 },
+  assessmentMethods: { label: 'Assessment', kind: 'lines', min: 2, optional: true },
+} as const satisfies Record<string, { label: string; kind: 'text' | 'lines'; max?: number; min?: number; optional?: boolean }>;
+
+export const CourseDetailsSchema = v.object({
+  about: text(260, 'About'),
+  overview: text(2000, 'Overview'),
+  aboutCertification: text(2000, 'About the certification'),
+  scopeOfWork: lines(3, 'Scope of work'),
+  experienceRequirements: lines(2, 'Experience we look for'),
+  eligibility: lines(2, 'Eligibility'),
+  entryRequirements: text(1000, 'Entry requirements'),
+  regulatoryRequirements: text(2000, 'Licensing and regulatory note'),
+  jobOutcomes: lines(1, 'Job outcomes'),
+  careerOutcomes: lines(2, 'Career outcomes'),
+  studyPathway: text(2000, 'Study pathway'),
+  assessmentMethods: v.optional(lines(2, 'Assessment')),
+});
+export type CourseDetails = v.InferOutput<typeof CourseDetailsSchema>;
+
+/** A details file entry: the details of one code (a `featured` there is ignored; the facts decide). */
+export const DetailEntrySchema = v.object({ code: StoredCode, ...CourseDetailsSchema.entries });
+
+const EvidenceItem = v.pipe(v.string(), v.trim(), v.minLength(10, 'Checklist items are short sentences'), v.maxLength(200, 'Checklist items are at most 200 characters'));
+const EvidenceList = (min: number) => v.pipe(v.array(EvidenceItem), v.minLength(min, `Each list has at least ${min} item(s)`), v.maxLength(8, 'Each list has at most 8 items'));
+
+/** content/evidence-checklists.json: a common list, one per category slug and additions per course code. */
+export const EvidenceChecklistsSchema = v.strictObject({
+  common: EvidenceList(2),
+  categories: v.record(v.pipe(v.string(), v.regex(SLUG_PATTERN, 'Category keys are slugs')), EvidenceList(2)),
+  courses: v.record(v.pipe(v.string(), v.regex(COURSE_CODE_PATTERN, 'Course keys are qualification codes')), EvidenceList(1)),
+});
+export type EvidenceChecklists = v.InferOutput<typeof EvidenceChecklistsSchema>;
+
+// ---- Staff edits (the overlay) ----------------------------------------------------------------------
+
+/** What staff may change on a qualification; saved whole, so the stored entry is what the form showed. */
+export const CourseEditSchema = v.object({
+  featured: v.boolean('Featured must be true or false'),
+  details: CourseDetailsSchema,
+  /** The qualification's own evidence items (its category's list and the common list are added). */
+  evidence: v.pipe(v.array(EvidenceItem), v.maxLength(8, 'At most 8 evidence items for one qualification')),
+  /** Occupations and trade words workers use for it (the rules of content/search-terms.json; may be empty). */
+  terms: SearchTermListSchema,
+  /** Retired: left out of the site; with a successor, its address answers a 301 to the successor. */
+  retired: v.nullable(v.object({ successor: v.optional(StoredCode) })),
+});
+export type CourseEdit = v.InferOutput<typeof CourseEditSchema>;
+
+/** A qualification added by staff: the facts they checked, where, and when. */
+export const AddedFactsSchema = v.object({
+  title: text(200, 'The title'),
+  level: LevelSchema,
+  category: SlugSchema,
+  source: text(300, 'The source'),
+  checkedOn: IsoDateSchema,
+});
+export type AddedFacts = v.InferOutput<typeof AddedFactsSchema>;
+
+export const CategoryEditSchema = v.object({
+  description: text(400, 'The description'),
+  color: ColorSchema,
+  image: v.nullable(ImagePathSchema),
+});
+export type CategoryEdit = v.InferOutput<typeof CategoryEditSchema>;
+
+const Stamp = {
+  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  updatedAt: v.pipe(v.string(), v.isoTimestamp()),
+  updatedBy: v.pipe(v.string(), v.minLength(1)),
+};
+
+/** A stored course entry: an edit of a repository course, or (with `added`) a new qualification. */
+export const StoredCourseSchema = v.object({
+  ...Stamp,
+  code: StoredCode,
+  added: v.optional(AddedFactsSchema),
+  edit: CourseEditSchema,
+});
+export type StoredCourse = v.InferOutput<typeof StoredCourseSchema>;
+
+export const StoredCategorySchema = v.object({ ...Stamp, slug: SlugSchema, edit: CategoryEditSchema });
+export type StoredCategory = v.InferOutput<typeof StoredCategorySchema>;
+
+export const OverlaySchema = v.object({
+  courses: v.array(StoredCourseSchema),
+  categories: v.array(StoredCategorySchema),
+});
+export type Overlay = v.InferOutput<typeof OverlaySchema>;
+
+/** Version the edit was based on: 0 for an item nobody has edited yet. */
+const BaseVersion = v.pipe(v.number('version must be a number'), v.integer('version must be a whole number'), v.minValue(0, 'version cannot be negative'));
+
+export const SaveCourseSchema = v.object({ version: BaseVersion, edit: CourseEditSchema });
+export const AddCourseSchema = v.object({ code: CourseCodeSchema, facts: AddedFactsSchema, edit: CourseEditSchema });
+export const SaveCategorySchema = v.object({ version: BaseVersion, edit: CategoryEditSchema });

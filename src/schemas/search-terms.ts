@@ -12,14 +12,16 @@ const TermSchema = v.pipe(
   v.regex(/^[a-z0-9][a-z0-9 '&/-]*[a-z0-9]$/, 'Search terms are lower case words (letters, digits, spaces, hyphens)'),
 );
 
+/** The terms of one course, most typical first. */
+export const SearchTermListSchema = v.pipe(
+  v.array(TermSchema),
+  v.maxLength(60, 'At most 60 terms a course'),
+  v.check((terms) => new Set(terms).size === terms.length, 'A term is listed twice'),
+);
+
 export const SearchTermsSchema = v.record(
   v.pipe(v.string(), v.regex(/^[A-Z0-9]{5,12}$/, 'Keys are course codes such as CPC30220')),
-  v.pipe(
-    v.array(TermSchema),
-    v.minLength(1, 'List at least one term'),
-    v.maxLength(60, 'At most 60 terms a course'),
-    v.check((terms) => new Set(terms).size === terms.length, 'A term is listed twice'),
-  ),
+  v.pipe(SearchTermListSchema, v.minLength(1, 'List at least one term')),
 );
 export type SearchTerms = v.InferOutput<typeof SearchTermsSchema>;
 

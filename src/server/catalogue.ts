@@ -1,115 +1,299 @@
 /**
- * The catalogue as the API serves it: the same content files the pages are built from
- * (validated at build time by src/content.config.ts), joined into the shapes of SPEC section 3.
+ * The catalogue on the server: the repository's content with the staff edits kept in the `catalogue`
+ * blob store laid over it (src/catalogue/). Each edited item is one entry (`course/{code}`,
+ * `category/{slug}`) with a version that grows with every save, who saved it and when; a save names the
+ * version it was based on and is refused when someone saved in between, so no edit is ever lost.
  */
-import categoriesJson from '../../content/categories.json';
-import coursesJson from '../../content/courses.json';
-import beauty from '../../content/course-details/beauty-hair-services.json';
-import business from '../../content/course-details/business-administration.json';
-import construction from '../../content/course-details/civil-construction.json';
-import community from '../../content/course-details/community-services.json';
-import earlyChildhood from '../../content/course-details/early-childhood-education.json';
-import finance from '../../content/course-details/finance-administration.json';
-import government from '../../content/course-details/government-security.json';
-import health from '../../content/course-details/health-fitness.json';
-import it from '../../content/course-details/information-technology.json';
-import leadership from '../../content/course-details/leadership-management.json';
-import security from '../../content/course-details/security-cleaning.json';
-import searchTermsJson from '../../content/search-terms.json';
-import { parseSearchTerms } from '../schemas/search-terms';
-import { DEFAULT_CATEGORY_COLOR, LEVELS, levelRank, type CourseSummary } from '../lib/catalogue';
+import * as v from 'valibot';
+import { dataStore, updateJSON } from './blobs.ts';
+import { cachePolicies } from './http.ts';
+import {
+  applyOverlay,
+  catalogueWithOverlay,
+  createCatalogue,
+  repositoryCatalogue,
+  repositoryContent,
+  type Catalogue,
+} from '../catalogue/index.ts';
+import {
+  StoredCategorySchema,
+  StoredCourseSchema,
+  type AddedFacts,
+  type CategoryEdit,
+  type CourseEdit,
+  type Overlay,
+  type StoredCategory,
+  type StoredCourse,
+} from '../schemas/catalogue.ts';
+import { categoryPicture, levelRank } from '../lib/catalogue.ts';
 
-type Detail = (typeof business)[number];
+const store = () => dataStore('catalogue');
+export const courseKey = (code: string) => `course/${code}`;
+export const categoryKey = (slug: string) => `category/${slug}`;
+/** CDN cache tag of every public catalogue answer, purged when the catalogue changes. */
+export const CATALOGUE_CACHE_TAG = 'catalogue';
+/** Public catalogue answers: cached at the CDN until a deploy or a catalogue save purges them. */
+export const CATALOGUE_CACHED: Record<string, string> = { ...cachePolicies.publicCatalogue, 'Netlify-Cache-Tag': CATALOGUE_CACHE_TAG };
 
-const details = new Map<string, Detail>(
-  [beauty, business, construction, community, earlyChildhood, finance, government, health, it, leadership, security]
-    .flat()
-    .map((d) => [d.code, d as Detail]),
-);
-
-export const categories = categoriesJson.map((c) => ({
-  _id: c.slug,
-  slug: c.slug,
-  name: c.name,
-  description: c.description,
-  color: c.color ?? DEFAULT_CATEGORY_COLOR,
-  icon: c.icon,
-  image: `/images/categories/${c.slug}.svg`,
-  courseCount: coursesJson.filter((course) => course.category === c.slug).length,
-}));
-export type ApiCategory = (typeof categories)[number];
-
-const categoryBySlug = new Map(categories.map((c) => [c.slug, c]));
-export const findCategory = (slug: string) => categoryBySlug.get(slug);
-
-/** Course in the list shape of SPEC 3 (category as an object with _id and color). */
-export const courses = coursesJson
-  .map((course) => {
-    const detail = details.get(course.code)!;
-    const category = categoryBySlug.get(course.category)!;
-    return {
-      _id: course.code,
-      code: course.code,
-      title: course.title,
-      level: course.level,
-      featured: course.featured,
-      rplAlone: (course as { rplAlone?: boolean }).rplAlone !== false,
-      about: detail.about,
-      jobOutcomes: detail.jobOutcomes,
-      entryRequirements: detail.entryRequirements,
-      category: { _id: category._id, name: category.name, slug: category.slug, color: category.color },
-    };
-  })
-  .sort((a, b) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title));
-export type ApiCourse = (typeof courses)[number];
-
-const courseByCode = new Map(courses.map((c) => [c.code, c]));
+/** Whether this process can reach a blob store (functions, the build under Netlify or the local CLI, tests). */
+const hasBlobs = () =>
+  Boolean((globalThis as { netlifyBlobsContext?: unknown }).netlifyBlobsContext || process.env.NETLIFY_BLOBS_CONTEXT);
 
 /**
- * Occupations and trade words per code (content/search-terms.json), validated when this module loads,
- * so a malformed file fails the build. Entries for codes outside the catalogue are ignored.
+ * Every saved edit, checked entry by entry. A missing store is no edits; an entry that does not match the
+ * schema makes the whole overlay unusable (error names the entry), so a half-applied catalogue is never built.
  */
-export const searchTerms = parseSearchTerms(searchTermsJson);
-/** Codes with search terms but no course (superseded, removed or not yet added); listed by a unit test. */
-export const searchTermsWithoutCourse = Object.keys(searchTerms).filter((code) => !courseByCode.has(code)).sort();
-
-/** The flat shape the shared search works on (category as its slug). */
-export const summaries: CourseSummary[] = courses.map((c) => ({
-  code: c.code,
-  title: c.title,
-  level: c.level,
-  category: c.category.slug,
-  categoryName: c.category.name,
-  about: c.about,
-  featured: c.featured,
-  rplAlone: c.rplAlone,
-  terms: searchTerms[c.code] ?? [],
-}));
-export const courseFromSummary = (summary: CourseSummary) => courseByCode.get(summary.code)!;
-
-/** SPEC 3 course detail. */
-export function findCourseDetail(code: string) {
-  const course = courseByCode.get(code);
-  const detail = details.get(code);
-  if (!course || !detail) return undefined;
-  return {
-    courseCode: course.code,
-    courseTitle: course.title,
-    level: course.level,
-    category: course.category,
-    courseOverview: detail.overview,
-    aboutCertification: detail.aboutCertification,
-    scopeOfWork: detail.scopeOfWork,
-    experienceRequirements: detail.experienceRequirements,
-    eligibility: detail.eligibility,
-    regulatoryRequirements: detail.regulatoryRequirements,
-    careerOutcomes: detail.careerOutcomes,
-    studyPathway: detail.studyPathway,
-    assessmentMethods: detail.assessmentMethods,
-  };
+export async function readOverlay(): Promise<{ overlay: Overlay | null; error: string | null }> {
+  if (!hasBlobs()) return { overlay: null, error: null };
+  const catalogueStore = store();
+  const { blobs } = await catalogueStore.list();
+  const overlay: Overlay = { courses: [], categories: [] };
+  for (const { key } of blobs) {
+    const kind = key.startsWith('course/') ? 'courses' : key.startsWith('category/') ? 'categories' : null;
+    if (!kind) continue;
+    let raw: unknown;
+    try {
+      raw = await catalogueStore.get(key, { type: 'json' });
+    } catch {
+      return { overlay: null, error: `saved entry ${key} is not valid JSON` };
+    }
+    if (raw === null) continue;
+    const parsed = v.safeParse(kind === 'courses' ? StoredCourseSchema : StoredCategorySchema, raw);
+    if (!parsed.success) {
+      const issue = parsed.issues[0];
+      return { overlay: null, error: `saved entry ${key}${v.getDotPath(issue) ? ` at ${v.getDotPath(issue)}` : ''}: ${issue.message}` };
+    }
+    if (kind === 'courses') overlay.courses.push(parsed.output as StoredCourse);
+    else overlay.categories.push(parsed.output as StoredCategory);
+  }
+  return { overlay, error: null };
 }
 
-export const searchOptions = {
-  categories: categories.map(({ _id, name, slug }) => ({ _id, name, slug })),
-  levels: LEVELS.filter((level) => courses.some((c) => c.level === level)),
-};
+export interface LoadedCatalogue {
+  catalogue: Catalogue;
+  overlay: Overlay | null;
+  /** Why the saved edits were not used (the repository's content is used instead), else null. */
+  error: string | null;
+}
+
+/** The catalogue with the saved edits; with unusable edits (or an unreachable store), the repository's. */
+export async function loadCurrentCatalogue(): Promise<LoadedCatalogue> {
+  let read: Awaited<ReturnType<typeof readOverlay>>;
+  try {
+    read = await readOverlay();
+  } catch (cause) {
+    console.error('Catalogue: could not read the saved edits; using the repository content.', cause);
+    return { catalogue: repositoryCatalogue(), overlay: null, error: 'The saved catalogue edits could not be read.' };
+  }
+  if (read.error) return { catalogue: repositoryCatalogue(), overlay: null, error: read.error };
+  const merged = catalogueWithOverlay(repositoryContent, read.overlay, repositoryCatalogue);
+  return { ...merged, overlay: read.overlay };
+}
+
+let cached: { at: number; value: Promise<LoadedCatalogue> } | undefined;
+/**
+ * The catalogue for public answers, kept a few seconds per function instance (each answer is cached at the
+ * CDN as well, and purged by every save). `maxAgeMs: Infinity` keeps one copy for the whole build.
+ */
+export function loadCatalogue(options: { maxAgeMs?: number } = {}): Promise<LoadedCatalogue> {
+  const maxAgeMs = options.maxAgeMs ?? 10_000;
+  if (!cached || Date.now() - cached.at > maxAgeMs) {
+    const value = loadCurrentCatalogue();
+    cached = { at: Date.now(), value };
+    value.catch(() => (cached = undefined));
+  }
+  return cached.value;
+}
+/** Forget the cached copy (after a save in this instance). */
+export const forgetCatalogue = () => (cached = undefined);
+
+/** The version of an entry, or 0 when nobody has saved it yet. */
+export async function readCourseEntry(code: string): Promise<StoredCourse | null> {
+  const raw = await store().get(courseKey(code), { type: 'json' });
+  const parsed = v.safeParse(StoredCourseSchema, raw);
+  return parsed.success ? parsed.output : null;
+}
+export async function readCategoryEntry(slug: string): Promise<StoredCategory | null> {
+  const raw = await store().get(categoryKey(slug), { type: 'json' });
+  const parsed = v.safeParse(StoredCategorySchema, raw);
+  return parsed.success ? parsed.output : null;
+}
+
+export type SaveResult<T> =
+  | { ok: true; entry: T }
+  | { ok: false; reason: 'conflict'; current: T }
+  | { ok: false; reason: 'invalid'; message: string };
+
+/**
+ * Checks the catalogue the edits would give before saving, so an edit that would break the build (a
+ * successor that is not published, a new code that already exists) is refused now with a clear message.
+ */
+function checkWith(overlay: Overlay | null, replace: { courses?: StoredCourse; categories?: StoredCategory }): string | null {
+  const base = overlay ?? { courses: [], categories: [] };
+  const next: Overlay = {
+    courses: replace.courses ? [...base.courses.filter((c) => c.code !== replace.courses!.code), replace.courses] : base.courses,
+    categories: replace.categories
+      ? [...base.categories.filter((c) => c.slug !== replace.categories!.slug), replace.categories]
+      : base.categories,
+  };
+  try {
+    createCatalogue(applyOverlay(repositoryContent, next));
+    return null;
+  } catch (cause) {
+    return cause instanceof Error ? cause.message : String(cause);
+  }
+}
+
+/**
+ * A conditional save: lands only if the stored entry still has `baseVersion` (0: not saved before).
+ * Two saves based on the same version: the first wins, the second gets the newer entry back.
+ */
+async function saveVersioned<T extends { version: number }>(
+  key: string,
+  baseVersion: number,
+  build: (version: number) => T,
+  validate: (entry: T) => Promise<string | null>,
+): Promise<SaveResult<T>> {
+  const entry = build(baseVersion + 1);
+  const problem = await validate(entry);
+  if (problem) return { ok: false, reason: 'invalid', message: problem };
+  let conflict: T | null = null;
+  await updateJSON<T>(store(), key, (current) => {
+    conflict = null;
+    if ((current?.version ?? 0) !== baseVersion) {
+      conflict = current;
+      return undefined;
+    }
+    return entry;
+  });
+  forgetCatalogue();
+  if (conflict) return { ok: false, reason: 'conflict', current: conflict };
+  return { ok: true, entry };
+}
+
+const stamp = (version: number, updatedBy: string) => ({ version, updatedAt: new Date().toISOString(), updatedBy });
+
+export async function saveCourse(
+  code: string,
+  input: { version: number; edit: CourseEdit; added?: AddedFacts },
+  updatedBy: string,
+): Promise<SaveResult<StoredCourse>> {
+  return saveVersioned<StoredCourse>(
+    courseKey(code),
+    input.version,
+    (version) => ({ ...stamp(version, updatedBy), code, ...(input.added ? { added: input.added } : {}), edit: input.edit }),
+    async (entry) => {
+      const { overlay, error } = await readOverlay();
+      if (error) return `The saved catalogue edits cannot be used (${error}); fix or remove that entry first.`;
+      return checkWith(overlay, { courses: entry });
+    },
+  );
+}
+
+export async function saveCategory(slug: string, input: { version: number; edit: CategoryEdit }, updatedBy: string): Promise<SaveResult<StoredCategory>> {
+  return saveVersioned<StoredCategory>(
+    categoryKey(slug),
+    input.version,
+    (version) => ({ ...stamp(version, updatedBy), slug, edit: input.edit }),
+    async (entry) => {
+      const { overlay, error } = await readOverlay();
+      if (error) return `The saved catalogue edits cannot be used (${error}); fix or remove that entry first.`;
+      return checkWith(overlay, { categories: entry });
+    },
+  );
+}
+
+// The repository catalogue in the shapes the public API and other modules use (the content as deployed).
+const repository = repositoryCatalogue();
+export const categories = repository.api.categories;
+export const courses = repository.api.courses;
+export const summaries = repository.summaries;
+export const findCategory = repository.api.findCategory;
+export const findCourseDetail = repository.api.findCourseDetail;
+export const courseFromSummary = repository.api.courseFromSummary;
+export const searchOptions = repository.api.searchOptions;
+export const searchTermsWithoutCourse = repository.searchTermsWithoutCourse;
+export type { ApiCategory, ApiCourse } from '../catalogue/index.ts';
+
+// ---- The admin's view: every course (retired ones too) with its saved state -------------------------
+
+export type CourseStatus = 'published' | 'edited' | 'new' | 'retired';
+
+const stampOf = (entry: { version: number; updatedAt: string; updatedBy: string } | undefined) =>
+  entry ? { version: entry.version, updatedAt: entry.updatedAt, updatedBy: entry.updatedBy } : { version: 0, updatedAt: null, updatedBy: null };
+
+/** Facts and editable values of one course as saved (the repository's values where nobody has saved yet). */
+function adminCourseFrom(code: string, entry: StoredCourse | undefined) {
+  const repository = repositoryCatalogue();
+  const course = repository.courseByCode.get(code);
+  if (!course && !entry?.added) return undefined;
+  const facts = entry?.added ?? { title: course!.title, level: course!.level, category: course!.category, source: course!.source, checkedOn: course!.checkedOn };
+  const edit: CourseEdit = entry?.edit ?? {
+    featured: course!.featured,
+    details: {
+      about: course!.about,
+      overview: course!.overview,
+      aboutCertification: course!.aboutCertification,
+      scopeOfWork: course!.scopeOfWork,
+      experienceRequirements: course!.experienceRequirements,
+      eligibility: course!.eligibility,
+      entryRequirements: course!.entryRequirements,
+      regulatoryRequirements: course!.regulatoryRequirements,
+      jobOutcomes: course!.jobOutcomes,
+      careerOutcomes: course!.careerOutcomes,
+      studyPathway: course!.studyPathway,
+      ...(course!.assessmentMethods ? { assessmentMethods: course!.assessmentMethods } : {}),
+    },
+    evidence: repository.evidenceLists.courses[code] ?? [],
+    terms: course!.terms,
+    retired: null,
+  };
+  const status: CourseStatus = edit.retired ? 'retired' : entry?.added ? 'new' : entry ? 'edited' : 'published';
+  return { code, facts, added: Boolean(entry?.added), edit, status, ...stampOf(entry) };
+}
+export type AdminCourse = NonNullable<ReturnType<typeof adminCourseFrom>>;
+
+export async function adminCourse(code: string): Promise<AdminCourse | undefined> {
+  return adminCourseFrom(code, (await readCourseEntry(code)) ?? undefined);
+}
+
+/** The admin's lists: every course and category with its saved state, and why saved edits are unused, if they are. */
+export async function adminCatalogue() {
+  const { overlay, error } = await readOverlay();
+  const { error: buildError } = await loadCurrentCatalogue();
+  const repository = repositoryCatalogue();
+  const entries = new Map((overlay?.courses ?? []).map((entry) => [entry.code, entry]));
+  const categoryEntries = new Map((overlay?.categories ?? []).map((entry) => [entry.slug, entry]));
+  const codes = [...repository.courses.map((c) => c.code), ...[...entries.values()].filter((e) => e.added).map((e) => e.code)];
+  const categoryName = new Map(repository.categories.map((c) => [c.slug, c.name]));
+  const courses = codes
+    .map((code) => adminCourseFrom(code, entries.get(code))!)
+    .map(({ code, facts, status, edit, version, updatedAt, updatedBy }) => ({
+      code,
+      title: facts.title,
+      level: facts.level,
+      category: { slug: facts.category, name: categoryName.get(facts.category) ?? facts.category },
+      featured: edit.featured,
+      status,
+      successor: edit.retired?.successor ?? null,
+      version,
+      updatedAt,
+      updatedBy,
+    }))
+    .sort((a, b) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title));
+  const categories = repository.categories.map((category) => {
+    const entry = categoryEntries.get(category.slug);
+    return {
+      slug: category.slug,
+      name: category.name,
+      icon: category.icon,
+      description: entry?.edit.description ?? category.description,
+      color: entry?.edit.color ?? category.color,
+      image: entry ? entry.edit.image : (category.image ?? null),
+      picture: categoryPicture({ slug: category.slug, image: entry ? entry.edit.image : category.image }),
+      courseCount: courses.filter((c) => c.category.slug === category.slug && c.status !== 'retired').length,
+      ...stampOf(entry),
+    };
+  });
+  return { courses, categories, overlayError: error ?? buildError };
+}

@@ -41,7 +41,7 @@ export async function saveSettings(settings: SiteSettings, updatedBy: string): P
 }
 
 /** Pre-rendered pages carry the settings in their HTML; a build hook refreshes them in production. */
-async function triggerRebuild(): Promise<RebuildState> {
+export async function triggerRebuild(): Promise<RebuildState> {
   const hook = process.env.BUILD_HOOK_URL;
   if (!hook) return 'not-configured';
   try {

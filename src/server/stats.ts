@@ -1,4 +1,4 @@
-import { categories, courses } from './catalogue.ts';
+import { loadCatalogue } from './catalogue.ts';
 import { listBlogRecords } from './blog-records.ts';
 import { readSnapshot, recordSnapshot, viewsIn } from './counters.ts';
 import { growth, monthKey, previousMonthKey } from './months.ts';
@@ -15,13 +15,16 @@ import type { NewInquiriesSummary } from '../schemas/inbox.ts';
 export async function dashboardStats(now: Date = new Date(), inboxOf: string | null = null) {
   const month = monthKey(now);
   const lastMonth = previousMonthKey(month);
-  const [blogs, viewsNow, viewsBefore, baseline, inbox] = await Promise.all([
+  const [{ catalogue }, blogs, viewsNow, viewsBefore, baseline, inbox] = await Promise.all([
+    loadCatalogue(),
     listBlogRecords(),
     viewsIn(month),
     viewsIn(lastMonth),
     readSnapshot(lastMonth),
     inboxOf ? newSinceLastVisit(inboxOf) : Promise.resolve<NewInquiriesSummary | null>(null),
   ]);
+  // The catalogue as published now, staff edits included.
+  const { courses, categories } = catalogue.api;
   const published = blogs.filter((blog) => blog.isPublished);
   const monthStart = startOfMonth(now);
   const publishedBefore = published.filter((blog) => new Date(blog.publishedAt ?? blog.createdAt) < monthStart).length;

@@ -145,8 +145,8 @@ test.describe('dashboard and catalogue screens', () => {
 
     await page.getByRole('link', { name: /Manage Courses/ }).click();
     await expect(page.getByRole('table')).toContainText('CPC30220');
-    await expect(page.getByText(/managed in the content files/)).toBeVisible();
-    await expect(page.locator('caption')).toContainText(`${courses} courses`);
+    await expect(page.getByText(/reach the public pages with the next rebuild/)).toBeVisible();
+    await expect(page.locator('.catalogue-count')).toContainText(`${courses} published courses`);
     await page.goto('/admin/categories');
     await expect(page.getByRole('table').getByRole('row')).toHaveCount(categories + 1);
   });

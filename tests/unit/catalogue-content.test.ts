@@ -1,6 +1,7 @@
 // The catalogue is built from the shared qualification list: every code there has a page's worth of copy.
 import { describe, expect, it } from 'vitest';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { DETAIL_FILE_COUNT } from '../../src/catalogue/content';
 import courses from '../../content/courses.json';
 import categoriesJson from '../../content/categories.json';
 import { categories, courses as apiCourses, findCourseDetail } from '../../src/server/catalogue';
@@ -58,5 +59,11 @@ describe('labels and pictures', () => {
     expect(categoryPicture({ slug: 'health-fitness', image: '/uploads/x.webp' })).toBe('/uploads/x.webp');
     expect(categoryPicture({ slug: 'health-fitness' })).toBe('/images/categories/health-fitness.svg');
     expect(categoryPicture({ slug: 'aviation' })).toBe(DEFAULT_CATEGORY_PICTURE);
+  });
+});
+
+describe('the catalogue module reads every content file', () => {
+  it('imports each file of content/course-details (a new file must be added to src/catalogue/content.ts)', () => {
+    expect(readdirSync('content/course-details').filter((f) => f.endsWith('.json'))).toHaveLength(DETAIL_FILE_COUNT);
   });
 });

@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import courses from '../../content/courses.json';
 import checksJson from '../../content/qualification-checks.json';
+import * as v from 'valibot';
 import { courseFactsSchema, formatCheckedOn, isUrl, registerUrl } from '../../src/lib/course-facts';
 import { courseRedirect, createCourseRedirect, SUPERSEDED_CODES } from '../../src/lib/course-redirects';
 import notFoundHandler from '../../netlify/functions/course-not-found.mts';
@@ -60,8 +61,8 @@ describe('published qualifications (shared facts file against content)', () => {
 
   it('has a current status, a real check date and a source on every published course', () => {
     for (const course of published) {
-      const result = courseFactsSchema.safeParse(course);
-      expect(result.success ? [] : result.error.issues, course.code).toEqual([]);
+      const result = v.safeParse(courseFactsSchema, course);
+      expect(result.success ? [] : result.issues.map((issue) => issue.message), course.code).toEqual([]);
     }
   });
 
@@ -125,13 +126,13 @@ describe('course facts schema (the build fails on these)', () => {
     status: 'current', checkedOn: '2026-11-23', source: 'https://training.gov.au/Training/Details/CPC30220',
   };
   const failsOn = (value: unknown) => {
-    const result = courseFactsSchema.safeParse(value);
-    return result.success ? [] : result.error.issues.map((issue) => issue.path.join('.'));
+    const result = v.safeParse(courseFactsSchema, value);
+    return result.success ? [] : result.issues.map((issue) => v.getDotPath(issue) ?? '');
   };
 
   it('accepts a current course with a check date and a source', () => {
     expect(failsOn(valid)).toEqual([]);
-    expect(courseFactsSchema.parse(valid).rplAlone).toBe(true);
+    expect(v.parse(courseFactsSchema, valid).rplAlone).toBe(true);
   });
   it('refuses a course without status, or with any status but current', () => {
     const { status: _status, ...noStatus } = valid;

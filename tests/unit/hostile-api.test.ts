@@ -48,6 +48,7 @@ import { issueToken } from '../../src/server/tokens';
 import { createInquiry } from '../../src/server/inquiries';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { LEVELS } from '../../src/lib/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
 
 const STAFF = { username: 'fuzz-admin', password: 'fuzzing password that is long enough' };
 
@@ -83,6 +84,12 @@ const blogBody = {
   title: 'Fuzzed post', excerpt: 'An excerpt', content: '<p>Body</p>', contentType: 'html', author: 'Staff', featuredImage: '', category: 'General',
   tags: ['rpl'], seoKeywords: ['rpl'], metaTitle: '', metaDescription: '', isPublished: false,
 };
+const catalogueEdit = (() => {
+  const { about, overview, aboutCertification, scopeOfWork, experienceRequirements, eligibility, entryRequirements, regulatoryRequirements, jobOutcomes, careerOutcomes, studyPathway, terms } =
+    repositoryCatalogue().courseByCode.get('CPC30220')!;
+  const details = { about, overview, aboutCertification, scopeOfWork, experienceRequirements, eligibility, entryRequirements, regulatoryRequirements, jobOutcomes, careerOutcomes, studyPathway };
+  return { featured: false, details, evidence: [], terms, retired: null };
+})();
 const inquiryIds: string[] = [];
 /** Filled with real posts' ids and slugs once the blog exists, so edits and beacons reach their checks (one post each: the edit row may delete its post). */
 const blogEditKeys: string[] = ['no-such-post'];
@@ -122,6 +129,12 @@ const ENDPOINTS: Endpoint[] = [
   { route: '/api/blogs/:slug/view', methods: ['POST'], auth: false, params: { slug: blogViewKeys }, writes: anyOn2xx, covers: 'path slug (view beacon)' },
   { route: '/api/upload/image', methods: ['POST'], auth: true, writes: anyOn2xx, covers: 'content type, body, token (multipart attacks: hostile-upload.test.ts)' },
   { route: '/api/uploads/:key', methods: ['GET', 'HEAD'], auth: false, params: { key: ['0123456789abcdef0123456789abcdef.webp'] }, writes: NOTHING, covers: 'path key' },
+  // Catalogue editing (admin role): every save is one conditional write to the `catalogue` store.
+  { route: '/api/admin/catalogue', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
+  { route: '/api/admin/catalogue/rebuild', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
+  { route: '/api/admin/catalogue/courses', methods: ['POST'], auth: true, body: { code: 'CPC39991', facts: { title: 'Certificate III in Fuzzing', level: 'Certificate III', category: 'civil-construction', source: 'https://training.gov.au/Training/Details/CPC39991', checkedOn: '2026-11-20' }, edit: catalogueEdit }, writes: on2xx('catalogue'), runs: 60, covers: 'body {code, facts, edit} (new qualification), 64 KB cap, token' },
+  { route: '/api/admin/catalogue/courses/:code', methods: ['GET', 'PUT'], auth: true, body: { version: 0, edit: catalogueEdit }, params: { code: ['CPC30220', 'cpc30220'] }, writes: on2xx('catalogue'), runs: 80, covers: 'path code, body {version, edit} nested lists, token' },
+  { route: '/api/admin/catalogue/categories/:slug', methods: ['GET', 'PUT'], auth: true, body: { version: 0, edit: { description: 'Fitness and health services qualifications.', color: '#01675f', image: null } }, params: { slug: ['health-fitness'] }, writes: on2xx('catalogue'), runs: 80, covers: 'path slug, body {version, edit}, token' },
 ];
 
 /** Functions deliberately not fuzzed here, and why. */

@@ -14,6 +14,15 @@ import { createBlog } from '../../src/server/blogs';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { can, PERMISSIONS, ROLE_PERMISSIONS, type Permission } from '../../src/lib/roles';
 import { ROLES } from '../../src/schemas/auth';
+import { repositoryCatalogue } from '../../src/catalogue/index';
+
+/** A valid catalogue edit of a repository course, as the admin form sends it. */
+function courseEdit(code: string) {
+  const { about, overview, aboutCertification, scopeOfWork, experienceRequirements, eligibility, entryRequirements, regulatoryRequirements, jobOutcomes, careerOutcomes, studyPathway, featured, terms } =
+    repositoryCatalogue().courseByCode.get(code)!;
+  const details = { about, overview, aboutCertification, scopeOfWork, experienceRequirements, eligibility, entryRequirements, regulatoryRequirements, jobOutcomes, careerOutcomes, studyPathway };
+  return { featured, details, evidence: [], terms, retired: null };
+}
 
 /** 'public': anyone; 'session': any signed-in account; otherwise the permission the role needs. */
 type Access = 'public' | 'session' | Permission;
@@ -48,6 +57,11 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/category/:slug': { GET: 'public' },
   '/courses/category/:slug': { GET: 'public' },
   '/courses/:code': { GET: 'public' },
+  '/api/admin/catalogue': { GET: 'catalogue' },
+  '/api/admin/catalogue/rebuild': { GET: 'catalogue' },
+  '/api/admin/catalogue/courses': { POST: 'catalogue' },
+  '/api/admin/catalogue/courses/:code': { GET: 'catalogue', PUT: 'catalogue' },
+  '/api/admin/catalogue/categories/:slug': { GET: 'catalogue', PUT: 'catalogue' },
 };
 
 let blobs: LocalBlobs;
@@ -60,6 +74,13 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
   'POST /api/blogs': { body: { title: 'Role test post', excerpt: 'E', content: '<p>C</p>' } },
   'PUT /api/blogs/:slug': { body: { title: 'Role test edit', excerpt: 'E', content: '<p>C</p>', version: 1 }, params: () => ({ slug: fixtures.blogId }) },
   'DELETE /api/blogs/:slug': { params: () => ({ slug: fixtures.blogId }) },
+  'GET /api/admin/catalogue/courses/:code': { params: () => ({ code: 'CPC30220' }) },
+  'PUT /api/admin/catalogue/courses/:code': { body: { version: 0, edit: courseEdit('CPC30220') }, params: () => ({ code: 'CPC30220' }) },
+  'POST /api/admin/catalogue/courses': {
+    body: { code: 'CPC39990', facts: { title: 'Certificate III in Role Tests', level: 'Certificate III', category: 'civil-construction', source: 'https://training.gov.au/Training/Details/CPC39990', checkedOn: '2026-11-20' }, edit: courseEdit('CPC30220') },
+  },
+  'GET /api/admin/catalogue/categories/:slug': { params: () => ({ slug: 'health-fitness' }) },
+  'PUT /api/admin/catalogue/categories/:slug': { body: { version: 0, edit: { description: 'Fitness, allied health support and health services qualifications.', color: '#01675f', image: null } }, params: () => ({ slug: 'health-fitness' }) },
 };
 
 async function call(route: string, method: string, role: string | null) {

@@ -1,0 +1,111 @@
+import type { Config, Context } from '@netlify/functions';
+import * as v from 'valibot';
+import { error, json, methodNotAllowed, notFound, safeDecode } from '../../src/server/http';
+import { parseJsonBody } from '../../src/server/validation';
+import { authorize } from '../../src/server/roles';
+import { purgeTags } from '../../src/server/cdn';
+import { requestRebuild, rebuildStatus } from '../../src/server/rebuild';
+import {
+  adminCatalogue,
+  adminCourse,
+  CATALOGUE_CACHE_TAG,
+  readCourseEntry,
+  saveCategory,
+  saveCourse,
+  type SaveResult,
+} from '../../src/server/catalogue';
+import { AddCourseSchema, CourseCodeSchema, SaveCategorySchema, SaveCourseSchema, SlugSchema } from '../../src/schemas/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
+
+/** A course's details with its lists fit comfortably; anything bigger is not an edit. */
+const MAX_BODY = 64 * 1024;
+
+const CONFLICT = (by: string) => `This was changed by ${by} after you opened it. Their version is shown; copy your changes over it and save again.`;
+
+/**
+ * Staff edit the catalogue (admin role only); every save is kept in the `catalogue` store, purges the
+ * public catalogue answers and asks for a rebuild of the pages.
+ * GET  /api/admin/catalogue                      -> { courses, categories, overlayError, rebuild }
+ * GET  /api/admin/catalogue/rebuild              -> the latest rebuild's state
+ * GET  /api/admin/catalogue/courses/{code}       -> one course's facts, editable values and version
+ * PUT  /api/admin/catalogue/courses/{code}       -> { version, edit }: 200, or 409 with the newer entry
+ * POST /api/admin/catalogue/courses              -> { code, facts, edit }: a new qualification (201; 409 if the code exists)
+ * GET  /api/admin/catalogue/categories/{slug}    -> one category as saved
+ * PUT  /api/admin/catalogue/categories/{slug}    -> { version, edit }: 200, or 409 with the newer entry
+ */
+export default async (request: Request, context: Context) => {
+  const auth = await authorize(request, 'catalogue');
+  if (!auth.ok) return auth.response;
+  const { username } = auth.user;
+  const path = new URL(request.url).pathname.replace(/\/+$/, '');
+  const deployId = context?.deploy?.id;
+
+  const saved = async <T,>(result: SaveResult<T>, status = 200) => {
+    if (!result.ok) {
+      if (result.reason === 'invalid') return error(400, result.message);
+      const current = result.current as T & { updatedBy: string };
+      return json({ message: CONFLICT(current.updatedBy), current }, { status: 409 });
+    }
+    await purgeTags([CATALOGUE_CACHE_TAG]);
+    const { requestedAt, requestedBy, outcome } = await requestRebuild(username, deployId);
+    const rebuild = { state: outcome === 'started' ? 'requested' : outcome, requestedAt, requestedBy };
+    return json({ success: true, entry: result.entry, rebuild }, { status });
+  };
+
+  if (path === '/api/admin/catalogue') {
+    if (request.method !== 'GET') return methodNotAllowed(['GET']);
+    return json({ ...(await adminCatalogue()), rebuild: await rebuildStatus(deployId) });
+  }
+  if (path === '/api/admin/catalogue/rebuild') {
+    if (request.method !== 'GET') return methodNotAllowed(['GET']);
+    return json(await rebuildStatus(deployId));
+  }
+  if (path === '/api/admin/catalogue/courses') {
+    if (request.method !== 'POST') return methodNotAllowed(['POST']);
+    const body = await parseJsonBody(AddCourseSchema, request, MAX_BODY);
+    if (!body.ok) return body.response;
+    const { code, facts, edit } = body.data;
+    if (repositoryCatalogue().courseByCode.has(code) || repositoryCatalogue().superseded.has(code)) {
+      return error(409, `${code} is already in the catalogue. Open it from the list to edit it.`);
+    }
+    const existing = await readCourseEntry(code);
+    if (existing) return json({ message: `${code} was already added by ${existing.updatedBy}. Open it from the list to edit it.`, current: existing }, { status: 409 });
+    return saved(await saveCourse(code, { version: 0, edit, added: facts }, username), 201);
+  }
+
+  const course = /^\/api\/admin\/catalogue\/courses\/([^/]+)$/.exec(path);
+  if (course) {
+    const code = v.safeParse(CourseCodeSchema, context?.params?.code ?? safeDecode(course[1]) ?? '');
+    const found = code.success ? await adminCourse(code.output) : undefined;
+    if (!code.success || !found) return notFound('Course not found.');
+    if (request.method === 'GET') return json(found);
+    if (request.method !== 'PUT') return methodNotAllowed(['GET', 'PUT']);
+    const body = await parseJsonBody(SaveCourseSchema, request, MAX_BODY);
+    if (!body.ok) return body.response;
+    if (body.data.edit.retired?.successor === found.code) return error(400, 'A qualification cannot be its own successor.');
+    const added = found.added ? (await readCourseEntry(found.code))?.added : undefined;
+    return saved(await saveCourse(found.code, { ...body.data, ...(added ? { added } : {}) }, username));
+  }
+
+  const category = /^\/api\/admin\/catalogue\/categories\/([^/]+)$/.exec(path);
+  if (category) {
+    const slug = v.safeParse(SlugSchema, context?.params?.slug ?? safeDecode(category[1]) ?? '');
+    if (!slug.success || !repositoryCatalogue().categoryBySlug.has(slug.output)) return notFound('Category not found.');
+    if (request.method === 'GET') return json((await adminCatalogue()).categories.find((c) => c.slug === slug.output));
+    if (request.method !== 'PUT') return methodNotAllowed(['GET', 'PUT']);
+    const body = await parseJsonBody(SaveCategorySchema, request, MAX_BODY);
+    if (!body.ok) return body.response;
+    return saved(await saveCategory(slug.output, body.data, username));
+  }
+  return notFound();
+};
+
+export const config: Config = {
+  path: [
+    '/api/admin/catalogue',
+    '/api/admin/catalogue/rebuild',
+    '/api/admin/catalogue/courses',
+    '/api/admin/catalogue/courses/:code',
+    '/api/admin/catalogue/categories/:slug',
+  ],
+};

@@ -1,0 +1,124 @@
+// The local stand-in for Netlify's build hook, started by scripts/serve.mjs: a small server on the loopback
+// address only, answering requests that carry the secret generated at each start (passed to the functions
+// as LOCAL_BUILD_HOOK_URL and LOCAL_BUILD_HOOK_TOKEN, never written to disk).
+//   POST /build   asks for a rebuild (one at a time; a request during a build runs one more build after it)
+//   GET  /status  { state: idle|building|live|failed, startedAt, finishedAt, durationMs, error }
+// The site is built in a copy of the project under .netlify/rebuild/ (the served folder stays complete
+// meanwhile), with the local blob store open to the build as on Netlify, and swapped in when it is done.
+import { spawn } from 'node:child_process';
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { cp, mkdir, rename, rm, symlink } from 'node:fs/promises';
+import { createServer } from 'node:http';
+import { BlobsServer } from '@netlify/blobs/server';
+
+const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const LOCAL_BLOBS_DIRECTORY = `${root}/.netlify/blobs-serve`;
+const work = `${root}/.netlify/rebuild/project`;
+/** What a build reads; node_modules and public are linked, not copied. */
+const COPIED = ['src', 'content', 'scripts', 'astro.config.mjs', 'package.json', 'tsconfig.json'];
+const LINKED = ['node_modules', 'public'];
+
+function run(command, args, env, log) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: work, env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let tail = '';
+    const keep = (chunk) => {
+      tail = `${tail}${chunk}`.slice(-4000);
+      log?.(chunk);
+    };
+    child.stdout.on('data', keep);
+    child.stderr.on('data', keep);
+    child.on('error', reject);
+    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}: ${tail.trim().split('\n').slice(-5).join(' | ')}`))));
+  });
+}
+
+/**
+ * @param {{ env: Record<string, string | undefined>, onLive?: () => Promise<void> | void, log?: (line: string) => void }} options
+ */
+export async function startLocalBuildHook({ env, onLive, log = (line) => console.log(line) }) {
+  const token = randomBytes(32).toString('hex');
+  /** @type {{ state: 'idle' | 'building' | 'live' | 'failed', startedAt?: string, finishedAt?: string, durationMs?: number, error?: string }} */
+  let status = { state: 'idle' };
+  let running = false;
+  let pending = false;
+
+  async function build() {
+    const started = Date.now();
+    status = { state: 'building', startedAt: new Date(started).toISOString() };
+    log('  Catalogue changed: rebuilding the site (the current pages stay up meanwhile)...');
+    // The build reads the staff edits from the same local store the functions use.
+    const blobToken = randomBytes(16).toString('hex');
+    const blobs = new BlobsServer({ directory: LOCAL_BLOBS_DIRECTORY, token: blobToken });
+    const { port } = await blobs.start();
+    const edgeURL = `http://127.0.0.1:${port}`;
+    const context = Buffer.from(JSON.stringify({ siteID: 'unlinked', token: blobToken, edgeURL, uncachedEdgeURL: edgeURL })).toString('base64');
+    try {
+      await rm(work, { recursive: true, force: true });
+      await mkdir(work, { recursive: true });
+      for (const entry of COPIED) await cp(`${root}/${entry}`, `${work}/${entry}`, { recursive: true });
+      for (const entry of LINKED) await symlink(`${root}/${entry}`, `${work}/${entry}`);
+      const buildEnv = { ...env, NETLIFY_BLOBS_CONTEXT: context, ASTRO_TELEMETRY_DISABLED: '1' };
+      await run(process.execPath, [`${root}/node_modules/astro/bin/astro.mjs`, 'build'], buildEnv);
+      await run(process.execPath, ['scripts/postbuild-headers.mjs'], buildEnv);
+      // Swap the finished site in: two renames, so the served folder is never half-written.
+      const old = `${root}/.netlify/rebuild/previous-dist`;
+      await rm(old, { recursive: true, force: true });
+      await rename(`${root}/dist`, old);
+      await rename(`${work}/dist`, `${root}/dist`);
+      await cp(`${work}/.netlify/v1/config.json`, `${root}/.netlify/v1/config.json`).catch(() => {});
+      await rm(old, { recursive: true, force: true });
+      const finished = Date.now();
+      status = { state: 'live', startedAt: status.startedAt, finishedAt: new Date(finished).toISOString(), durationMs: finished - started };
+      log(`  Rebuilt in ${((finished - started) / 1000).toFixed(1)} s; the new pages are live.`);
+      await onLive?.();
+    } catch (cause) {
+      status = { state: 'failed', startedAt: status.startedAt, finishedAt: new Date().toISOString(), error: String(cause?.message ?? cause).slice(0, 500) };
+      log(`  The rebuild failed: ${status.error}`);
+    } finally {
+      await blobs.stop().catch(() => {});
+    }
+  }
+
+  async function loop() {
+    if (running) {
+      pending = true;
+      return;
+    }
+    running = true;
+    try {
+      do {
+        pending = false;
+        await build();
+      } while (pending);
+    } finally {
+      running = false;
+    }
+  }
+
+  const trusted = (value) => {
+    const given = Buffer.from(String(value ?? ''));
+    const expected = Buffer.from(token);
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
+  const server = createServer((req, res) => {
+    const send = (code, body) => {
+      res.writeHead(code, { 'content-type': 'application/json; charset=utf-8', 'cache-control': 'no-store' });
+      res.end(JSON.stringify(body));
+    };
+    if (!trusted(req.headers['x-local-secret'])) return send(404, { message: 'Not found' });
+    if (req.method === 'POST' && req.url === '/build') {
+      void loop();
+      return send(202, { accepted: true });
+    }
+    if (req.method === 'GET' && req.url === '/status') return send(200, status);
+    return send(404, { message: 'Not found' });
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = /** @type {import('node:net').AddressInfo} */ (server.address());
+  return {
+    env: { LOCAL_BUILD_HOOK_URL: `http://127.0.0.1:${port}/`, LOCAL_BUILD_HOOK_TOKEN: token },
+    close: () => server.close(),
+  };
+}

@@ -1,0 +1,76 @@
+/**
+ * Staff edits (kept in the `catalogue` blob store) laid over the repository's content. The result is
+ * raw content again, so createCatalogue checks it exactly as it checks the files: an edit that would
+ * break the catalogue fails here, and the caller falls back to the repository content.
+ */
+import * as v from 'valibot';
+import { OverlaySchema, type Overlay } from '../schemas/catalogue';
+import { CatalogueError, createCatalogue, type Catalogue, type CatalogueContent } from './build';
+
+type Row = Record<string, unknown> & { code?: string; slug?: string };
+const rows = (value: unknown) => (Array.isArray(value) ? (value as Row[]).map((row) => ({ ...row })) : []);
+
+export function applyOverlay(content: CatalogueContent, overlay: Overlay): CatalogueContent {
+  const checked = v.safeParse(OverlaySchema, overlay);
+  if (!checked.success) {
+    const issue = checked.issues[0];
+    throw new CatalogueError(`saved catalogue edits${v.getDotPath(issue) ? ` at ${v.getDotPath(issue)}` : ''}: ${issue.message}`);
+  }
+  const categories = rows(content.categories);
+  let courses = rows(content.courses);
+  let details = rows(content.details);
+  const searchTerms = { ...(content.searchTerms as Record<string, string[]>) };
+  const evidence = content.evidence as { common: string[]; categories: Record<string, string[]>; courses: Record<string, string[]> };
+  const evidenceCourses = { ...evidence.courses };
+
+  for (const stored of checked.output.categories) {
+    const category = categories.find((c) => c.slug === stored.slug);
+    if (!category) throw new CatalogueError(`saved edit of category ${stored.slug}: no such category`);
+    const { image, ...rest } = stored.edit;
+    Object.assign(category, rest);
+    if (image) category.image = image;
+    else delete category.image;
+  }
+
+  for (const stored of checked.output.courses) {
+    const { code, added, edit } = stored;
+    const existing = courses.find((c) => c.code === code);
+    if (added && existing) throw new CatalogueError(`saved new qualification ${code}: the code is already in content/courses.json`);
+    if (!added && !existing) throw new CatalogueError(`saved edit of ${code}: the code is not in content/courses.json`);
+    if (added) courses.push({ code, ...added, featured: edit.featured, status: 'current' });
+    else existing!.featured = edit.featured;
+    details = details.filter((d) => d.code !== code);
+    details.push({ code, ...edit.details });
+    if (edit.terms.length > 0) searchTerms[code] = edit.terms;
+    else delete searchTerms[code];
+    if (edit.evidence.length > 0) evidenceCourses[code] = edit.evidence;
+    else delete evidenceCourses[code];
+  }
+
+  // Retire last, so a successor may itself be new or edited.
+  for (const { code, edit } of checked.output.courses) {
+    if (!edit.retired) continue;
+    const retired = courses.find((c) => c.code === code)!;
+    courses = courses.filter((c) => c !== retired);
+    details = details.filter((d) => d.code !== code);
+    const successorCode = edit.retired.successor;
+    if (!successorCode) continue;
+    const successor = courses.find((c) => c.code === successorCode);
+    if (!successor) throw new CatalogueError(`saved retirement of ${code}: the successor ${successorCode} is not in the catalogue`);
+    const replaces = [...((successor.replaces as string[] | undefined) ?? []), code, ...((retired.replaces as string[] | undefined) ?? [])];
+    successor.replaces = [...new Set(replaces)];
+  }
+
+  return { categories, courses, details, searchTerms, evidence: { ...evidence, courses: evidenceCourses } };
+}
+
+/** The catalogue with the edits applied; with broken edits, the repository's catalogue and the reason. */
+export function catalogueWithOverlay(content: CatalogueContent, overlay: Overlay | null, repository: () => Catalogue) {
+  if (!overlay || (overlay.courses.length === 0 && overlay.categories.length === 0)) return { catalogue: repository(), error: null };
+  try {
+    return { catalogue: createCatalogue(applyOverlay(content, overlay)), error: null };
+  } catch (cause) {
+    // Whatever is wrong with the edits, the site is still built, from the repository's content.
+    return { catalogue: repository(), error: cause instanceof Error ? cause.message : String(cause) };
+  }
+}

@@ -1,0 +1,106 @@
+/**
+ * Rebuilds after a catalogue save, and what the admin shows about the latest one. In production the save
+ * calls the Netlify build hook (BUILD_HOOK_URL, the same call the site settings make); locally `npm start`
+ * offers its own build hook on the loopback address (LOCAL_BUILD_HOOK_URL with a secret made at each start,
+ * LOCAL_BUILD_HOOK_TOKEN), which builds the site beside the served one and swaps it in when it is done.
+ */
+import * as v from 'valibot';
+import { dataStore } from './blobs.ts';
+import { triggerRebuild } from './settings.ts';
+
+const KEY = 'rebuild/latest';
+
+const RecordSchema = v.object({
+  requestedAt: v.pipe(v.string(), v.isoTimestamp()),
+  requestedBy: v.string(),
+  via: v.picklist(['build-hook', 'local', 'none']),
+  outcome: v.picklist(['started', 'failed', 'not-configured']),
+  /** The deploy that served the save: a function answering from another deploy means a newer one is live. */
+  deployId: v.optional(v.string()),
+});
+type RebuildRecord = v.InferOutput<typeof RecordSchema>;
+
+export type RebuildStatus =
+  | { state: 'none' }
+  | { state: 'not-configured' | 'failed' | 'requested' | 'building' | 'live'; requestedAt: string; requestedBy: string; finishedAt?: string; durationMs?: number; message?: string };
+
+function localHook(): { url: URL; token: string } | null {
+  const raw = process.env.LOCAL_BUILD_HOOK_URL;
+  const token = process.env.LOCAL_BUILD_HOOK_TOKEN;
+  if (!raw || !token) return null;
+  try {
+    const url = new URL(raw);
+    // Only ever the loopback address: the secret never leaves this machine.
+    return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) ? { url, token } : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Asks for a rebuild (build hook, else the local one) and records when and by whom. Never throws. */
+export async function requestRebuild(requestedBy: string, deployId?: string): Promise<RebuildRecord> {
+  const requestedAt = new Date().toISOString();
+  const local = process.env.BUILD_HOOK_URL ? null : localHook();
+  let via: RebuildRecord['via'] = 'none';
+  let outcome: RebuildRecord['outcome'] = 'not-configured';
+  if (process.env.BUILD_HOOK_URL) {
+    via = 'build-hook';
+    outcome = await triggerRebuild();
+  } else if (local) {
+    via = 'local';
+    try {
+      const response = await fetch(new URL('build', local.url), { method: 'POST', headers: { 'x-local-secret': local.token }, signal: AbortSignal.timeout(5000) });
+      outcome = response.ok ? 'started' : 'failed';
+    } catch (cause) {
+      console.error('Could not reach the local build hook:', cause);
+      outcome = 'failed';
+    }
+  }
+  const record: RebuildRecord = { requestedAt, requestedBy, via, outcome, ...(deployId ? { deployId } : {}) };
+  try {
+    await dataStore('catalogue').setJSON(KEY, record);
+  } catch (cause) {
+    console.error('Could not record the rebuild request:', cause);
+  }
+  return record;
+}
+
+const LocalStatusSchema = v.object({
+  state: v.picklist(['idle', 'building', 'live', 'failed']),
+  startedAt: v.optional(v.string()),
+  finishedAt: v.optional(v.string()),
+  durationMs: v.optional(v.number()),
+  error: v.optional(v.string()),
+});
+
+/**
+ * The latest rebuild: `live` once a build that started after the request has finished (locally), or once
+ * this function answers from a newer deploy than the one that took the save (production); until then
+ * `requested` (with the time of the request) or `building`.
+ */
+export async function rebuildStatus(currentDeployId?: string): Promise<RebuildStatus> {
+  const parsed = v.safeParse(RecordSchema, await dataStore('catalogue').get(KEY, { type: 'json' }));
+  if (!parsed.success) return { state: 'none' };
+  const record = parsed.output;
+  const base = { requestedAt: record.requestedAt, requestedBy: record.requestedBy };
+  if (record.outcome !== 'started') return { ...base, state: record.outcome };
+  if (record.via === 'build-hook') {
+    const newer = currentDeployId && record.deployId && currentDeployId !== record.deployId;
+    return { ...base, state: newer ? 'live' : 'requested' };
+  }
+  const local = localHook();
+  if (!local) return { ...base, state: 'requested' };
+  try {
+    const response = await fetch(new URL('status', local.url), { headers: { 'x-local-secret': local.token }, signal: AbortSignal.timeout(3000) });
+    const status = v.parse(LocalStatusSchema, await response.json());
+    const after = (time?: string) => Boolean(time && time >= record.requestedAt);
+    if (status.state === 'building') return { ...base, state: 'building' };
+    if (status.state === 'live' && after(status.startedAt)) {
+      return { ...base, state: 'live', finishedAt: status.finishedAt, durationMs: status.durationMs };
+    }
+    if (status.state === 'failed' && after(status.startedAt)) return { ...base, state: 'failed', message: status.error };
+    return { ...base, state: 'requested' };
+  } catch {
+    return { ...base, state: 'requested' };
+  }
+}

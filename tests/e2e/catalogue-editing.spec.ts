@@ -1,0 +1,178 @@
+/**
+ * Staff edit the catalogue in the admin and the local rebuild publishes it: a changed course page, a retired
+ * course's address redirecting to its successor, and no catalogue controls for the editor role.
+ * Catalogue edits change the whole site, so this file runs once, in the site-wide project, after the
+ * per-viewport projects; it works on qualifications it adds itself and removes them again afterwards.
+ */
+import { randomBytes } from 'node:crypto';
+import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { createStaff } from './helpers/accounts';
+import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { dataStore } from '../../src/server/blobs.ts';
+
+const digits = () => String(randomBytes(3).readUIntBE(0, 3) % 100000).padStart(5, '0');
+const FIRST = `ZZE${digits()}`;
+const SECOND = `ZZF${digits()}`;
+/** A full rebuild of the site under load: allow several minutes. */
+const REBUILD_TIMEOUT = 8 * 60_000;
+/** A save answers once it is stored and the rebuild is asked for; a machine busy building can be slow. */
+const SAVED = { timeout: 30_000 };
+
+async function signIn(page: Page, account: { username: string; password: string }) {
+  await page.goto('/admin/login');
+  await page.getByLabel('Username').fill(account.username);
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await page.waitForURL('**/admin/dashboard');
+}
+
+/** A new qualification added through the API, with written details borrowed from a published one. */
+async function addCourse(request: APIRequestContext, token: string, code: string, title: string) {
+  const headers = { authorization: `Bearer ${token}` };
+  const { details } = (await (await request.get('/api/admin/catalogue/courses/CPC30220', { headers })).json()).edit;
+  const answer = await request.post('/api/admin/catalogue/courses', {
+    headers,
+    data: {
+      code: code.toLowerCase(),
+      facts: { title, level: 'Certificate III', category: 'civil-construction', source: `https://training.gov.au/Training/Details/${code}`, checkedOn: '2026-11-20' },
+      edit: { featured: false, details, evidence: [], terms: [], retired: null },
+    },
+  });
+  expect(answer.status(), await answer.text()).toBe(201);
+}
+
+async function waitUntilLive(page: Page) {
+  const status = page.getByTestId('rebuild-status');
+  await expect(status).toHaveAttribute('data-state', /requested|building|live/);
+  await expect(status).toHaveAttribute('data-state', 'live', { timeout: REBUILD_TIMEOUT });
+}
+
+test.describe.configure({ mode: 'serial' });
+// Fail a stuck step quickly instead of waiting out the long rebuild timeout.
+test.use({ actionTimeout: 30_000 });
+
+test.afterAll(async ({ request }) => {
+  test.setTimeout(REBUILD_TIMEOUT + 60_000);
+  // Remove what this file added and rebuild, so the site is left as it was found.
+  const store = await openUserStore({});
+  try {
+    for (const code of [FIRST, SECOND]) await dataStore('catalogue').delete(`course/${code}`);
+  } finally {
+    await store.close();
+  }
+  const admin = await createStaff('catalogue-cleanup');
+  const login = await request.post('/api/auth/login', { data: { username: admin.username, password: admin.password } });
+  const { token } = await login.json();
+  const headers = { authorization: `Bearer ${token}` };
+  // Saving the category unchanged asks for the rebuild that drops the added pages.
+  const { categories } = await (await request.get('/api/admin/catalogue', { headers })).json();
+  const category = categories.find((c: { slug: string }) => c.slug === 'civil-construction');
+  const saved = await request.put('/api/admin/catalogue/categories/civil-construction', {
+    headers,
+    data: { version: category.version, edit: { description: category.description, color: category.color, image: category.image } },
+  });
+  expect(saved.status()).toBe(200);
+  await expect
+    .poll(async () => (await (await request.get('/api/admin/catalogue/rebuild', { headers })).json()).state, { timeout: REBUILD_TIMEOUT, intervals: [2000] })
+    .toBe('live');
+  expect((await request.get(`/courses/${FIRST}`, { maxRedirects: 0 })).status()).toBe(404);
+});
+
+test('staff edit a course and retire another with a successor; the local rebuild publishes both', async ({ page, request }) => {
+  test.setTimeout(2 * REBUILD_TIMEOUT);
+  const account = await createStaff('catalogue');
+  await signIn(page, account);
+  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+  await addCourse(request, token, FIRST, 'Certificate III in Catalogue Testing');
+  await addCourse(request, token, SECOND, 'Certificate III in Retired Testing');
+
+  await page.goto('/admin/courses');
+  await expect(page.getByRole('heading', { name: 'Manage Courses' })).toBeVisible();
+  await expect(page.getByText('View the nationally recognised qualifications listed on the site.')).toBeVisible();
+
+  // Filters: text, then status.
+  await page.getByLabel('Search').fill(FIRST);
+  await expect(page.getByRole('row')).toHaveCount(2);
+  await page.getByLabel('Search').fill('');
+  await page.getByLabel('Status').selectOption('new');
+  await expect(page.getByTestId(`course-${FIRST}`)).toBeVisible();
+  await expect(page.getByTestId('course-CPC30220')).toHaveCount(0);
+  await page.getByLabel('Status').selectOption('');
+
+  // Edit the first course's written details.
+  await page.getByLabel('Search').fill(FIRST);
+  await page.getByRole('button', { name: `Edit ${FIRST}` }).click();
+  await expect(page.getByRole('heading', { name: `Edit ${FIRST} Certificate III in Catalogue Testing` })).toBeVisible();
+  const about = `Tested by the catalogue editor on ${new Date().toISOString()}: experienced builders get this recognised.`;
+  await page.getByLabel('About (card and page summary)').fill(about);
+  // A bad edit is refused in the form, with the field named.
+  await page.getByLabel('Scope of work').fill('Only one line');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('alert')).toContainText('Scope of work needs at least 3 items');
+  await expect(page.getByLabel('Scope of work')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Scope of work').fill('Set out frames\nFit off doors\nRead plans');
+  await page.getByLabel('Occupations and search words').fill('catalogue tester\nframe tester');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(`${FIRST} saved`)).toBeVisible(SAVED);
+
+  // Retire the second with the first as its successor.
+  await page.getByLabel('Search').fill(SECOND);
+  await page.getByRole('button', { name: `Edit ${SECOND}` }).click();
+  await page.getByLabel(/Retire this qualification/).check();
+  await page.getByLabel('Successor (optional)').selectOption(FIRST);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(`${SECOND} saved`)).toBeVisible(SAVED);
+  await expect(page.getByTestId(`course-${SECOND}`)).toContainText(`Retired to ${FIRST}`);
+
+  await waitUntilLive(page);
+
+  await page.goto(`/courses/${FIRST}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Certificate III in Catalogue Testing');
+  await expect(page.getByText(about).first()).toBeVisible();
+  await expect(page.getByText('Fit off doors')).toBeVisible();
+
+  const moved = await request.get(`/courses/${SECOND}`, { maxRedirects: 0 });
+  expect(moved.status()).toBe(301);
+  expect(moved.headers().location).toBe(`/courses/${FIRST}`);
+  await page.goto(`/courses/${SECOND.toLowerCase()}`);
+  await expect(page).toHaveURL(new RegExp(`/courses/${FIRST}$`));
+});
+
+test('a category edit is checked in the form and saved with who and when', async ({ page }) => {
+  const account = await createStaff('categories');
+  await signIn(page, account);
+  await page.goto('/admin/categories');
+  await expect(page.getByRole('heading', { name: 'Manage Categories' })).toBeVisible();
+  await expect(page.getByText('View the industry sectors and how many courses each one lists.')).toBeVisible();
+  await page.getByRole('button', { name: 'Edit Civil Construction & Trades' }).click();
+  await page.getByLabel('Image').fill('https://elsewhere.example/picture.png');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(/The image must be an address on this site/)).toBeVisible();
+  await page.getByLabel('Image').fill('');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText('Civil Construction & Trades saved')).toBeVisible(SAVED);
+  await page.getByRole('button', { name: 'Edit Civil Construction & Trades' }).click();
+  await expect(page.getByText(new RegExp(`Last saved .* by ${account.username}`))).toBeVisible();
+});
+
+test('the editor role sees no catalogue controls and the catalogue API refuses it', async ({ page, request }) => {
+  const account = await createStaff('cat-editor', 'editor');
+  await signIn(page, account);
+  for (const name of [/Manage Courses/, /Manage Categories/]) await expect(page.getByRole('link', { name })).toHaveCount(0);
+  for (const path of ['/admin/courses', '/admin/categories']) {
+    await page.goto(path);
+    await expect(page.getByText('This is not available for your role.')).toBeVisible();
+    await expect(page.getByRole('button', { name: /Edit|Add a qualification|Save changes/ })).toHaveCount(0);
+    await expect(page.getByRole('table')).toHaveCount(0);
+  }
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const headers = { authorization: `Bearer ${token}` };
+  for (const answer of [
+    await request.get('/api/admin/catalogue', { headers }),
+    await request.put('/api/admin/catalogue/courses/CPC30220', { headers, data: { version: 0, edit: {} } }),
+    await request.post('/api/admin/catalogue/courses', { headers, data: {} }),
+  ]) {
+    expect(answer.status()).toBe(403);
+    expect((await answer.json()).message).toMatch(/^Your role \(editor\) does not allow this/);
+  }
+});
