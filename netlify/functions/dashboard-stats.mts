@@ -1,6 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { json, methodNotAllowed } from '../../src/server/http';
-import { authorize, can } from '../../src/server/roles';
+import { can } from '../../src/lib/roles';
+import { authorize } from '../../src/server/roles';
 import { dashboardStats } from '../../src/server/stats';
 
 /**
