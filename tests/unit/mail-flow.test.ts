@@ -201,11 +201,25 @@ describe('POST /api/email/quote', () => {
   it('stores every field of the quote schema as parsed, and lists each labelled one in the staff e-mail', async () => {
     const sent = { ...quote, goals: 'Run my own crew', additionalInfo: 'Weekdays only', notSure: true, consentMarketing: true };
     const { body } = await post(quoteHandler, '/api/email/quote', sent);
-    const stored = (await getInquiry(body.id))?.quote as Record<string, unknown> | undefined;
+    const record = await getInquiry(body.id);
+    const stored = record?.quote as Record<string, unknown> | undefined;
+    const contact = record?.contact as Record<string, unknown> | undefined;
     const parsed: Record<string, unknown> = v.parse(QuoteSchema, sent);
+    // Who asked is kept with the inquiry's contact details and the two consents with its consents; the
+    // terms must be accepted for anything to be stored. Every other field of the schema is in the quote.
+    const elsewhere: Record<string, () => unknown> = {
+      firstName: () => contact?.firstName,
+      lastName: () => contact?.lastName,
+      email: () => contact?.email,
+      phone: () => contact?.phone,
+      consentPartnerRto: () => record?.consents?.partnerRto,
+      consentMarketing: () => record?.consents?.marketing,
+      acceptedTerms: () => record !== null && record !== undefined,
+    };
     for (const field of Object.keys(QuoteSchema.entries)) {
       // The two abuse checks are passed before storing and are no part of the request.
       if (field === HONEYPOT_FIELD || field === ELAPSED_FIELD) expect(stored).not.toHaveProperty(field);
+      else if (field in elsewhere) expect(elsewhere[field](), field).toEqual(parsed[field]);
       else expect(stored?.[field], field).toEqual(parsed[field]);
     }
     const staff = await dataStore('outbox').get(`inquiry-${body.id}-staff`, { type: 'json' });
