@@ -59,7 +59,7 @@ server_up() { # waits until the server answers; fails if it exits or takes longe
 # Type check, after the build (in the background, while the unit tests run).
 (
   server_up
-  echo "site built and serving after $((SECONDS - build_started)) s"
+  echo "the site answered after $((SECONDS - build_started)) s"
   check_started=$SECONDS
   astro check
   status=$?

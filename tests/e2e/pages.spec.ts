@@ -116,6 +116,7 @@ test('how RPL works lists the six benefits, the skills check and every industry'
 });
 
 test('no page breaks its own Content-Security-Policy (every inline script and style is allowed by hash)', async ({ page }) => {
+  test.setTimeout(90_000); // eleven pages, each with every island woken
   const violations: string[] = [];
   page.on('console', (message) => {
     if (/Content Security Policy/i.test(message.text())) violations.push(`${page.url()}: ${message.text()}`);

@@ -221,6 +221,13 @@ beforeAll(async () => {
   await createUser({ username: STAFF.username, firstName: 'Fuzz', lastName: 'Admin', role: 'admin', password: STAFF.password });
   const contact = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', phone: '0400 000 000' };
   for (const day of [1, 2]) inquiryIds.push((await createInquiry({ kind: 'contact', source: 'contact', contact, message: 'Hi' }, new Date(Date.UTC(2026, 0, day)))).id);
+  // The first inbox read completes the inbox index; a live store has long had it, and every row starts from
+  // this copy, so read once here (a refusal that needs the total, such as an offset past the end, reads too).
+  const inbox = await handlerFor('/api/admin/inquiries')!.handler(
+    new Request('http://localhost/api/admin/inquiries', { headers: { authorization: `Bearer ${await issueToken((await getUser(STAFF.username))!)}` } }),
+    fakeContext({}),
+  );
+  expect((inbox as Response).status, 'a first inbox read').toBe(200);
   const blogs = handlerFor('/api/blogs');
   if (blogs) {
     const token = await issueToken((await getUser(STAFF.username))!);
