@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import coursesJson from '../../content/courses.json';
+import coursesJson from '../../content/courses.json' with { type: 'json' };
 import { dataStore, EDIT_RETRIES, retryDelayMs, serialised, updateJSON } from './blobs.ts';
 import {
   countAfter,
