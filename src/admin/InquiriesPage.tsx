@@ -30,7 +30,7 @@ export default function InquiriesPage() {
   const [typed, setTyped] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  const { data, isPending, isError, isFetching } = useQuery({
+  const { data, isPending, isError, isFetching, isPlaceholderData } = useQuery({
     queryKey: ['inquiries', filter, page, search],
     // One page at a time: the server reads only that page's inquiries (a search reads its index, not the records).
     queryFn: () =>
@@ -144,7 +144,10 @@ export default function InquiriesPage() {
         <>
         {search && (
           <p className="inbox-search__result" role="status">
-            {data.total.toLocaleString('en-AU')} {data.total === 1 ? 'inquiry matches' : 'inquiries match'} "{search}"
+            {/* The previous list stays on screen while the search runs; its count is not this search's. */}
+            {isPlaceholderData
+              ? 'Searching...'
+              : `${data.total.toLocaleString('en-AU')} ${data.total === 1 ? 'inquiry matches' : 'inquiries match'} "${search}"`}
           </p>
         )}
         {data.unreadable.length > 0 && (
