@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Download, Search } from 'lucide-react';
@@ -37,7 +37,7 @@ export default function InquiriesPage() {
       api<InboxPage>(`/admin/inquiries?status=${filter}&offset=${page * PAGE}&limit=${PAGE}${search ? `&q=${encodeURIComponent(search)}` : ''}`),
     placeholderData: keepPreviousData,
   });
-  function runSearch(event: FormEvent) {
+  function runSearch(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setSearch(typed.trim());
     setPage(0);
@@ -264,7 +264,7 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
     onError: (cause) => setNoteError(`Could not add the note: ${failure(cause)}`),
   });
 
-  function submitNote(event: FormEvent) {
+  function submitNote(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!note.trim()) {
       setNoteError('Write the note first');
