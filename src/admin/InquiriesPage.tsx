@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type FormEvent } from 'react';
+import { useEffect, useId, useState, type SubmitEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Download, Search } from 'lucide-react';
@@ -30,14 +30,14 @@ export default function InquiriesPage() {
   const [typed, setTyped] = useState('');
   const [open, setOpen] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
-  const { data, isPending, isError, isFetching } = useQuery({
+  const { data, isPending, isError, isFetching, isPlaceholderData } = useQuery({
     queryKey: ['inquiries', filter, page, search],
     // One page at a time: the server reads only that page's inquiries (a search reads its index, not the records).
     queryFn: () =>
       api<InboxPage>(`/admin/inquiries?status=${filter}&offset=${page * PAGE}&limit=${PAGE}${search ? `&q=${encodeURIComponent(search)}` : ''}`),
     placeholderData: keepPreviousData,
   });
-  function runSearch(event: FormEvent) {
+  function runSearch(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setSearch(typed.trim());
     setPage(0);
@@ -144,7 +144,10 @@ export default function InquiriesPage() {
         <>
         {search && (
           <p className="inbox-search__result" role="status">
-            {data.total.toLocaleString('en-AU')} {data.total === 1 ? 'inquiry matches' : 'inquiries match'} "{search}"
+            {/* The previous list stays on screen while the search runs; its count is not this search's. */}
+            {isPlaceholderData
+              ? 'Searching...'
+              : `${data.total.toLocaleString('en-AU')} ${data.total === 1 ? 'inquiry matches' : 'inquiries match'} "${search}"`}
           </p>
         )}
         {data.unreadable.length > 0 && (
@@ -261,7 +264,7 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
     onError: (cause) => setNoteError(`Could not add the note: ${failure(cause)}`),
   });
 
-  function submitNote(event: FormEvent) {
+  function submitNote(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     if (!note.trim()) {
       setNoteError('Write the note first');

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import coursesJson from '../../content/courses.json';
+import coursesJson from '../../content/courses.json' with { type: 'json' };
 import { dataStore, EDIT_RETRIES, retryDelayMs, serialised, updateJSON } from './blobs.ts';
 import {
   countAfter,
@@ -168,7 +168,9 @@ export async function updateInquiry(
 ): Promise<InquiryRecord | null> {
   if (!isInquiryId(id)) return null;
   for (let attempt = 0; attempt < EDIT_RETRIES.attempts; attempt++) {
-    const current = await readWithEtag(id);
+    // The local blob server can miss an entry for a moment while another request rewrites it: a record
+    // counts as missing only when a second look agrees.
+    const current = (await readWithEtag(id)) ?? (await settle(attempt), await readWithEtag(id));
     if (!current) return null;
     const changed = await change(structuredClone(current.data));
     if (!changed) return current.data;
@@ -177,10 +179,12 @@ export async function updateInquiry(
     // the change above do not wait, so a change that itself updates the record cannot deadlock.
     const { modified } = await serialised(`inquiries\n${recordKey(id)}`, () => store().setJSON(recordKey(id), next, { onlyIfMatch: current.etag }));
     if (modified) return next;
-    await new Promise((resolve) => setTimeout(resolve, retryDelayMs(EDIT_RETRIES, attempt)));
+    await settle(attempt);
   }
   throw new Error(`Inquiry ${id} kept changing while it was being updated`);
 }
+
+const settle = (attempt: number) => new Promise((resolve) => setTimeout(resolve, retryDelayMs(EDIT_RETRIES, attempt)));
 
 /**
  * A record and the ETag it was read at. Netlify answers reads with an ETag; the local blob server

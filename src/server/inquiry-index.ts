@@ -230,7 +230,14 @@ export async function pageOfIds(
   return ids;
 }
 
-/** Every month entry of the summary, newest month first, read a few at a time. */
+/**
+ * Month entries this instance has read, by month. Every write to a month entry gives it a new rev, so an
+ * entry read at the rev the summary names is that month as the summary counted it: searches reuse it
+ * instead of reading and parsing the month again (a few MB at 100,000 inquiries).
+ */
+const monthCache = new Map<string, MonthIndex>();
+
+/** Every month entry of the summary, newest month first, read a few at a time (or reused, see monthCache). */
 async function allMonths(summary: IndexSummary): Promise<MonthIndex[]> {
   const months = Object.keys(summary.months).sort().reverse();
   const read: (MonthIndex | null)[] = new Array(months.length);
@@ -238,7 +245,15 @@ async function allMonths(summary: IndexSummary): Promise<MonthIndex[]> {
   const worker = async () => {
     while (next < months.length) {
       const index = next++;
-      read[index] = await readMonth(months[index]);
+      const month = months[index];
+      const cached = monthCache.get(month);
+      if (cached && cached.rev === summary.months[month].rev) {
+        read[index] = cached;
+        continue;
+      }
+      const fresh = await readMonth(month);
+      if (fresh) monthCache.set(month, fresh);
+      read[index] = fresh;
     }
   };
   await Promise.all(Array.from({ length: Math.min(8, months.length) }, worker));

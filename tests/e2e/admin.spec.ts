@@ -377,6 +377,10 @@ test.describe('inquiries inbox', () => {
 });
 
 test.describe('inbox as a daily tool', () => {
+  // Each step waits on the local server, which is slow when the machine is busy: more time, no fixed waits.
+  test.describe.configure({ timeout: 120_000 });
+  const eventually = expect.configure({ timeout: 20_000 });
+
   /** The staff account's inquiry, straight into the server's store (the forms' rate limit would take minutes). */
   async function storeInquiry(lastName: string, email: string, quote = false) {
     const target = await openUserStore({});
@@ -412,46 +416,46 @@ test.describe('inbox as a daily tool', () => {
     await page.getByRole('button', { name: /^All/ }).click();
     await page.getByLabel('Search inquiries').fill(email.toUpperCase());
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect(page.getByRole('status').filter({ hasText: /1 inquiry matches/ })).toBeVisible();
+    await eventually(page.getByRole('status').filter({ hasText: /1 inquiry matches/ })).toBeVisible();
     const item = page.locator('.inbox-item');
-    await expect(item).toHaveCount(1);
-    await expect(item).toContainText(email);
+    await eventually(item).toHaveCount(1);
+    await eventually(item).toContainText(email);
 
     // The detail view: the quote's answers, then the note and the assignment.
     await item.getByRole('button', { name: /Details, notes and assignment/ }).click();
-    await expect(item.getByRole('definition').filter({ hasText: 'CPC30220 Certificate III in Carpentry' })).toBeVisible();
-    await expect(item.getByText('Eight years framing houses.')).toBeVisible();
+    await eventually(item.getByRole('definition').filter({ hasText: 'CPC30220 Certificate III in Carpentry' })).toBeVisible();
+    await eventually(item.getByText('Eight years framing houses.')).toBeVisible();
     await item.getByRole('button', { name: 'Add note' }).click();
-    await expect(item.getByRole('alert')).toHaveText('Write the note first');
+    await eventually(item.getByRole('alert')).toHaveText('Write the note first');
     await item.getByLabel('Add a note').fill('Rang back, sending the evidence list.');
     await item.getByRole('button', { name: 'Add note' }).click();
-    await expect(item.locator('.inbox-note')).toHaveCount(1);
+    await eventually(item.locator('.inbox-note')).toHaveCount(1);
     await item.getByLabel('Assign to').selectOption(colleague.username);
     await item.getByRole('button', { name: 'Save assignment' }).click();
-    await expect(item.locator('.inbox-item__assignee')).toHaveText('Assigned to Test Editor');
+    await eventually(item.locator('.inbox-item__assignee')).toHaveText('Assigned to Test Editor');
 
     // After a reload it is all still there, from the store.
     await page.reload();
     await page.getByRole('button', { name: /^All/ }).click();
     await page.getByLabel('Search inquiries').fill(email);
     await page.getByLabel('Search inquiries').press('Enter');
-    await expect(item).toHaveCount(1);
-    await expect(item.getByRole('button', { name: /\(1 note\)/ })).toBeVisible();
+    await eventually(item).toHaveCount(1);
+    await eventually(item.getByRole('button', { name: /\(1 note\)/ })).toBeVisible();
     await item.getByRole('button', { name: /Details, notes and assignment/ }).click();
     const note = item.locator('.inbox-note');
-    await expect(note).toContainText('Rang back, sending the evidence list.');
-    await expect(note).toContainText(`${account.firstName} ${account.lastName} ·`);
-    await expect(item.getByText(/^Assigned to Test Editor \(changed by Test Editor, .+\)$/)).toBeVisible();
-    await expect(item.getByLabel('Assign to')).toHaveValue(colleague.username);
+    await eventually(note).toContainText('Rang back, sending the evidence list.');
+    await eventually(note).toContainText(`${account.firstName} ${account.lastName} ·`);
+    await eventually(item.getByText(/^Assigned to Test Editor \(changed by Test Editor, .+\)$/)).toBeVisible();
+    await eventually(item.getByLabel('Assign to')).toHaveValue(colleague.username);
     const axe = await new AxeBuilder({ page }).analyze();
     expect(axe.violations).toEqual([]);
 
     // A search that matches nothing says so; clearing it shows the list again.
     await page.getByLabel('Search inquiries').fill(`nobody-${stamp}`);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await expect(page.getByText(`No inquiries match "nobody-${stamp}".`)).toBeVisible();
+    await eventually(page.getByText(`No inquiries match "nobody-${stamp}".`)).toBeVisible();
     await page.getByRole('button', { name: 'Clear search' }).click();
-    await expect(page.locator('.inbox-item').first()).toBeVisible();
+    await eventually(page.locator('.inbox-item').first()).toBeVisible();
   });
 
   test('the dashboard counts new inquiries since this staff member last opened the inbox and links there', async ({ page }, testInfo) => {
@@ -459,27 +463,27 @@ test.describe('inbox as a daily tool', () => {
     await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
     await signIn(page, account);
     await page.waitForURL('**/admin/inquiries');
-    await expect(page.getByRole('button', { name: /^New/ })).toBeVisible();
-    await expect(page.locator('.inbox-item, .admin-empty').first()).toBeVisible();
+    await eventually(page.getByRole('button', { name: /^New/ })).toBeVisible();
+    await eventually(page.locator('.inbox-item, .admin-empty').first()).toBeVisible();
 
     const stamp = `${testInfo.project.name}${Date.now()}`;
     await storeInquiry(`Fresh${stamp}a`, `fresh-a-${stamp}@example.com`);
     await storeInquiry(`Fresh${stamp}b`, `fresh-b-${stamp}@example.com`);
     await page.goto('/admin/dashboard');
     const card = page.getByTestId('stat-new-inquiries');
-    await expect(card.getByRole('heading', { name: 'New inquiries' })).toBeVisible();
-    await expect(card).toContainText(/Since your last visit, /);
+    await eventually(card.getByRole('heading', { name: 'New inquiries' })).toBeVisible();
+    await eventually(card).toContainText(/Since your last visit, /);
     const value = card.locator('.stat-card__value');
-    await expect(value).toHaveAttribute('data-value', /^\d+$/);
+    await eventually(value).toHaveAttribute('data-value', /^\d+$/);
     // Other tests may add inquiries at the same time, so at least the two made here.
     const before = Number(await value.getAttribute('data-value'));
     expect(before).toBeGreaterThanOrEqual(2);
 
     await card.getByRole('link', { name: 'Open the inbox' }).click();
     await page.waitForURL('**/admin/inquiries');
-    await expect(page.locator('.inbox-item').filter({ hasText: `fresh-b-${stamp}@example.com` })).toBeVisible();
+    await eventually(page.locator('.inbox-item').filter({ hasText: `fresh-b-${stamp}@example.com` })).toBeVisible();
     await page.goto('/admin/dashboard');
-    await expect(value).toHaveAttribute('data-value', /^\d+$/);
+    await eventually(value).toHaveAttribute('data-value', /^\d+$/);
     expect(Number(await value.getAttribute('data-value'))).toBeLessThan(before);
   });
 });
