@@ -75,7 +75,7 @@ export default function SettingsPage() {
         const { contactInfo, socialMedia, business, partnerRtos, claims } = { ...defaultSiteSettings, ...answer };
         return { settings: { contactInfo, socialMedia, business, partnerRtos, claims }, failed: false };
       } catch (cause) {
-        // SPEC 7/8: if the load is not OK the built-in defaults are used, with a toast.
+        // If the load is not OK the built-in defaults are used, with a toast.
         console.error('Site settings could not be loaded', cause);
         return { settings: defaultSiteSettings, failed: true };
       }
@@ -160,7 +160,7 @@ export default function SettingsPage() {
   }
 
   function onReset() {
-    // SPEC 4: replaces the form values with the built-in defaults locally, without saving.
+    // Replaces the form values with the built-in defaults locally, without saving.
     setForm(toForm(defaultSiteSettings));
     setErrors({});
     setBanner(null);

@@ -13,7 +13,7 @@ interface Props {
   label: string;
 }
 
-/** SPEC 2.5: suggestions hide 200 ms after the field loses focus. */
+/** Suggestions hide 200 ms after the field loses focus. */
 export const SUGGESTION_HIDE_DELAY = 200;
 
 /**

@@ -7,7 +7,7 @@ import { loadSearchCourses } from '../lib/search-data';
 import './SearchModal.css';
 
 /**
- * Header search (SPEC 2.3). A native modal <dialog> gives the focus trap, Escape and focus return;
+ * Header search. A native modal <dialog> gives the focus trap, Escape and focus return;
  * this island adds the trimming rule, backdrop close and navigation.
  */
 export default function SearchModal() {

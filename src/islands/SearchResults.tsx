@@ -33,7 +33,7 @@ const toHref = (query: SearchQuery) => {
 };
 
 /**
- * SPEC 2.10 search results. The server renders the first answer into the page; refinements are
+ * Search results. The server renders the first answer into the page; refinements are
  * computed in the browser from the search data (src/lib/search-data.ts), fetched once, so they show at once afterwards.
  */
 export default function SearchResults({ initialQuery, initialResults, initialTotal, categories, levels, phone }: Props) {

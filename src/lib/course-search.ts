@@ -182,7 +182,7 @@ const RERANKED = 100;
 const byLevelThenTitle = (a: SearchableCourse, b: SearchableCourse) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title);
 
 /**
- * SPEC 2.10 search, read the way workers write: free sentences ("I have 10 years as a carpenter"),
+ * Course search, read the way workers write: free sentences ("I have 10 years as a carpenter"),
  * job names and slang from content/search-terms.json, misspellings (1-2 letters in words of 5 or
  * more), word starts while typing, and codes in any case (an exact code comes first). Every word must
  * match if any course matches them all; otherwise the courses matching most of them, best first.
@@ -225,7 +225,7 @@ export function searchCourses<T extends SearchableCourse>(courses: readonly T[],
   return out;
 }
 
-/** SPEC 2.5 hero suggestions, plus the best matching qualifications: at most 8 in all. */
+/** Hero suggestions, plus the best matching qualifications: at most 8 in all. */
 export type Suggestion =
   | { type: 'category'; name: string; slug: string }
   | { type: 'level'; name: string }

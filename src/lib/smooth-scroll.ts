@@ -1,4 +1,4 @@
-/** SPEC 2.2 scroll constants. */
+/** Scroll constants. */
 export const SMOOTH_SCROLL_DURATION = 800;
 export const SMOOTH_SCROLL_OFFSET = 80;
 export const FIXED_HEADER_OFFSET = 120;

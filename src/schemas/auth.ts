@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** SPEC 5/8: both fields required, otherwise 'Please fill in all fields'. */
+/** Both fields required, otherwise 'Please fill in all fields'. */
 export const FILL_ALL_FIELDS = 'Please fill in all fields';
 
 const required = (max: number) =>
@@ -44,7 +44,7 @@ export const NewUserSchema = v.object({
 });
 export type NewUser = v.InferOutput<typeof NewUserSchema>;
 
-/** What the browser keeps under the 'user' key and the dashboard shows (SPEC 3). */
+/** What the browser keeps under the 'user' key and the dashboard shows. */
 export const PublicUserSchema = v.object({
   username: v.string(),
   firstName: v.string(),

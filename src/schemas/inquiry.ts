@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CourseCodeSchema, SlugSchema } from './catalogue';
 
 /**
- * Contact, home consultation and free-quote submissions (SPEC 3, 5, 7). The islands validate with
+ * Contact, home consultation and free-quote submissions (field rules: docs/limits.md). The islands validate with
  * these before sending and the functions validate again, so both sides give the same messages.
  */
 

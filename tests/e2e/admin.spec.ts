@@ -14,7 +14,7 @@ async function signIn(page: Page, account: { username: string; password: string 
 }
 
 test.describe('staff sign-in', () => {
-  test('wrong password, empty fields and the right password (SPEC 2.13)', async ({ page }) => {
+  test('wrong password, empty fields and the right password', async ({ page }) => {
     const account = await createStaff();
     await page.goto('/admin/login');
     await expect(page.getByRole('heading', { name: /Admin Panel/ })).toBeVisible();

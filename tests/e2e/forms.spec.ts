@@ -173,7 +173,7 @@ test.describe('/contact', () => {
 });
 
 test.describe('home consultation form', () => {
-  test('really sends its message (SPEC 4) and marks it as from the home page', async ({ page }, info) => {
+  test('really sends its message and marks it as from the home page', async ({ page }, info) => {
     const email = uniqueEmail(info, 'home');
     await page.goto('/');
     const section = page.locator('section.consult');
