@@ -45,6 +45,7 @@ export default function SearchModal() {
         <Search size={22} aria-hidden="true" />
         <span className="visually-hidden">Search qualifications</span>
       </button>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes; the native dialog already closes on Escape */}
       <dialog ref={dialogRef} className="search-modal" aria-labelledby={titleId} onClick={onBackdropClick}>
         <div className="search-modal__panel">
           <div className="search-modal__head">

@@ -35,6 +35,7 @@ export default function VideoPlayer({ title, mp4, webm, captions, poster, poster
 
   return (
     <div className={`video-player is-${state}`}>
+      {/* biome-ignore lint/a11y/useMediaCaption: the captions track is added once playback starts (below) */}
       <video
         ref={videoRef}
         controls={state !== 'poster'}

@@ -219,7 +219,7 @@ export function searchCourses<T extends SearchableCourse>(courses: readonly T[],
       .slice(0, RERANKED)
       .map((r) => ({ id: r.id as number, score: r.score * phraseBonus(phrases(r.id), words) * (1 - 0.04 * Math.min(levelRank(courses[r.id].level), 6)) }))
       .sort((a, b) => b.score - a.score || byLevelThenTitle(courses[a.id], courses[b.id]));
-    head.forEach((r) => push(r.id));
+    for (const r of head) push(r.id);
     for (let i = RERANKED; i < results.length; i++) push(results[i].id as number);
   }
   return out;

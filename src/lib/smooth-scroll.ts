@@ -8,7 +8,7 @@ export const BACK_TO_TOP_DURATION = 600;
 export const prefersReducedMotion = () =>
   typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-const easeInOutCubic = (t: number) => (t < 0.5 ? 4 * t * t * t : 1 - Math.pow(-2 * t + 2, 3) / 2);
+const easeInOutCubic = (t: number) => (t < 0.5 ? 4 * t * t * t : 1 - (-2 * t + 2) ** 3 / 2);
 
 /** Scrolls the window to `top` over `duration` ms, or at once when the visitor prefers reduced motion. */
 export function scrollToY(top: number, duration = SMOOTH_SCROLL_DURATION): Promise<void> {

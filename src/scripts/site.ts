@@ -111,7 +111,7 @@ window.addEventListener('pageshow', (event) => {
 // A stored staff session shows the Dashboard links.
 try {
   if (localStorage.getItem('token') && localStorage.getItem('user')) {
-    document.querySelectorAll<HTMLElement>('[data-auth-only]').forEach((el) => el.removeAttribute('hidden'));
+    for (const el of document.querySelectorAll<HTMLElement>('[data-auth-only]')) el.removeAttribute('hidden');
   }
 } catch {
   /* no storage, no session */

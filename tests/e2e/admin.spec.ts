@@ -154,7 +154,7 @@ test.describe('dashboard and catalogue screens', () => {
 
 test.describe('site settings', () => {
   // Settings are site-wide: one project changes them, so the two viewports do not race each other.
-  test('a save shows in the public header and footer; bad input is refused with the field named', { tag: '@desktop-only' }, async ({ page, browser }, testInfo) => {
+  test('a save shows in the public header and footer; bad input is refused with the field named', { tag: '@desktop-only' }, async ({ page, browser }) => {
     const account = await createStaff();
     await page.goto('/admin/login');
     await signIn(page, account);

@@ -160,7 +160,9 @@ test.describe('/contact', () => {
     await page.goto('/contact');
     const form = page.locator('form.inquiry-form');
     let posted = false;
-    page.on('request', (r) => r.url().includes('/api/email/') && (posted = true));
+    page.on('request', (r) => {
+      if (r.url().includes('/api/email/')) posted = true;
+    });
     await form.getByLabel('E-mail').fill('not-an-email');
     await form.getByRole('button', { name: 'Send Message' }).click();
     await expect(form.getByLabel('First name')).toHaveAttribute('aria-invalid', 'true');

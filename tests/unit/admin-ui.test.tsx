@@ -138,7 +138,7 @@ describe('finding 4: an attacker can keep the owner out (sign-in link on the log
   afterEach(() => history.replaceState(null, '', '/'));
 
   it('redeems ?link= once for a session and removes it from the address', async () => {
-    history.replaceState(null, '', '/admin/login?link=' + 'L'.repeat(43));
+    history.replaceState(null, '', `/admin/login?link=${'L'.repeat(43)}`);
     const bodies: unknown[] = [];
     routeFetch({
       '/api/auth/link': () => jsonAnswer(200, { token: 'header.payload.signature', user: { username: 'olive', firstName: 'Olive', lastName: 'Owner', role: 'admin' }, message: 'Login successful! Redirecting...' }),
@@ -153,7 +153,7 @@ describe('finding 4: an attacker can keep the owner out (sign-in link on the log
   });
 
   it("shows the server's message for a used or expired link", async () => {
-    history.replaceState(null, '', '/admin/login?link=' + 'U'.repeat(43));
+    history.replaceState(null, '', `/admin/login?link=${'U'.repeat(43)}`);
     routeFetch({ '/api/auth/link': () => jsonAnswer(400, { message: 'This sign-in link is invalid, used or expired. Please sign in again.' }) });
     render(<LoginPage />);
     expect(await screen.findByText('This sign-in link is invalid, used or expired. Please sign in again.')).toBeTruthy();

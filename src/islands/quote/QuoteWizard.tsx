@@ -101,6 +101,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
     if (restored.current && storage && !done) saveProgress(storage, { step, draft });
   }, [step, draft, done]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: moves focus to the heading after each step change
   useEffect(() => {
     if (!moved.current) return;
     moved.current = false;
@@ -245,5 +246,8 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
 }
 
 function renderParts(parts: Part[]): ReactNode[] {
-  return parts.map((part, index) => (typeof part === 'string' ? part : <a key={index} href={part.href} rel="external">{part.text}</a>));
+  return parts.map((part, index) =>
+    // biome-ignore lint/suspicious/noArrayIndexKey: fixed text whose parts never move
+    typeof part === 'string' ? part : <a key={index} href={part.href} rel="external">{part.text}</a>,
+  );
 }
