@@ -11,10 +11,8 @@ export const LoginSchema = v.object({
   username: v.pipe(v.string(FILL_ALL_FIELDS), v.trim(), v.nonEmpty(FILL_ALL_FIELDS), v.maxLength(64, 'Usernames are at most 64 characters')),
   password: required(200),
 });
-export type LoginInput = v.InferOutput<typeof LoginSchema>;
 
 export const ROLES = ['admin', 'editor'] as const;
-export type Role = (typeof ROLES)[number];
 
 /** A staff account name: what people type at the login box. */
 export const UsernameSchema = v.pipe(

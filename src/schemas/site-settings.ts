@@ -120,6 +120,5 @@ export const SiteSettingsInputSchema = v.object({
 });
 export type SocialNetwork = keyof SiteSettings['socialMedia'];
 export type PartnerRto = SiteSettings['partnerRtos'][number];
-export type Claim = SiteSettings['claims'][ClaimKey];
 
 export { isShownSocialLink } from '../lib/social.ts';
