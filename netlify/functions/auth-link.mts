@@ -20,7 +20,7 @@ export default async (request: Request, context: Context) => {
   const body = await parseJsonBody(LinkSchema, request, 1024);
   if (!body.ok) return body.response;
   try {
-    let user;
+    let user: Awaited<ReturnType<typeof redeemSignInLink>>;
     try {
       user = await redeemSignInLink(body.data.token);
     } catch (cause) {

@@ -12,7 +12,7 @@ import { LINK_SENT, sendSignInLink } from '../../src/server/sign-in-links';
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
 export const SIGN_IN_BUSY = 'Sign-in is busy right now. Please try again in a few seconds.';
 
-/** POST /api/auth/login {username, password} -> {token, user, message} (SPEC 2.13, 3, 8). */
+/** POST /api/auth/login {username, password} -> {token, user, message}; messages in docs/texts.md. */
 export default async (request: Request, context: Context) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const body = await parseJsonBody(LoginSchema, request, 4096);

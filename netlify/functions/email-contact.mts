@@ -5,7 +5,7 @@ import { ContactSchema } from '../../src/schemas/inquiry';
 import { consentsFrom } from '../../src/server/inquiries';
 
 /**
- * POST /api/email/contact {firstName, lastName, phone, email, message, source?} (SPEC 7):
+ * POST /api/email/contact {firstName, lastName, phone, email, message, source?} (docs/routes.md):
  * the contact page and the home page's consultation form. Stored first, then mailed.
  */
 export default async (request: Request, context: Context) => {

@@ -7,7 +7,7 @@ import { consentsFrom } from '../../src/server/inquiries';
 import { matchCodes, resultFor } from '../../src/server/quote-result';
 
 /**
- * POST /api/email/quote (SPEC 2.12, 3, 7): the five-step free quote. The chosen categories and
+ * POST /api/email/quote (docs/routes.md): the five-step free quote. The chosen categories and
  * courses must exist in the catalogue; the inquiry keeps their names and titles as they were. The
  * answer also carries an indicative result (best matches, evidence checklist, what RPL cannot give).
  */

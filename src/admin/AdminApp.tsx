@@ -18,7 +18,7 @@ const pages = {
 } as const satisfies Record<string, { title: string; Page: unknown; permission: Permission | null }>;
 export type AdminPageName = keyof typeof pages;
 
-/** SPEC 7: admin data is fetched once, retried once, not refetched on window focus. */
+/** Admin data is fetched once, retried once, not refetched on window focus. */
 function makeQueryClient() {
   return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
 }
@@ -31,7 +31,7 @@ function Loading({ text = 'Loading...' }: { text?: string }) {
   );
 }
 
-/** SPEC 2.2 guard: 'Loading...' while the session is restored, then the page or a redirect to login. */
+/** Route guard: 'Loading...' while the session is restored, then the page or a redirect to login. */
 function Guard({ page }: { page: AdminPageName }) {
   const { status, user } = useAuth();
   useEffect(() => {

@@ -14,7 +14,7 @@ export const adminNav: readonly { href: string; label: string; permission?: Perm
   { href: '/admin/categories', label: 'Categories', permission: 'catalogue' },
 ];
 
-/** SPEC 2.14 header: admin title, page badge, initials, full name, role and Logout. */
+/** Admin header: admin title, page badge, initials, full name, role and Logout. */
 export default function AdminShell({ title, children }: { title: string; children: ReactNode }) {
   const { user, logout } = useAuth();
   const [leaving, setLeaving] = useState(false);

@@ -22,13 +22,13 @@ const navCards: readonly { href: string; title: string; text: string; Icon: type
   { href: '/admin/settings', title: 'Site Settings', text: 'Contact information, social links, e-mail, phone and business hours.', Icon: Settings, accent: 'purple', permission: 'settings' },
 ];
 
-/** SPEC 7: the data client retries a failed request once (not a refused session or role). */
+/** The data client retries a failed request once (not a refused session or role). */
 const retryOnce = (failures: number, cause: unknown) => failures < 1 && !(cause instanceof ApiError && (cause.status === 401 || cause.status === 403));
 
 export default function DashboardPage() {
   const { user } = useAuth();
   const showStats = can(user?.role, 'dashboard');
-  // SPEC 7/8: retried once; a load that still fails is only logged and shows zeros.
+  // Retried once; a load that still fails is only logged and shows zeros.
   const { data, isPending, isError, error } = useQuery({
     queryKey: ['dashboard-stats'],
     queryFn: () => api<DashboardStats>('/admin/dashboard-stats'),

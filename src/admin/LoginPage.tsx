@@ -19,7 +19,7 @@ function LoginForm() {
   const [success, setSuccess] = useState('');
   const linking = useRef(false);
 
-  // SPEC 2.13: someone already signed in is sent on.
+  // Someone already signed in is sent on.
   useEffect(() => {
     if (status === 'authenticated' && !success && !linking.current) location.replace(nextPage());
   }, [status, success]);

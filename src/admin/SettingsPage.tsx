@@ -75,7 +75,7 @@ export default function SettingsPage() {
         const { contactInfo, socialMedia, business, partnerRtos, claims } = { ...defaultSiteSettings, ...answer };
         return { settings: { contactInfo, socialMedia, business, partnerRtos, claims }, failed: false };
       } catch (cause) {
-        // SPEC 7/8: if the load is not OK the built-in defaults are used, with a toast.
+        // If the load is not OK the built-in defaults are used, with a toast.
         console.error('Site settings could not be loaded', cause);
         return { settings: defaultSiteSettings, failed: true };
       }
@@ -94,13 +94,14 @@ export default function SettingsPage() {
   }, [loaded, form]);
 
   // Links from the dashboard's launch checklist jump to a section once the form is there.
+  const formReady = form !== null;
   useEffect(() => {
-    if (!form || !location.hash) return;
+    if (!formReady || !location.hash) return;
     const target = document.getElementById(decodeURIComponent(location.hash.slice(1)));
     target?.scrollIntoView();
     // A link to one field (a claim's source note) puts the cursor in it.
     if (target instanceof HTMLInputElement) target.focus();
-  }, [form !== null]); // eslint-disable-line react-hooks/exhaustive-deps
+  }, [formReady]);
 
   const dirty = form !== null && saved !== null && !same(form, saved);
   useEffect(() => {
@@ -160,7 +161,7 @@ export default function SettingsPage() {
   }
 
   function onReset() {
-    // SPEC 4: replaces the form values with the built-in defaults locally, without saving.
+    // Replaces the form values with the built-in defaults locally, without saving.
     setForm(toForm(defaultSiteSettings));
     setErrors({});
     setBanner(null);
@@ -203,6 +204,7 @@ export default function SettingsPage() {
           </p>
           {form.partnerRtos.map((rto, index) => (
             <RtoFields
+              // biome-ignore lint/suspicious/noArrayIndexKey: the fields are controlled and their errors are keyed by position
               key={index}
               index={index}
               rto={rto}

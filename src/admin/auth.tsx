@@ -3,7 +3,7 @@ import type { PublicUser } from '../schemas/auth';
 import { api, ApiError } from './api';
 import { clearSession, LOGIN_PATH, readSession, writeSession } from './session';
 
-/** SPEC 8: a failed login without a message from the server. */
+/** A failed login without a message from the server (docs/texts.md). */
 export const LOGIN_FAILED = 'Login failed. Please try again.';
 
 type Status = 'loading' | 'authenticated' | 'unauthenticated';
@@ -28,7 +28,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<Status>('loading');
   const [user, setUser] = useState<PublicUser | null>(null);
 
-  // SPEC 4: a stored token and user restore the session; then the token is checked with the server,
+  // A stored token and user restore the session; then the token is checked with the server,
   // and a token the server refuses logs the user out (the API layer redirects on 401).
   useEffect(() => {
     const session = readSession();
@@ -60,7 +60,7 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       setStatus('authenticated');
       return { success: true, message: answer.message || 'Login successful! Redirecting...' };
     } catch (cause) {
-      // SPEC 8: the server's own message when it gave one; the network failure text; otherwise the generic one.
+      // The server's own message when it gave one; the network failure text; otherwise the generic one.
       if (cause instanceof ApiError) return { success: false, message: cause.fromServer || cause.status === 0 ? cause.message : LOGIN_FAILED };
       throw cause;
     }

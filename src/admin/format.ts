@@ -1,4 +1,4 @@
-/** SPEC 2.14: 1,000 or more as one-decimal K, 1,000,000 or more as M. */
+/** Dashboard numbers: 1,000 or more as one-decimal K, 1,000,000 or more as M. */
 export function formatCount(value: number): string {
   if (value >= 1_000_000) return `${(value / 1_000_000).toFixed(1)}M`;
   if (value >= 1_000) return `${(value / 1_000).toFixed(1)}K`;

@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { PublicUserSchema, type PublicUser } from '../schemas/auth';
 
-/** SPEC 9: the session lives in localStorage under the keys "token" and "user". */
+/** The session lives in localStorage under the keys "token" and "user". */
 export const TOKEN_KEY = 'token';
 export const USER_KEY = 'user';
 export const LOGIN_PATH = '/admin/login';
@@ -44,7 +44,7 @@ export function safeNext(next: string | null | undefined): string {
   return next;
 }
 
-/** SPEC 2.2: go to the login page, replacing history and remembering where the visitor wanted to go. */
+/** Goes to the login page, replacing history and remembering where the visitor wanted to go. */
 export function redirectToLogin(from: string = location.pathname + location.search): void {
   const next = safeNext(from);
   location.replace(next === HOME_PATH && !from.startsWith(HOME_PATH) ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(next)}`);

@@ -10,7 +10,6 @@ import {
   CourseFactsSchema,
   DetailEntrySchema,
   EvidenceChecklistsSchema,
-  type Category,
   type CourseDetails,
   type CourseFacts,
   type EvidenceChecklists,
@@ -42,7 +41,6 @@ function parse<S extends v.GenericSchema>(schema: S, value: unknown, where: stri
 
 /** A published course: its facts, written details, search terms and complete evidence checklist. */
 export type Course = CourseFacts & CourseDetails & { terms: string[]; evidence: string[] };
-export type { Category };
 
 /**
  * The checklist of one qualification: its own additions first (most specific), then its category's
@@ -211,5 +209,3 @@ export function createCatalogue(content: CatalogueContent) {
 }
 
 export type Catalogue = ReturnType<typeof createCatalogue>;
-export type ApiCategory = Catalogue['api']['categories'][number];
-export type ApiCourse = Catalogue['api']['courses'][number];

@@ -7,8 +7,8 @@ import { createCatalogue, type Catalogue } from './build';
 import { repositoryContent } from './content';
 
 export { applyOverlay, catalogueWithOverlay } from './overlay';
-export { CatalogueError, createCatalogue, createCourseRedirect, evidenceFor } from './build';
-export type { ApiCategory, ApiCourse, Catalogue, CatalogueContent, Category, Course } from './build';
+export { createCatalogue, createCourseRedirect, evidenceFor } from './build';
+export type { Catalogue, Course } from './build';
 export { repositoryContent } from './content';
 
 let repository: Catalogue | undefined;

@@ -1,4 +1,4 @@
-/** The category and level dropdowns shared by the hero search and the search page (SPEC 2.5, 2.10). */
+/** The category and level dropdowns shared by the hero search and the search page. */
 interface Props {
   categories: { slug: string; name: string }[];
   levels: string[];

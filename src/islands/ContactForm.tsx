@@ -6,7 +6,7 @@ import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from './f
 import { CollectionNotice, ConsentChoices } from './PrivacyNotice';
 import './ContactForm.css';
 
-/** SPEC 4 and 8: the texts of each form. */
+/** The texts of each form (docs/texts.md). */
 export const CONTACT_TEXTS = {
   contact: {
     submit: 'Send Message',
@@ -28,7 +28,7 @@ interface Props {
 }
 
 /**
- * Contact form and home consultation form (SPEC 2.5, 2.7, 4, 5): five required fields, sent to
+ * Contact form and home consultation form: five required fields, sent to
  * POST /api/email/contact. The inputs keep their own values (read with FormData), so anything typed
  * before the island hydrated is kept. On success the fields clear; on failure they are kept.
  */

@@ -7,7 +7,7 @@ import { loadSearchCourses } from '../lib/search-data';
 import './SearchModal.css';
 
 /**
- * Header search (SPEC 2.3). A native modal <dialog> gives the focus trap, Escape and focus return;
+ * Header search. A native modal <dialog> gives the focus trap, Escape and focus return;
  * this island adds the trimming rule, backdrop close and navigation.
  */
 export default function SearchModal() {
@@ -45,6 +45,7 @@ export default function SearchModal() {
         <Search size={22} aria-hidden="true" />
         <span className="visually-hidden">Search qualifications</span>
       </button>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: a click on the backdrop closes; the native dialog already closes on Escape */}
       <dialog ref={dialogRef} className="search-modal" aria-labelledby={titleId} onClick={onBackdropClick}>
         <div className="search-modal__panel">
           <div className="search-modal__head">

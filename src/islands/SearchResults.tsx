@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useEffectEvent, useMemo, useRef, useState } from 'react';
 import { Search, X } from 'lucide-react';
 import CourseCard from '../components/CourseCard';
 import CourseFilters from '../components/CourseFilters';
@@ -8,6 +8,13 @@ import { readSearchQuery } from '../lib/search-query';
 import { loadSearchCourses } from '../lib/search-data';
 import { telHref } from '../lib/social';
 import './SearchResults.css';
+
+/** What the refine form shows right now (the visitor may have typed before the island woke up). */
+function formQuery(form: HTMLFormElement | null): SearchQuery {
+  const data = new FormData(form ?? undefined);
+  const read = (key: string) => String(data.get(key) ?? '') || undefined;
+  return { search: read('search'), category: read('category'), level: read('level') };
+}
 
 /** Cards shown at first; 'Show more' reveals the next batch. */
 export const PAGE_SIZE = 24;
@@ -33,7 +40,7 @@ const toHref = (query: SearchQuery) => {
 };
 
 /**
- * SPEC 2.10 search results. The server renders the first answer into the page; refinements are
+ * Search results. The server renders the first answer into the page; refinements are
  * computed in the browser from the search data (src/lib/search-data.ts), fetched once, so they show at once afterwards.
  */
 export default function SearchResults({ initialQuery, initialResults, initialTotal, categories, levels, phone }: Props) {
@@ -44,17 +51,13 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
   const [visible, setVisible] = useState(PAGE_SIZE);
   const formRef = useRef<HTMLFormElement>(null);
 
-  /** What the refine form shows right now (the visitor may have typed before this island woke up). */
-  const formQuery = (): SearchQuery => {
-    const data = new FormData(formRef.current ?? undefined);
-    const read = (key: string) => String(data.get(key) ?? '') || undefined;
-    return { search: read('search'), category: read('category'), level: read('level') };
-  };
 
   // The island hydrates when the visitor first reaches for it; keep anything chosen or typed before that.
   useEffect(() => {
-    const shown = formQuery();
-    if (shown.search !== draft.search || shown.category !== draft.category || shown.level !== draft.level) setDraft(shown);
+    const shown = formQuery(formRef.current);
+    setDraft((draft) =>
+      shown.search !== draft.search || shown.category !== draft.category || shown.level !== draft.level ? shown : draft,
+    );
   }, []);
 
   const ensureCatalogue = async () => {
@@ -72,16 +75,17 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
     }
   };
 
+  const sync = useEffectEvent(() => {
+    const next = readSearchQuery(new URLSearchParams(window.location.search));
+    setQuery(next);
+    setDraft(next);
+    setVisible(PAGE_SIZE);
+    void ensureCatalogue();
+  });
   useEffect(() => {
-    const sync = () => {
-      const next = readSearchQuery(new URLSearchParams(window.location.search));
-      setQuery(next);
-      setDraft(next);
-      setVisible(PAGE_SIZE);
-      void ensureCatalogue();
-    };
-    window.addEventListener('popstate', sync);
-    return () => window.removeEventListener('popstate', sync);
+    const onPopState = () => sync();
+    window.addEventListener('popstate', onPopState);
+    return () => window.removeEventListener('popstate', onPopState);
   }, []);
 
   const results = useMemo(() => (catalogue ? searchCourses(catalogue, query) : initialResults), [catalogue, query, initialResults]);
@@ -112,7 +116,7 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
         action="/search"
         onSubmit={(event) => {
           event.preventDefault();
-          void apply(formQuery());
+          void apply(formQuery(formRef.current));
         }}
       >
         <label className="search-refine__text">

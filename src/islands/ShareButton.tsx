@@ -5,7 +5,7 @@ import './ShareButton.css';
 export const COPIED = 'Link copied to clipboard!';
 
 /**
- * SPEC 2.11: shares the post through the device's share sheet where there is one, otherwise copies
+ * Shares the post through the device's share sheet where there is one, otherwise copies
  * the link. Rendered as plain HTML and hydrated on first interaction (client:interaction).
  */
 export default function ShareButton({ url, title }: { url: string; title: string }) {

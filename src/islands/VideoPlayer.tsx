@@ -16,7 +16,7 @@ interface Props {
 type State = 'poster' | 'playing' | 'paused';
 
 /**
- * SPEC 4 video player: poster first; playing or paused; back to the poster on a load error;
+ * Video player: poster first; playing or paused; back to the poster on a load error;
  * when playback ends the progress resets. Native controls and captions do the rest.
  */
 export default function VideoPlayer({ title, mp4, webm, captions, poster, posterSmall, cover }: Props) {
@@ -35,6 +35,7 @@ export default function VideoPlayer({ title, mp4, webm, captions, poster, poster
 
   return (
     <div className={`video-player is-${state}`}>
+      {/* biome-ignore lint/a11y/useMediaCaption: the captions track is added once playback starts (below) */}
       <video
         ref={videoRef}
         controls={state !== 'poster'}

@@ -22,7 +22,7 @@ export const AQF_LEVEL: Record<Level, number> = {
   'Graduate Diploma': 8,
 };
 
-/** SPEC 2.5, 2.10: 'Course' when the count is 1, otherwise 'Courses'. */
+/** 'Course' when the count is 1, otherwise 'Courses'. */
 export function courseCountLabel(count: number): string {
   return `${count} ${count === 1 ? 'Course' : 'Courses'}`;
 }
@@ -55,7 +55,7 @@ const PICTURES = new Set([
 ]);
 export const DEFAULT_CATEGORY_PICTURE = '/images/categories/default-business.svg';
 
-/** SPEC 2.5: the category's own image; else a fixed picture for the category; else a default business picture. */
+/** The category's own image; else a fixed picture for the category; else a default business picture. */
 export function categoryPicture(category: { slug: string; image?: string | null }): string {
   if (category.image) return category.image;
   return PICTURES.has(category.slug) ? `/images/categories/${category.slug}.svg` : DEFAULT_CATEGORY_PICTURE;

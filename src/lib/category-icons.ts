@@ -1,7 +1,7 @@
 /**
  * The picture of each industry: a lucide icon that shows the work itself (scissors for hair and
  * beauty, a hard hat for construction...), one per category and never shared. Categories not listed
- * fall back to their SPEC icon name (content/categories.json), then to a default.
+ * fall back to their general icon name (content/categories.json), then to a default.
  */
 export const INDUSTRY_ICONS = {
   'business-administration': 'briefcase',

@@ -6,7 +6,7 @@
  */
 import { repositoryCatalogue, type Catalogue } from '../catalogue/index';
 
-export type { Category, Course } from '../catalogue/index';
+export type { Course } from '../catalogue/index';
 
 let built: Promise<Catalogue> | undefined;
 

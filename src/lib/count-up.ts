@@ -1,4 +1,4 @@
-/** SPEC 9: statistics count up over 2000 ms in 60 steps. */
+/** Statistics count up over 2000 ms in 60 steps. */
 export const COUNT_UP_DURATION = 2000;
 export const COUNT_UP_STEPS = 60;
 

@@ -3,8 +3,7 @@
  * qualifications, each with a real check date and a source) are in CourseFactsSchema (src/schemas/catalogue.ts),
  * which the catalogue checks every course against, so a course breaking them fails the build.
  */
-export { COURSE_CODE_PATTERN as COURSE_CODE, CourseFactsSchema as courseFactsSchema, IsoDateSchema as isoDate } from '../schemas/catalogue';
-export type { CourseFacts } from '../schemas/catalogue';
+export { CourseFactsSchema as courseFactsSchema } from '../schemas/catalogue';
 
 /** The course's entry on the National Register (training.gov.au). */
 export const registerUrl = (code: string) => `https://training.gov.au/Training/Details/${encodeURIComponent(code)}`;

@@ -182,7 +182,7 @@ const RERANKED = 100;
 const byLevelThenTitle = (a: SearchableCourse, b: SearchableCourse) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title);
 
 /**
- * SPEC 2.10 search, read the way workers write: free sentences ("I have 10 years as a carpenter"),
+ * Course search, read the way workers write: free sentences ("I have 10 years as a carpenter"),
  * job names and slang from content/search-terms.json, misspellings (1-2 letters in words of 5 or
  * more), word starts while typing, and codes in any case (an exact code comes first). Every word must
  * match if any course matches them all; otherwise the courses matching most of them, best first.
@@ -219,13 +219,13 @@ export function searchCourses<T extends SearchableCourse>(courses: readonly T[],
       .slice(0, RERANKED)
       .map((r) => ({ id: r.id as number, score: r.score * phraseBonus(phrases(r.id), words) * (1 - 0.04 * Math.min(levelRank(courses[r.id].level), 6)) }))
       .sort((a, b) => b.score - a.score || byLevelThenTitle(courses[a.id], courses[b.id]));
-    head.forEach((r) => push(r.id));
+    for (const r of head) push(r.id);
     for (let i = RERANKED; i < results.length; i++) push(results[i].id as number);
   }
   return out;
 }
 
-/** SPEC 2.5 hero suggestions, plus the best matching qualifications: at most 8 in all. */
+/** Hero suggestions, plus the best matching qualifications: at most 8 in all. */
 export type Suggestion =
   | { type: 'category'; name: string; slug: string }
   | { type: 'level'; name: string }

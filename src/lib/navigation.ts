@@ -1,4 +1,4 @@
-/** SPEC 2.3 main navigation, in order. */
+/** Main navigation, in order. */
 export const mainNav = [
   { href: '/', label: 'Home' },
   { href: '/courses', label: 'Courses' },
@@ -7,7 +7,7 @@ export const mainNav = [
   { href: '/how-rpl-works', label: 'How RPL Works' },
 ] as const;
 
-/** SPEC 2.4 footer quick links. */
+/** Footer quick links. */
 export const quickLinks = [
   { href: '/courses', label: 'Courses' },
   { href: '/about', label: 'About Us' },

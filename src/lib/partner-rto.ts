@@ -51,7 +51,7 @@ export function partsFor(kind: PartsKind, settings: PartsInput, course?: { code:
   const rtos = settings.partnerRtos ?? [];
   if (!rtos.length) return [RTO_IN_QUOTE];
   const parts: Part[] = [rtos.length === 1 ? 'Our partner RTO: ' : 'Our partner RTOs: '];
-  rtos.forEach((rto, index) => parts.push(...(index ? ['; '] : []), rtoLink(rto)));
+  for (const [index, rto] of rtos.entries()) parts.push(...(index ? ['; '] : []), rtoLink(rto));
   parts.push('. Your written quote names the one that assesses and issues your qualification.');
   return parts;
 }
@@ -71,7 +71,7 @@ export function quoteRtoParts(rtos: readonly PartnerRto[] | undefined, chosen: r
   if (!found.length || found.some((rto) => !rto)) return [RTO_IN_QUOTE];
   const unique = [...new Map(found.map((rto) => [rto!.code, rto!])).values()];
   const parts: Part[] = [unique.length === 1 ? 'Your qualification is assessed and issued by our partner RTO ' : 'Your qualifications are assessed and issued by our partner RTOs '];
-  unique.forEach((rto, index) => parts.push(...(index ? ['; '] : []), rtoLink(rto)));
+  for (const [index, rto] of unique.entries()) parts.push(...(index ? ['; '] : []), rtoLink(rto));
   parts.push('.');
   return parts;
 }

@@ -85,7 +85,7 @@ export function rankByText<T extends CourseSummary>(text: string, pool: readonly
     const hits = searchCourses(pool, { search: word });
     if (!hits.length || (pool.length >= 6 && hits.length > pool.length / 2)) continue;
     const weight = 1 / Math.sqrt(hits.length);
-    hits.forEach((course, i) => score.set(course.code, (score.get(course.code) ?? 0) + weight * (i < 3 ? 1.2 : 1)));
+    for (const [i, course] of hits.entries()) score.set(course.code, (score.get(course.code) ?? 0) + weight * (i < 3 ? 1.2 : 1));
   }
   return pool
     .filter((c) => score.has(c.code))

@@ -1,4 +1,4 @@
-/** Builds the /search address for a typed term: trimmed, and null when there is nothing to search (SPEC 5). */
+/** Builds the /search address for a typed term: trimmed, and null when there is nothing to search. */
 export function searchHref(term: string, filters: { category?: string; level?: string } = {}): string | null {
   const text = term.trim();
   const params = new URLSearchParams();

@@ -124,7 +124,7 @@ function partNode(part: Part): Node {
   return link;
 }
 
-/** Fetches the public settings and applies them; failures keep the built-in values (SPEC 8: only logged). */
+/** Fetches the public settings and applies them; failures keep the built-in values (only logged). */
 export async function refreshSettings(root: ParentNode = document): Promise<void> {
   if (!root.querySelector('[data-setting], [data-claim], [data-parts]')) return;
   try {

@@ -5,7 +5,7 @@ import { isShownSocialLink, telHref } from './social.ts';
 
 export { telHref };
 
-/** Built-in defaults (SPEC section 3), validated once so a bad edit of the content file fails the build. */
+/** Built-in defaults (content/), validated once so a bad edit of the content file fails the build. */
 export const defaultSiteSettings: SiteSettings = v.parse(SiteSettingsSchema, defaults);
 
 /** The settings as the public answer and the pages use them (without who saved them). */
@@ -42,7 +42,7 @@ export const socialLabels: Record<SocialNetwork, string> = {
   youtube: 'YouTube',
 };
 
-/** Every network with its address and whether it is shown (SPEC 2.3 hiding rule). */
+/** Every network with its address and whether it is shown (an empty link is hidden). */
 export function socialLinks(settings: SiteSettings) {
   return (Object.keys(socialLabels) as SocialNetwork[]).map((network) => ({
     network,

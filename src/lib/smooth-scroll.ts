@@ -1,4 +1,4 @@
-/** SPEC 2.2 scroll constants. */
+/** Scroll constants. */
 export const SMOOTH_SCROLL_DURATION = 800;
 export const SMOOTH_SCROLL_OFFSET = 80;
 export const FIXED_HEADER_OFFSET = 120;
@@ -8,7 +8,7 @@ export const BACK_TO_TOP_DURATION = 600;
 export const prefersReducedMotion = () =>
   typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-const easeInOutCubic = (t: number) => (t < 0.5 ? 4 * t * t * t : 1 - Math.pow(-2 * t + 2, 3) / 2);
+const easeInOutCubic = (t: number) => (t < 0.5 ? 4 * t * t * t : 1 - (-2 * t + 2) ** 3 / 2);
 
 /** Scrolls the window to `top` over `duration` ms, or at once when the visitor prefers reduced motion. */
 export function scrollToY(top: number, duration = SMOOTH_SCROLL_DURATION): Promise<void> {

@@ -1,6 +1,6 @@
 import * as v from 'valibot';
 
-/** SPEC 5/8: both fields required, otherwise 'Please fill in all fields'. */
+/** Both fields required, otherwise 'Please fill in all fields'. */
 export const FILL_ALL_FIELDS = 'Please fill in all fields';
 
 const required = (max: number) =>
@@ -11,10 +11,8 @@ export const LoginSchema = v.object({
   username: v.pipe(v.string(FILL_ALL_FIELDS), v.trim(), v.nonEmpty(FILL_ALL_FIELDS), v.maxLength(64, 'Usernames are at most 64 characters')),
   password: required(200),
 });
-export type LoginInput = v.InferOutput<typeof LoginSchema>;
 
 export const ROLES = ['admin', 'editor'] as const;
-export type Role = (typeof ROLES)[number];
 
 /** A staff account name: what people type at the login box. */
 export const UsernameSchema = v.pipe(
@@ -44,7 +42,7 @@ export const NewUserSchema = v.object({
 });
 export type NewUser = v.InferOutput<typeof NewUserSchema>;
 
-/** What the browser keeps under the 'user' key and the dashboard shows (SPEC 3). */
+/** What the browser keeps under the 'user' key and the dashboard shows. */
 export const PublicUserSchema = v.object({
   username: v.string(),
   firstName: v.string(),

@@ -40,7 +40,6 @@ export const CourseQuerySchema = v.object({
     '1000',
   ),
 });
-export type CourseQuery = v.InferOutput<typeof CourseQuerySchema>;
 
 // ---- Content ---------------------------------------------------------------------------------------
 

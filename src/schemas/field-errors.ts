@@ -1,4 +1,4 @@
-import * as v from 'valibot';
+import type * as v from 'valibot';
 
 /**
  * valibot issues as `{ field: message }`, the first message per field, for showing next to inputs. The

@@ -23,7 +23,6 @@ export const InboxQuerySchema = v.object({
     '',
   ),
 });
-export type InboxQuery = v.InferOutput<typeof InboxQuerySchema>;
 
 /** PATCH: the status, the assignee (a username, or null to take the assignment away), or both. */
 export const InboxChangeSchema = v.pipe(
@@ -33,7 +32,6 @@ export const InboxChangeSchema = v.pipe(
   }),
   v.check((change) => change.status !== undefined || change.assignee !== undefined, 'Send a status or an assignee'),
 );
-export type InboxChange = v.InferOutput<typeof InboxChangeSchema>;
 
 export const NoteInputSchema = v.object({
   text: v.pipe(

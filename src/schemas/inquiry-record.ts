@@ -129,15 +129,10 @@ export const QuoteInquirySchema = v.object({
 export const InquiryRecordSchema = v.variant('kind', [ContactInquirySchema, QuoteInquirySchema]);
 
 export type InquiryRecord = v.InferOutput<typeof InquiryRecordSchema>;
-export type InquiryKind = InquiryRecord['kind'];
-export type InquirySource = InquiryRecord['source'];
 export type InquiryStatus = InquiryRecord['status'];
 export type InquiryContact = v.InferOutput<typeof InquiryContactSchema>;
-export type QuoteDetails = v.InferOutput<typeof StoredQuoteSchema>;
 export type MailDelivery = v.InferOutput<typeof MailDeliverySchema>;
 export type InquiryConsents = v.InferOutput<typeof InquiryConsentsSchema>;
-export type InquiryNote = v.InferOutput<typeof InquiryNoteSchema>;
-export type Assignment = v.InferOutput<typeof AssignmentSchema>;
 export type StaffRef = v.InferOutput<typeof StaffRefSchema>;
 
 /** What a form hands the store: the visitor's answers (defaults may be left out), before the store adds its own fields. */
@@ -153,4 +148,3 @@ export type NewInquiry =
 
 /** When a staff member last opened the inbox (kept per account beside the inquiries). */
 export const InboxVisitSchema = v.object({ at: Timestamp });
-export type InboxVisit = v.InferOutput<typeof InboxVisitSchema>;

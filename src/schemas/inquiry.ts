@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { CourseCodeSchema, SlugSchema } from './catalogue';
 
 /**
- * Contact, home consultation and free-quote submissions (SPEC 3, 5, 7). The islands validate with
+ * Contact, home consultation and free-quote submissions (field rules: docs/limits.md). The islands validate with
  * these before sending and the functions validate again, so both sides give the same messages.
  */
 
@@ -94,8 +94,6 @@ export const ContactSchema = v.object({
   ...consentFields,
   ...abuseFields,
 });
-export type ContactInput = v.InferInput<typeof ContactSchema>;
-export type ContactSubmission = v.InferOutput<typeof ContactSchema>;
 
 export const STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 export const CONTACT_TIMES = ['Morning (8AM-12PM)', 'Afternoon (12PM-5PM)', 'Evening (5PM-8PM)', 'Any time'] as const;
@@ -178,8 +176,6 @@ v.forward(
   v.partialCheck([['selectedCourses'], ['notSure']], (quote) => quote.notSure || quote.selectedCourses.length > 0, 'Choose at least one course'),
   ['selectedCourses'],
 ));
-export type QuoteInput = v.InferInput<typeof QuoteSchema>;
-export type QuoteSubmission = v.InferOutput<typeof QuoteSchema>;
 export type QuoteField = keyof typeof QuoteSchema.entries;
 
 /** A field's step and kind (empty for the fields the form sends but never asks for). */

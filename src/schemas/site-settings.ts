@@ -3,8 +3,8 @@ import * as v from 'valibot';
 const text = (max: number) => v.pipe(v.string(), v.trim(), v.maxLength(max, `Must be at most ${max} characters`));
 
 /**
- * An address shown as a social link: an http(s) URL, or empty to hide it. The placeholders SPEC 2.3
- * treats as hidden ('#', 'javascript:void(0)') are accepted and stored as empty.
+ * An address shown as a social link: an http(s) URL, or empty to hide it. The placeholders '#' and
+ * 'javascript:void(0)' also mean a hidden link; they are accepted and stored as empty.
  */
 const socialUrl = v.pipe(
   v.string(),
@@ -120,6 +120,5 @@ export const SiteSettingsInputSchema = v.object({
 });
 export type SocialNetwork = keyof SiteSettings['socialMedia'];
 export type PartnerRto = SiteSettings['partnerRtos'][number];
-export type Claim = SiteSettings['claims'][ClaimKey];
 
 export { isShownSocialLink } from '../lib/social.ts';

@@ -1,5 +1,5 @@
 /**
- * Behaviour shared by every page (SPEC 2.2 and 2.3) in plain script: no framework needed.
+ * Behaviour shared by every page in plain script: no framework needed.
  */
 import {
   BACK_TO_TOP_DURATION,
@@ -108,10 +108,10 @@ window.addEventListener('pageshow', (event) => {
   if (event.persisted) root.classList.remove('is-arriving');
 });
 
-// A stored staff session shows the Dashboard links (SPEC 2.3).
+// A stored staff session shows the Dashboard links.
 try {
   if (localStorage.getItem('token') && localStorage.getItem('user')) {
-    document.querySelectorAll<HTMLElement>('[data-auth-only]').forEach((el) => el.removeAttribute('hidden'));
+    for (const el of document.querySelectorAll<HTMLElement>('[data-auth-only]')) el.removeAttribute('hidden');
   }
 } catch {
   /* no storage, no session */

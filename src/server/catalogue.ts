@@ -113,11 +113,6 @@ export async function readCourseEntry(code: string): Promise<StoredCourse | null
   const parsed = v.safeParse(StoredCourseSchema, raw);
   return parsed.success ? parsed.output : null;
 }
-export async function readCategoryEntry(slug: string): Promise<StoredCategory | null> {
-  const raw = await store().get(categoryKey(slug), { type: 'json' });
-  const parsed = v.safeParse(StoredCategorySchema, raw);
-  return parsed.success ? parsed.output : null;
-}
 
 export type SaveResult<T> =
   | { ok: true; entry: T }
@@ -208,12 +203,8 @@ const repository = repositoryCatalogue();
 export const categories = repository.api.categories;
 export const courses = repository.api.courses;
 export const summaries = repository.summaries;
-export const findCategory = repository.api.findCategory;
 export const findCourseDetail = repository.api.findCourseDetail;
-export const courseFromSummary = repository.api.courseFromSummary;
-export const searchOptions = repository.api.searchOptions;
 export const searchTermsWithoutCourse = repository.searchTermsWithoutCourse;
-export type { ApiCategory, ApiCourse } from '../catalogue/index.ts';
 
 // ---- The admin's view: every course (retired ones too) with its saved state -------------------------
 

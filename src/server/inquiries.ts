@@ -46,15 +46,11 @@ import type { InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inb
 export { MAIL_KINDS };
 export type {
   InquiryConsents,
-  InquiryContact,
-  InquiryKind,
   InquiryRecord,
-  InquirySource,
   InquiryStatus,
   MailDelivery,
   MailKind,
   NewInquiry,
-  QuoteDetails,
 } from '../schemas/inquiry-record.ts';
 
 /** From a validated form (the schemas default both to false). */

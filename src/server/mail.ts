@@ -133,7 +133,7 @@ export function htmlDocument(title: string, paragraphs: string[], rows: Row[] = 
 }
 
 export const textDocument = (paragraphs: string[], rows: Row[] = []) =>
-  [...paragraphs, '', ...rows.map(([label, value]) => `${label}:\n${value}\n`)].join('\n').trim() + '\n';
+  `${[...paragraphs, '', ...rows.map(([label, value]) => `${label}:\n${value}\n`)].join('\n').trim()}\n`;
 
 /**
  * The quote acknowledgement's indicative result: for each match shown on the site, the evidence that
@@ -144,7 +144,7 @@ export function quoteChecklist(record: InquiryRecord): { text: string; html: str
   if (!items.length) return { text: '', html: '' };
   const title = 'Your indicative result';
   const caveat = 'An indication from what you told us, not an assessment: only a partner RTO assessor can decide whether your evidence meets a qualification.';
-  const text = [
+  const lines = [
     '',
     title.toUpperCase(),
     caveat,
@@ -155,7 +155,8 @@ export function quoteChecklist(record: InquiryRecord): { text: string; html: str
       ...item.evidence.map((line) => `  [ ] ${line}`),
       ...(item.notIncluded ? ['What RPL cannot give you:', `  ${item.notIncluded}`] : []),
     ]),
-  ].join('\n') + '\n';
+  ];
+  const text = `${lines.join('\n')}\n`;
   const html =
     `<h2 style="font-size:18px;margin:24px 0 8px">${escapeHtml(title)}</h2><p style="margin:0 0 12px">${escapeHtml(caveat)}</p>` +
     items

@@ -6,7 +6,7 @@ import { newSinceLastVisit } from './inquiries.ts';
 import type { NewInquiriesSummary } from '../schemas/inbox.ts';
 
 /**
- * GET /api/admin/dashboard-stats (SPEC 3 "Dashboard stats"). Growth, as the README explains:
+ * GET /api/admin/dashboard-stats (docs/routes.md). Growth, as the README explains:
  * - views: this month's blog views against last month's;
  * - blogs: published posts now against those already published when this month began;
  * - courses and categories: totals now against the first totals recorded last month (0% until a

@@ -14,7 +14,7 @@ async function signIn(page: Page, account: { username: string; password: string 
 }
 
 test.describe('staff sign-in', () => {
-  test('wrong password, empty fields and the right password (SPEC 2.13)', async ({ page }) => {
+  test('wrong password, empty fields and the right password', async ({ page }) => {
     const account = await createStaff();
     await page.goto('/admin/login');
     await expect(page.getByRole('heading', { name: /Admin Panel/ })).toBeVisible();
@@ -154,7 +154,7 @@ test.describe('dashboard and catalogue screens', () => {
 
 test.describe('site settings', () => {
   // Settings are site-wide: one project changes them, so the two viewports do not race each other.
-  test('a save shows in the public header and footer; bad input is refused with the field named', { tag: '@desktop-only' }, async ({ page, browser }, testInfo) => {
+  test('a save shows in the public header and footer; bad input is refused with the field named', { tag: '@desktop-only' }, async ({ page, browser }) => {
     const account = await createStaff();
     await page.goto('/admin/login');
     await signIn(page, account);

@@ -1,6 +1,7 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { createStaff } from './helpers/accounts';
 import { axeViolations } from './helpers/still';
+import type { SiteSettings } from '../../src/schemas/site-settings';
 
 /**
  * Facts staff own in site settings: claims switched off disappear from the public pages at once, and
@@ -70,7 +71,7 @@ test.describe('facts staff own', () => {
   });
 
   test('the completion time goes from every page with its switch and never breaks across lines', async ({ page, request }) => {
-    const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, any>;
+    const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as SiteSettings;
     await page.goto('/about');
     const figure = page.locator('.note__big');
     await expect(figure).toHaveText('4-8 weeks');
@@ -80,12 +81,13 @@ test.describe('facts staff own', () => {
     for (const path of ['/about', '/faq', '/free-quote', '/']) {
       await page.goto(path);
       // innerText leaves out what is hidden; the refresh script hides the claim once the settings arrive.
+      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, which leaves out hidden text on purpose
       await expect.poll(() => page.locator('main').innerText()).not.toContain('4-8 weeks');
     }
   });
 
   test('a course page says the written quote names the RTO until one is entered, then names it', async ({ page, request }) => {
-    const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as Record<string, any>;
+    const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as SiteSettings;
     const none = { ...current, partnerRtos: [] };
     expect((await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: none })).status()).toBe(200);
     await page.goto('/courses/CPC30220');

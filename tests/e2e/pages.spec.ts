@@ -58,7 +58,7 @@ test('old category addresses redirect permanently to /category/{slug}', async ({
   for (const old of ['/categories/health-fitness', '/courses/category/health-fitness']) {
     const response = await request.get(old, { maxRedirects: 0 });
     expect(response.status()).toBe(301);
-    expect(response.headers()['location']).toMatch(/\/category\/health-fitness$/);
+    expect(response.headers().location).toMatch(/\/category\/health-fitness$/);
   }
 });
 

@@ -117,7 +117,7 @@ describe('site settings API', () => {
   });
 });
 
-describe('dashboard formatting (SPEC 2.14)', () => {
+describe('dashboard formatting', () => {
   it('shows K from 1,000 and M from 1,000,000 with one decimal', () => {
     expect(formatCount(999)).toBe('999');
     expect(formatCount(1000)).toBe('1.0K');

@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 /**
- * Admin islands: the login's fallback text (SPEC 8), the dashboard's single retry (SPEC 7) and what an
+ * Admin islands: the login's fallback text, the dashboard's single retry and what an
  * editor is shown (finding 5: the UI hides what the role cannot use and says so).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -45,7 +45,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('login failure without a server message (SPEC 8)', () => {
+describe('login failure without a server message', () => {
   it("reads exactly 'Login failed. Please try again.' for a 500 without a message", async () => {
     routeFetch({ '/api/auth/login': () => new Response('<html>Internal Server Error</html>', { status: 500 }) });
     render(<LoginPage />);
@@ -78,7 +78,7 @@ function renderDashboard() {
   );
 }
 
-describe('dashboard statistics (SPEC 7)', () => {
+describe('dashboard statistics', () => {
   it('retries a failed statistics request once, then shows the figures', async () => {
     signIn('admin');
     const calls = routeFetch({
@@ -138,7 +138,7 @@ describe('finding 4: an attacker can keep the owner out (sign-in link on the log
   afterEach(() => history.replaceState(null, '', '/'));
 
   it('redeems ?link= once for a session and removes it from the address', async () => {
-    history.replaceState(null, '', '/admin/login?link=' + 'L'.repeat(43));
+    history.replaceState(null, '', `/admin/login?link=${'L'.repeat(43)}`);
     const bodies: unknown[] = [];
     routeFetch({
       '/api/auth/link': () => jsonAnswer(200, { token: 'header.payload.signature', user: { username: 'olive', firstName: 'Olive', lastName: 'Owner', role: 'admin' }, message: 'Login successful! Redirecting...' }),
@@ -153,7 +153,7 @@ describe('finding 4: an attacker can keep the owner out (sign-in link on the log
   });
 
   it("shows the server's message for a used or expired link", async () => {
-    history.replaceState(null, '', '/admin/login?link=' + 'U'.repeat(43));
+    history.replaceState(null, '', `/admin/login?link=${'U'.repeat(43)}`);
     routeFetch({ '/api/auth/link': () => jsonAnswer(400, { message: 'This sign-in link is invalid, used or expired. Please sign in again.' }) });
     render(<LoginPage />);
     expect(await screen.findByText('This sign-in link is invalid, used or expired. Please sign in again.')).toBeTruthy();

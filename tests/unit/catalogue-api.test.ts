@@ -68,7 +68,7 @@ describe('GET /api/courses', () => {
 });
 
 describe('GET /api/course-details/{code}', () => {
-  it('answers the detail shape of SPEC 3, case-insensitively', async () => {
+  it('answers the course detail shape, case-insensitively', async () => {
     const { status, body } = await call(detailsHandler, '/api/course-details/chc33021', { code: 'chc33021' });
     expect(status).toBe(200);
     for (const key of ['courseCode', 'courseTitle', 'courseOverview', 'aboutCertification', 'scopeOfWork', 'experienceRequirements', 'eligibility', 'regulatoryRequirements', 'careerOutcomes', 'studyPathway', 'assessmentMethods']) {

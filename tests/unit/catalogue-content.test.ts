@@ -27,7 +27,7 @@ describe('catalogue content', () => {
     expect(courses.length).toBeGreaterThan(140);
     expect(new Set(courses.map((c) => c.code)).size).toBe(courses.length);
   });
-  it('has the eleven categories of SPEC 3, each with courses', () => {
+  it('has the eleven categories, each with courses', () => {
     expect(categoriesJson.map((c) => c.slug).sort()).toEqual([
       'beauty-hair-services', 'business-administration', 'civil-construction', 'community-services', 'early-childhood-education',
       'finance-administration', 'government-security', 'health-fitness', 'information-technology', 'leadership-management', 'security-cleaning',

@@ -26,7 +26,7 @@ function deferredFetch() {
 
 const submit = () => fireEvent.click(screen.getByRole('button', { name: /Send Message|Book My Free Consultation|Submitting/ }));
 
-describe('contact form (SPEC 2.7, 4, 5, 8)', () => {
+describe('contact form', () => {
   it('has five labelled, required fields with e-mail and tel inputs', () => {
     render(<ContactForm source="contact" />);
     for (const label of Object.keys(values)) expect(screen.getByLabelText(label)).toHaveProperty('required', true);
@@ -105,7 +105,7 @@ describe('contact form (SPEC 2.7, 4, 5, 8)', () => {
   });
 });
 
-describe('home consultation form (SPEC 2.5, 4, 8)', () => {
+describe('home consultation form', () => {
   it('really sends, marked as the home form, with the home texts', async () => {
     const { fetch, answer } = deferredFetch();
     render(<ContactForm source="home" />);

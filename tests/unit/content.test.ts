@@ -1,4 +1,4 @@
-// The copy is the contract: these check the facts SPEC 2.6, 2.8 and 2.9 require, straight from content/.
+// The copy is the contract: these check the facts the pages must state, straight from content/.
 import { describe, expect, it } from 'vitest';
 import faq from '../../content/faq.json';
 import privacy from '../../content/privacy-policy.json';
@@ -22,7 +22,7 @@ describe('FAQ', () => {
   });
 });
 
-describe('Privacy Policy (SPEC 2.9)', () => {
+describe('Privacy Policy', () => {
   it('has 20 sections and the 22 July 2025 dates', () => {
     expect(privacy.sections).toHaveLength(20);
     expect(privacy.effectiveDate).toBe('22 July 2025');
@@ -33,7 +33,7 @@ describe('Privacy Policy (SPEC 2.9)', () => {
   });
 });
 
-describe('Terms & Conditions (SPEC 2.9)', () => {
+describe('Terms & Conditions', () => {
   const text = allText(terms);
   it('was last updated 22 July 2025', () => {
     expect(terms.lastUpdated).toBe('22 July 2025');
@@ -51,13 +51,13 @@ describe('Terms & Conditions (SPEC 2.9)', () => {
 });
 
 describe('About and How RPL Works', () => {
-  it('keeps the four statistics of SPEC 2.6', () => {
+  it('keeps the four home page statistics', () => {
     expect(about.stats.map((s) => s.value)).toEqual([5000, 50, 98, 4.9]);
   });
   it('states that most clients finish within 4-8 weeks', () => {
     expect(about.completionNote).toMatch(/most clients finish within 4-8 weeks/i);
   });
-  it('lists the six benefits and the exact call to action of SPEC 2.8', () => {
+  it('lists the six benefits and the exact call to action', () => {
     expect(howRpl.benefits.items).toHaveLength(6);
     expect(howRpl.cta.heading).toBe('Take The FREE 60 Second Skills Check Now!!');
   });

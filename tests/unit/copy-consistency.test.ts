@@ -77,7 +77,7 @@ describe('industries', () => {
   });
 });
 
-describe('one reply time (SPEC 2.12: within 24 hours)', () => {
+describe('one reply time (within 24 hours)', () => {
   const sources = [
     ...readdirSync('content').filter((f) => f.endsWith('.json')).map((f) => join('content', f)),
     'src/islands/quote/QuoteWizard.tsx', 'src/server/mail.ts', 'src/pages/faq.astro', 'src/pages/courses/[code].astro',

@@ -17,7 +17,7 @@ describe('normalise', () => {
   });
 });
 
-describe('searchCourses (SPEC 2.10)', () => {
+describe('searchCourses', () => {
   it('puts the exact code first, in any case and with stray spaces', () => {
     expect(codes({ search: '  bsb50120 ' })[0]).toBe('BSB50120');
   });
@@ -59,7 +59,7 @@ describe('searchCourses (SPEC 2.10)', () => {
   });
 });
 
-describe('hero suggestions (SPEC 2.5)', () => {
+describe('hero suggestions', () => {
   it('need more than one character', () => {
     expect(suggest('d', categories, LEVELS)).toEqual([]);
     expect(suggest('  d  ', categories, LEVELS)).toEqual([]);

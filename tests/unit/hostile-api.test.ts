@@ -285,7 +285,7 @@ describe.each(ENDPOINTS)('$route', (row) => {
       fc.asyncProperty(attempts(row), async (attempt) => {
         const request = await buildRequest(row, attempt);
         const before = await snapshotBlobs(blobs.directory);
-        let response: Response | void;
+        let response: Response | undefined;
         try {
           response = await fn!.handler(request, fakeContext(attempt.params, attempt.ip));
         } catch (cause) {

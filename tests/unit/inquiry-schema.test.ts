@@ -15,7 +15,7 @@ const errorsOf = (schema: v.GenericSchema, input: unknown) => {
   return result.success ? {} : issuesToFieldErrors(result.issues, 1);
 };
 
-describe('contact schema (SPEC 5: all five fields required)', () => {
+describe('contact schema (all five fields required)', () => {
   it('accepts a complete message, trims it and defaults the source to the contact page', () => {
     const parsed = v.parse(ContactSchema, { ...contact, firstName: '  Jane ', extra: 'dropped' });
     expect(parsed).toMatchObject({ ...contact, source: 'contact' });
@@ -73,13 +73,13 @@ describe('contact schema (SPEC 5: all five fields required)', () => {
   });
 });
 
-describe('quote schema (SPEC 3, 5)', () => {
+describe('quote schema', () => {
   it('accepts a complete request and fills the optional fields', () => {
     const { experience: _e, goals: _g, additionalInfo: _a, mobileNumber: _m, preferredContact: _p, ...required } = quote;
     expect(v.parse(QuoteSchema, required)).toMatchObject({ experience: '', goals: '', additionalInfo: '', mobileNumber: '', preferredContact: '' });
   });
 
-  it('offers the eight states and four contact times of SPEC 5', () => {
+  it('offers the eight states and four contact times', () => {
     expect(STATES).toEqual(['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT']);
     expect(CONTACT_TIMES).toEqual(['Morning (8AM-12PM)', 'Afternoon (12PM-5PM)', 'Evening (5PM-8PM)', 'Any time']);
     for (const time of CONTACT_TIMES) expect(errorsOf(QuoteSchema, { ...quote, preferredContact: time })).toEqual({});

@@ -135,7 +135,7 @@ describe('finding 1: one request stops the local site (the CLI is restarted)', (
         name: 'The Netlify CLI',
         // First run crashes at once; the second keeps running until stopped.
         start: () => node(starts.length === 0 ? 'process.exit(7)' : 'setInterval(() => {}, 1000)'),
-        onStart: (child: { pid?: number }, attempt: number) => {
+        onStart: (_child: { pid?: number }, attempt: number) => {
           starts.push(attempt);
           if (attempt === 1) supervisor.stop('SIGTERM');
         },

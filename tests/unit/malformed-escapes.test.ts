@@ -7,7 +7,7 @@ import categories from '../../netlify/functions/categories.mts';
 import courseDetails from '../../netlify/functions/course-details.mts';
 import { SECURITY_HEADERS, safeDecode } from '../../src/server/http';
 
-type Handler = (request: Request, context: Context) => Promise<Response | void>;
+type Handler = (request: Request, context: Context) => Promise<Response | undefined>;
 const BAD = '%E0%A4%A';
 
 describe('finding 1: one request stops the local site (malformed escapes in function addresses)', () => {

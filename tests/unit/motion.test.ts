@@ -15,7 +15,7 @@ describe('scroll progress bar', () => {
   });
 });
 
-describe('statistics count-up (SPEC 9: 60 steps)', () => {
+describe('statistics count-up (60 steps)', () => {
   it('has 60 frames that rise and end exactly on the figure', () => {
     const frames = countUpFrames(5000);
     expect(frames).toHaveLength(COUNT_UP_STEPS);

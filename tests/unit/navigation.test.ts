@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { isActive, mainNav, quickLinks } from '../../src/lib/navigation';
 import { searchHref } from '../../src/lib/search-url';
 
-describe('main navigation (SPEC 2.3)', () => {
+describe('main navigation', () => {
   it('has the five links in order', () => {
     expect(mainNav.map((l) => l.href)).toEqual(['/', '/courses', '/about', '/contact', '/how-rpl-works']);
   });
@@ -23,12 +23,12 @@ describe('main navigation (SPEC 2.3)', () => {
     expect(isActive('/about', '/about.html')).toBe(true);
     expect(isActive('/', '/index.html')).toBe(true);
   });
-  it('footer quick links match SPEC 2.4', () => {
+  it('lists the footer quick links in order', () => {
     expect(quickLinks.map((l) => l.href)).toEqual(['/courses', '/about', '/faq', '/privacy-policy', '/terms-conditions', '/blog']);
   });
 });
 
-describe('search address (SPEC 5)', () => {
+describe('search address', () => {
   it('does nothing for blank or whitespace-only input', () => {
     expect(searchHref('')).toBeNull();
     expect(searchHref('   \t ')).toBeNull();

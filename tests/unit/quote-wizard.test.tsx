@@ -22,7 +22,7 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-describe('step rules (SPEC 5)', () => {
+describe('step rules', () => {
   const full = { ...emptyDraft(), firstName: 'A', lastName: 'B', email: 'a@b.co', phone: '0412345678', selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'], state: 'WA', acceptedTerms: true };
 
   it('step 1 needs first name, last name, e-mail and phone (not blank)', () => {
@@ -102,7 +102,7 @@ function toReview() {
   fireEvent.click(next());
 }
 
-describe('quote wizard (SPEC 2.12)', () => {
+describe('quote wizard', () => {
   it('keeps Next disabled until step 1 is filled in, and says why', () => {
     render(<QuoteWizard categories={categories} courses={courses} />);
     expect(heading().textContent).toBe('Personal Info');

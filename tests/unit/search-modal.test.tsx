@@ -19,7 +19,7 @@ function setup() {
   return { assign, input, dialog: input.closest('dialog')! };
 }
 
-describe('header search modal (SPEC 2.3)', () => {
+describe('header search modal', () => {
   it('opens titled "Find Your Qualification" with the hint', () => {
     const { dialog } = setup();
     expect(dialog.open).toBe(true);

@@ -4,7 +4,7 @@ import { searchCourses } from '../../src/lib/course-search';
 import { summaries } from '../../src/server/catalogue';
 
 /** Recall of the course search over phrases workers really type (tests/fixtures/search-phrases.json). */
-export function recall(search: (phrase: string) => string[]) {
+function recall(search: (phrase: string) => string[]) {
   let top1 = 0;
   let top10 = 0;
   const misses: string[] = [];

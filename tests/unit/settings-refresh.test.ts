@@ -13,7 +13,7 @@ const markup = `
   </ul>`;
 
 describe('settings refresh on public pages', () => {
-  it('updates texts and links, reveals and hides items by the SPEC rule, keeps icons', () => {
+  it('updates texts and links, reveals and hides items by the empty-link rule, keeps icons', () => {
     document.body.innerHTML = markup;
     const changed = applySettings(document, {
       contactInfo: { email: 'new@example.com', phoneSecondary: '', businessHours: 'Mon - Fri: 9 am - 5 pm' },

@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { SiteSettingsSchema, isShownSocialLink } from '../../src/schemas/site-settings';
 import { defaultSiteSettings, telHref, visibleSocialLinks } from '../../src/lib/site-settings';
 
-describe('site settings defaults (SPEC 3)', () => {
+describe('site settings defaults', () => {
   it('carry the specified business hours and address', () => {
     expect(defaultSiteSettings.contactInfo.businessHours).toBe('Mon - Sat: 8:00 am - 7:00 pm');
     expect(defaultSiteSettings.contactInfo.address).toBe('200 Gilchrist Dr, Campbelltown NSW 2560');
@@ -11,7 +11,7 @@ describe('site settings defaults (SPEC 3)', () => {
   });
 });
 
-describe('social link hiding rule (SPEC 2.3)', () => {
+describe('social link hiding rule', () => {
   it.each(['', '   ', '#', 'javascript:void(0)', 'JavaScript:Void(0)', null, undefined])('hides %j', (href) => {
     expect(isShownSocialLink(href)).toBe(false);
   });

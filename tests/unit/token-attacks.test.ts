@@ -91,7 +91,7 @@ const ATTACKS: [string, () => string][] = [
   ['forged: signed with another secret', () => mint({ signing: { hmac: 'sha256', secret: 'attacker-secret-that-is-also-long-enough-xyz' } })],
   ['forged: signature bytes changed', () => flipLast(mint())],
   ['forged: payload changed after signing (sub=admin)', () => { const [h, , s] = mint().split('.'); return `${h}.${b64({ ts: Date.now(), sub: 'admin', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })}.${s}`; }],
-  ['forged: signature removed', () => mint().split('.').slice(0, 2).join('.') + '.'],
+  ['forged: signature removed', () => `${mint().split('.').slice(0, 2).join('.')}.`],
   ['alg=none, unsigned', () => mint({ signing: 'none' })],
   ['alg=None (case variant), unsigned', () => { const [, p] = mint().split('.'); return `${b64({ alg: 'None', typ: 'JWT' })}.${p}.`; }],
   ['alg=none header on a correctly signed token', () => { const [, p, s] = mint().split('.'); return `${b64({ alg: 'none', typ: 'JWT' })}.${p}.${s}`; }],

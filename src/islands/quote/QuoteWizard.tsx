@@ -21,7 +21,7 @@ import { ReviewStep } from './ReviewStep';
 import type { StepProps } from './step-props';
 import './QuoteWizard.css';
 
-/** SPEC 8. */
+/** Shown when a quote cannot be sent (docs/texts.md). */
 export const QUOTE_ERROR = 'There was an error submitting your form. Please try again.';
 
 interface Props {
@@ -41,7 +41,7 @@ function tabStorage(): Storage | null {
 }
 
 /**
- * The five-step free quote (SPEC 2.12, 3, 5). One form whose content changes per step; Enter in a
+ * The five-step free quote. One form whose content changes per step; Enter in a
  * field moves on like Next. Progress is kept in sessionStorage for a reload in the same tab and
  * cleared after a successful submission. Focus moves to each step's heading.
  */
@@ -101,6 +101,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
     if (restored.current && storage && !done) saveProgress(storage, { step, draft });
   }, [step, draft, done]);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: moves focus to the heading after each step change
   useEffect(() => {
     if (!moved.current) return;
     moved.current = false;
@@ -245,5 +246,8 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
 }
 
 function renderParts(parts: Part[]): ReactNode[] {
-  return parts.map((part, index) => (typeof part === 'string' ? part : <a key={index} href={part.href} rel="external">{part.text}</a>));
+  return parts.map((part, index) =>
+    // biome-ignore lint/suspicious/noArrayIndexKey: fixed text whose parts never move
+    typeof part === 'string' ? part : <a key={index} href={part.href} rel="external">{part.text}</a>,
+  );
 }

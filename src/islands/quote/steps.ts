@@ -1,5 +1,5 @@
 /**
- * The free-quote wizard's rules without any UI (SPEC 2.12, 5), so they can be tested on their own:
+ * The free-quote wizard's rules without any UI, so they can be tested on their own:
  * what each step needs before Next is enabled, which courses step 3 offers, and the draft kept in
  * sessionStorage so a reload in the same tab does not lose the visitor's progress.
  */
@@ -27,7 +27,7 @@ export const emptyDraft = (): QuoteDraft => v.getDefaults(QuoteDraftSchema) as Q
 
 const filled = (value: string) => value.trim() !== '';
 
-/** SPEC 5: Next (and Submit) stay disabled until the step's rule holds. */
+/** Next (and Submit) stay disabled until the step's rule holds. */
 export function canContinue(step: Step, draft: QuoteDraft): boolean {
   switch (step) {
     case 1: return [draft.firstName, draft.lastName, draft.email, draft.phone].every(filled);
@@ -47,7 +47,7 @@ export const STEP_REQUIREMENT: Record<Step, string> = {
   5: 'Tick the box to agree to the terms and conditions before you submit.',
 };
 
-/** SPEC 5: step 3 shows the courses of the chosen categories, or all of them if none is chosen. */
+/** Step 3 shows the courses of the chosen categories, or all of them if none is chosen. */
 export function coursesFor(courses: QuoteCourse[], selectedCategories: string[]): QuoteCourse[] {
   if (!selectedCategories.length) return courses;
   const chosen = new Set(selectedCategories);

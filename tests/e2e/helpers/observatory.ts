@@ -330,7 +330,10 @@ export function scan(input: ScanInput): Scan {
 /** Headers as the Observatory sees them: every value of each name, names in lower case. */
 export function headerMap(list: { name: string; value: string }[]): Record<string, string[]> {
   const map: Record<string, string[]> = {};
-  for (const { name, value } of list) (map[name.toLowerCase()] ??= []).push(value);
+  for (const { name, value } of list) {
+    const key = name.toLowerCase();
+    map[key] = [...(map[key] ?? []), value];
+  }
   return map;
 }
 

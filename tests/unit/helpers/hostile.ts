@@ -4,6 +4,7 @@
  * the security headers every answer must carry, and fast-check arbitraries for adversarial input.
  */
 import { createHash } from 'node:crypto';
+import type { Dirent } from 'node:fs';
 import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
@@ -49,7 +50,7 @@ export async function snapshotBlobs(directory: string): Promise<Map<string, stri
   const files = new Map<string, string>();
   const startedMs = BigInt(Date.now());
   const walk = async (dir: string): Promise<void> => {
-    let entries;
+    let entries: Dirent[];
     try {
       entries = await readdir(dir, { withFileTypes: true });
     } catch {
@@ -113,7 +114,7 @@ export function missingSecurityHeaders(response: Response): string[] {
 
 /* ---------- Function handlers, found by their configured route ---------- */
 
-type Handler = (request: Request, context: Context) => Promise<Response | void> | Response | void;
+type Handler = (request: Request, context: Context) => Promise<Response | undefined> | Response | undefined;
 export interface FunctionModule {
   file: string;
   handler: Handler;
@@ -180,6 +181,7 @@ export const NASTY_STRINGS: readonly string[] = [
   '%00',
   '%',
   '%%',
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: a template-injection probe, sent literally
   '${7*7}',
   '{{7*7}}',
   '=HYPERLINK("http://evil.example","x")',

@@ -37,7 +37,10 @@ export const platformModel = {
 
 export function seeded(seed: number) {
   let state = seed >>> 0;
-  return () => ((state = (Math.imul(state, 1664525) + 1013904223) >>> 0) / 2 ** 32);
+  return () => {
+    state = (Math.imul(state, 1664525) + 1013904223) >>> 0;
+    return state / 2 ** 32;
+  };
 }
 
 /** Yields to other writers for a random while, between every step a real network call would take. */
