@@ -5,7 +5,7 @@
  * per-viewport projects; it works on qualifications it adds itself and removes them again afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test, expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';
 import { createStaff } from './helpers/accounts';
 import { openUserStore } from '../../scripts/lib/user-store.ts';
 import { dataStore } from '../../src/server/blobs.ts';
@@ -17,6 +17,8 @@ const SECOND = `ZZF${digits()}`;
 const REBUILD_TIMEOUT = 8 * 60_000;
 /** A save answers once it is stored and the rebuild is asked for; a machine busy building can be slow. */
 const SAVED = { timeout: 30_000 };
+/** The admin screens load their data from functions that share the machine with the rebuild. */
+const expect = baseExpect.configure({ timeout: 20_000 });
 
 async function signIn(page: Page, account: { username: string; password: string }) {
   await page.goto('/admin/login');
