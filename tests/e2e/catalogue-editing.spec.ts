@@ -16,9 +16,9 @@ const SECOND = `ZZF${digits()}`;
 /** A full rebuild of the site under load: allow several minutes. */
 const REBUILD_TIMEOUT = 8 * 60_000;
 /** A save answers once it is stored and the rebuild is asked for; a machine busy building can be slow. */
-const SAVED = { timeout: 30_000 };
+const SAVED = { timeout: 60_000 };
 /** The admin screens load their data from functions that share the machine with the rebuild. */
-const expect = baseExpect.configure({ timeout: 20_000 });
+const expect = baseExpect.configure({ timeout: 60_000 });
 
 async function signIn(page: Page, account: { username: string; password: string }) {
   await page.goto('/admin/login');
@@ -50,8 +50,8 @@ async function waitUntilLive(page: Page) {
 }
 
 test.describe.configure({ mode: 'serial' });
-// Fail a stuck step quickly instead of waiting out the long rebuild timeout.
-test.use({ actionTimeout: 30_000 });
+// Fail a stuck step quickly instead of waiting out the long rebuild timeout (a minute: the machine may be busy building).
+test.use({ actionTimeout: 60_000 });
 
 test.afterAll(async ({ request }) => {
   test.setTimeout(REBUILD_TIMEOUT + 60_000);
