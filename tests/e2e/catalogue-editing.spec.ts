@@ -93,16 +93,16 @@ test('staff edit a course and retire another with a successor; the local rebuild
   await expect(page.getByText('View the nationally recognised qualifications listed on the site.')).toBeVisible();
 
   // Filters: text, then status.
-  await page.getByLabel('Search').fill(FIRST);
+  await page.getByLabel('Search', { exact: true }).fill(FIRST);
   await expect(page.getByRole('row')).toHaveCount(2);
-  await page.getByLabel('Search').fill('');
+  await page.getByLabel('Search', { exact: true }).fill('');
   await page.getByLabel('Status').selectOption('new');
   await expect(page.getByTestId(`course-${FIRST}`)).toBeVisible();
   await expect(page.getByTestId('course-CPC30220')).toHaveCount(0);
   await page.getByLabel('Status').selectOption('');
 
   // Edit the first course's written details.
-  await page.getByLabel('Search').fill(FIRST);
+  await page.getByLabel('Search', { exact: true }).fill(FIRST);
   await page.getByRole('button', { name: `Edit ${FIRST}` }).click();
   await expect(page.getByRole('heading', { name: `Edit ${FIRST} Certificate III in Catalogue Testing` })).toBeVisible();
   const about = `Tested by the catalogue editor on ${new Date().toISOString()}: experienced builders get this recognised.`;
@@ -116,9 +116,11 @@ test('staff edit a course and retire another with a successor; the local rebuild
   await page.getByLabel('Occupations and search words').fill('catalogue tester\nframe tester');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(`${FIRST} saved`)).toBeVisible(SAVED);
+  // Back on the list once the save is through.
+  await expect(page.getByRole('heading', { name: 'Qualifications' })).toBeVisible();
 
   // Retire the second with the first as its successor.
-  await page.getByLabel('Search').fill(SECOND);
+  await page.getByLabel('Search', { exact: true }).fill(SECOND);
   await page.getByRole('button', { name: `Edit ${SECOND}` }).click();
   await page.getByLabel(/Retire this qualification/).check();
   await page.getByLabel('Successor (optional)').selectOption(FIRST);
