@@ -143,6 +143,7 @@ test('staff edit a course and retire another with a successor; the local rebuild
 });
 
 test('a category edit is checked in the form and saved with who and when', async ({ page }) => {
+  test.setTimeout(3 * 60_000);
   const account = await createStaff('categories');
   await signIn(page, account);
   await page.goto('/admin/categories');
@@ -160,6 +161,8 @@ test('a category edit is checked in the form and saved with who and when', async
 });
 
 test('the editor role sees no catalogue controls and the catalogue API refuses it', async ({ page, request }) => {
+  // Runs while the previous test's rebuild may still be using the machine.
+  test.setTimeout(3 * 60_000);
   const account = await createStaff('cat-editor', 'editor');
   await signIn(page, account);
   for (const name of [/Manage Courses/, /Manage Categories/]) await expect(page.getByRole('link', { name })).toHaveCount(0);
