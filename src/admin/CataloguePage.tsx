@@ -114,6 +114,16 @@ function Failed({ retry }: { retry: () => void }) {
   );
 }
 
+/** A refresh failed but the last list is still shown. */
+function Stale({ retry }: { retry: () => void }) {
+  return (
+    <div role="alert" className="admin-banner is-error">
+      <p>The list could not be refreshed; it may be out of date.</p>
+      <button type="button" className="admin-btn admin-btn--ghost" onClick={retry}>Try again</button>
+    </div>
+  );
+}
+
 const toLines = (text: string) => text.split('\n').map((line) => line.trim()).filter(Boolean);
 
 /** A labelled input, textarea or select with its hint and error, wired for screen readers. */
@@ -388,10 +398,11 @@ export function CoursesPage() {
       <p className="admin-lead">View the nationally recognised qualifications listed on the site.</p>
       {isPending ? (
         <p className="admin-loading" role="status">Loading courses...</p>
-      ) : isError ? (
+      ) : !data ? (
         <Failed retry={() => void refetch()} />
       ) : (
         <>
+          {isError && <Stale retry={() => void refetch()} />}
           <Banners data={data} />
           {open ? (
             open.mode === 'add' ? <CourseForm data={data} onDone={close} /> : <CourseEditor code={open.code} data={data} onDone={close} />
@@ -550,10 +561,11 @@ export function CategoriesPage() {
       <p className="admin-lead">View the industry sectors and how many courses each one lists.</p>
       {isPending ? (
         <p className="admin-loading" role="status">Loading categories...</p>
-      ) : isError ? (
+      ) : !data ? (
         <Failed retry={() => void refetch()} />
       ) : (
         <>
+          {isError && <Stale retry={() => void refetch()} />}
           <Banners data={data} />
           {category ? (
             <CategoryForm key={`${category.slug}-${category.version}`} category={category} onDone={() => setOpen(null)} />

@@ -107,7 +107,7 @@ export function loadCatalogue(options: { maxAgeMs?: number } = {}): Promise<Load
 /** Forget the cached copy (after a save in this instance). */
 export const forgetCatalogue = () => (cached = undefined);
 
-/** The version of an entry, or 0 when nobody has saved it yet. */
+/** The saved entry of a course, or null when nobody has saved it yet. */
 export async function readCourseEntry(code: string): Promise<StoredCourse | null> {
   const raw = await store().get(courseKey(code), { type: 'json' });
   const parsed = v.safeParse(StoredCourseSchema, raw);
@@ -251,7 +251,7 @@ export async function adminCourse(code: string): Promise<AdminCourse | undefined
 /** The admin's lists: every course and category with its saved state, and why saved edits are unused, if they are. */
 export async function adminCatalogue() {
   const { overlay, error } = await readOverlay();
-  const { error: buildError } = await loadCurrentCatalogue();
+  const buildError = error ? null : catalogueWithOverlay(repositoryContent, overlay, repositoryCatalogue).error;
   const repository = repositoryCatalogue();
   const entries = new Map((overlay?.courses ?? []).map((entry) => [entry.code, entry]));
   const categoryEntries = new Map((overlay?.categories ?? []).map((entry) => [entry.slug, entry]));

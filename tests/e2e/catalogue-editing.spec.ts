@@ -5,7 +5,7 @@
  * per-viewport projects; it works on qualifications it adds itself and removes them again afterwards.
  */
 import { randomBytes } from 'node:crypto';
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
+import { test, expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';
 import { createStaff } from './helpers/accounts';
 import { openUserStore } from '../../scripts/lib/user-store.ts';
 import { dataStore } from '../../src/server/blobs.ts';
@@ -16,7 +16,9 @@ const SECOND = `ZZF${digits()}`;
 /** A full rebuild of the site under load: allow several minutes. */
 const REBUILD_TIMEOUT = 8 * 60_000;
 /** A save answers once it is stored and the rebuild is asked for; a machine busy building can be slow. */
-const SAVED = { timeout: 30_000 };
+const SAVED = { timeout: 60_000 };
+/** The admin screens load their data from functions that share the machine with the rebuild. */
+const expect = baseExpect.configure({ timeout: 60_000 });
 
 async function signIn(page: Page, account: { username: string; password: string }) {
   await page.goto('/admin/login');
@@ -48,8 +50,8 @@ async function waitUntilLive(page: Page) {
 }
 
 test.describe.configure({ mode: 'serial' });
-// Fail a stuck step quickly instead of waiting out the long rebuild timeout.
-test.use({ actionTimeout: 30_000 });
+// Fail a stuck step quickly instead of waiting out the long rebuild timeout (a minute: the machine may be busy building).
+test.use({ actionTimeout: 60_000 });
 
 test.afterAll(async ({ request }) => {
   test.setTimeout(REBUILD_TIMEOUT + 60_000);
@@ -91,16 +93,16 @@ test('staff edit a course and retire another with a successor; the local rebuild
   await expect(page.getByText('View the nationally recognised qualifications listed on the site.')).toBeVisible();
 
   // Filters: text, then status.
-  await page.getByLabel('Search').fill(FIRST);
+  await page.getByLabel('Search', { exact: true }).fill(FIRST);
   await expect(page.getByRole('row')).toHaveCount(2);
-  await page.getByLabel('Search').fill('');
+  await page.getByLabel('Search', { exact: true }).fill('');
   await page.getByLabel('Status').selectOption('new');
   await expect(page.getByTestId(`course-${FIRST}`)).toBeVisible();
   await expect(page.getByTestId('course-CPC30220')).toHaveCount(0);
   await page.getByLabel('Status').selectOption('');
 
   // Edit the first course's written details.
-  await page.getByLabel('Search').fill(FIRST);
+  await page.getByLabel('Search', { exact: true }).fill(FIRST);
   await page.getByRole('button', { name: `Edit ${FIRST}` }).click();
   await expect(page.getByRole('heading', { name: `Edit ${FIRST} Certificate III in Catalogue Testing` })).toBeVisible();
   const about = `Tested by the catalogue editor on ${new Date().toISOString()}: experienced builders get this recognised.`;
@@ -114,9 +116,11 @@ test('staff edit a course and retire another with a successor; the local rebuild
   await page.getByLabel('Occupations and search words').fill('catalogue tester\nframe tester');
   await page.getByRole('button', { name: 'Save changes' }).click();
   await expect(page.getByText(`${FIRST} saved`)).toBeVisible(SAVED);
+  // Back on the list once the save is through.
+  await expect(page.getByRole('heading', { name: 'Qualifications' })).toBeVisible();
 
   // Retire the second with the first as its successor.
-  await page.getByLabel('Search').fill(SECOND);
+  await page.getByLabel('Search', { exact: true }).fill(SECOND);
   await page.getByRole('button', { name: `Edit ${SECOND}` }).click();
   await page.getByLabel(/Retire this qualification/).check();
   await page.getByLabel('Successor (optional)').selectOption(FIRST);
@@ -139,6 +143,7 @@ test('staff edit a course and retire another with a successor; the local rebuild
 });
 
 test('a category edit is checked in the form and saved with who and when', async ({ page }) => {
+  test.setTimeout(3 * 60_000);
   const account = await createStaff('categories');
   await signIn(page, account);
   await page.goto('/admin/categories');
@@ -156,6 +161,8 @@ test('a category edit is checked in the form and saved with who and when', async
 });
 
 test('the editor role sees no catalogue controls and the catalogue API refuses it', async ({ page, request }) => {
+  // Runs while the previous test's rebuild may still be using the machine.
+  test.setTimeout(3 * 60_000);
   const account = await createStaff('cat-editor', 'editor');
   await signIn(page, account);
   for (const name of [/Manage Courses/, /Manage Categories/]) await expect(page.getByRole('link', { name })).toHaveCount(0);
