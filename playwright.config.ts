@@ -11,7 +11,10 @@ const launchOptions = { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chr
 // Tests that switch site-wide settings (claims, partner RTOs) or fill the shared inbox in bulk run once, after
 // the others, so no other test meets a claim switched off half-way or finds its own inquiry pushed off the
 // inbox's first page. They are the facts spec and tests tagged @after-others.
-const SITE_WIDE = /(facts|catalogue-editing)\.spec\.ts$/;
+const SITE_WIDE = /facts\.spec\.ts$/;
+// Catalogue editing rebuilds the site and swaps the served pages: it runs last, alone.
+const REBUILDS = /catalogue-editing\.spec\.ts$/;
+const LATER = [SITE_WIDE, REBUILDS];
 const AFTER_OTHERS = /@after-others/;
 // Tests that mean one viewport are tagged and left out of the other project (not skipped at run time).
 const DESKTOP_ONLY = /@desktop-only/;
@@ -32,17 +35,18 @@ export default defineConfig({
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
   use: { baseURL, trace: 'retain-on-failure', launchOptions },
   projects: [
-    { name: 'desktop', testIgnore: SITE_WIDE, grepInvert: [PHONE_ONLY, AFTER_OTHERS], use: desktop },
+    { name: 'desktop', testIgnore: LATER, grepInvert: [PHONE_ONLY, AFTER_OTHERS], use: desktop },
     {
       name: 'phone',
-      testIgnore: SITE_WIDE,
+      testIgnore: LATER,
       grepInvert: [DESKTOP_ONLY, AFTER_OTHERS],
       use: phone,
     },
     { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['desktop', 'phone'], use: desktop },
-    { name: 'after-others', grep: AFTER_OTHERS, testIgnore: SITE_WIDE, dependencies: ['desktop', 'phone'], use: desktop },
+    { name: 'after-others', grep: AFTER_OTHERS, testIgnore: LATER, dependencies: ['desktop', 'phone'], use: desktop },
     // One after the other, so the two viewports' runs do not fill the inbox under each other either.
-    { name: 'after-others-phone', grep: AFTER_OTHERS, testIgnore: SITE_WIDE, dependencies: ['after-others'], use: phone },
+    { name: 'after-others-phone', grep: AFTER_OTHERS, testIgnore: LATER, dependencies: ['after-others'], use: phone },
+    { name: 'rebuilds', testMatch: REBUILDS, dependencies: ['site-wide', 'after-others-phone'], use: desktop },
   ],
   // The production-like local server: a real build served by the Netlify CLI with its offline blob store.
   webServer: process.env.E2E_BASE_URL
