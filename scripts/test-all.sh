@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs every suite: type check, unit tests (vitest), end-to-end tests (Playwright in Debian's
+# Runs every suite: type check, format/lint/dead-code check (Biome, knip), unit tests (vitest), end-to-end tests (Playwright in Debian's
 # chromium, desktop and phone, against the production-like local server), then prints one
 # line "N passed, N failed" summing them all. Exits non-zero when anything failed.
 #
@@ -80,6 +80,9 @@ wait "$check"
 check_status=$?
 cat test-results/check.log
 if [[ $check_status -eq 0 ]]; then passed=$((passed + 1)); echo ">> type check: passed"; else failed=$((failed + 1)); echo ">> type check: FAILED"; fi
+
+echo "== Format, lint and dead code (Biome, knip) =="
+if npm run -s lint; then passed=$((passed + 1)); echo ">> lint: passed"; else failed=$((failed + 1)); echo ">> lint: FAILED"; fi
 
 echo "== End-to-end tests (Playwright, chromium desktop + phone) =="
 if server_up; then
