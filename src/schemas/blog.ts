@@ -111,6 +111,23 @@ export const CONTENT_FIELDS = [
   'metaTitle', 'metaDescription',
 ] as const satisfies readonly (keyof BlogContent)[];
 
+/** A post's automatic address, from its title: "RPL & Licences: What's Different?" -> "rpl-and-licences-whats-different". Never empty. */
+export function slugify(title: string): string {
+  const base = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/['’‘`]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (!base) return 'post';
+  if (base.length <= BLOG_LIMITS.slug) return base;
+  const cut = base.slice(0, BLOG_LIMITS.slug + 1);
+  const atWord = cut.lastIndexOf('-');
+  return (atWord > 20 ? cut.slice(0, atWord) : base.slice(0, BLOG_LIMITS.slug)).replace(/-+$/, '');
+}
+
 /** An ISO time with its zone (what `Date#toISOString` writes), or empty for none. */
 const isoTime = (message: string) =>
   v.pipe(

@@ -8,7 +8,9 @@ import { getBlogRecord, listBlogRecords, parseBlogRecord, postKey, readRevisions
 import { deleteImage, imageIdsIn } from './uploads.ts';
 import { readTimeMinutes } from '../lib/blog-content.ts';
 import {
+  BLOG_LIMITS,
   BlogUpdateSchema,
+  slugify,
   CONTENT_FIELDS,
   MAX_REVISIONS,
   type AdminBlog,
@@ -33,24 +35,9 @@ const viewsKey = (id: string) => `blog-views/${id}`;
 export const CACHE_TAG = 'blog';
 export const LIST_CACHE_TAG = 'blog-list';
 export const postCacheTag = (slug: string) => `blog-${slug}`;
-const MAX_SLUG = 80;
+const MAX_SLUG = BLOG_LIMITS.slug;
 
-/** "RPL & Licences: What's Different?" -> "rpl-and-licences-whats-different". Never empty. */
-export function slugify(title: string): string {
-  const base = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/['’‘`]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  if (!base) return 'post';
-  if (base.length <= MAX_SLUG) return base;
-  const cut = base.slice(0, MAX_SLUG + 1);
-  const atWord = cut.lastIndexOf('-');
-  return (atWord > 20 ? cut.slice(0, atWord) : base.slice(0, MAX_SLUG)).replace(/-+$/, '');
-}
+export { slugify };
 
 /**
  * Takes `base`, else `base-2`, `base-3`, ... for post `id`. The index entry is only ever created when
@@ -80,11 +67,10 @@ async function releaseSlug(slug: string, id: string): Promise<void> {
 
 /** Input the store refuses for a reason the person can fix (the handler answers 400 with the field). */
 export class BlogInputError extends Error {
-  constructor(
-    readonly field: string,
-    message: string,
-  ) {
+  readonly field: string;
+  constructor(field: string, message: string) {
     super(message);
+    this.field = field;
   }
 }
 export const SLUG_TAKEN = 'This address is already used by another post. Choose another one.';
@@ -154,8 +140,7 @@ export async function createBlog(input: BlogInput, by: string, now = new Date())
     await releaseSlug(slug, id);
     throw cause;
   }
-  await recordRevision(record);
-  await purgeBlogCache([slug]);
+  await Promise.all([recordRevision(record), purgeBlogCache([slug])]);
   return record;
 }
 
@@ -171,11 +156,10 @@ export type UpdateResult =
  * when a published post moves, its old address stays reserved and redirects to the new one.
  */
 export async function updateBlog(id: string, input: BlogUpdate, by: string, now = new Date()): Promise<UpdateResult> {
-  const current = await getBlogRecord(id);
+  const [current, prepared, views] = await Promise.all([getBlogRecord(id), prepare(input), viewCount(id)]);
   if (!current) return { ok: false, reason: 'not-found' };
   if (current.version !== input.version) return { ok: false, reason: 'conflict', current };
 
-  const prepared = await prepare(input);
   const everPublished = current.publishedAt !== null;
   let slug = current.slug;
   if (input.slug && input.slug !== current.slug) {
@@ -184,7 +168,6 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
   } else if (!input.slug && !everPublished && slugify(input.title) !== slugify(current.title)) {
     slug = await claimSlug(slugify(input.title), id);
   }
-  const views = await viewCount(id);
 
   let outcome: UpdateResult | undefined;
   const saved = await updateJSON<StoredBlog>(blogs(), postKey(id), (raw) => {
@@ -219,8 +202,7 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
   }
   const blog = saved as StoredBlog;
   if (blog.slug !== current.slug && !blog.previousSlugs.includes(current.slug)) await releaseSlug(current.slug, id);
-  await recordRevision(blog);
-  await purgeBlogCache([current.slug, blog.slug, ...blog.previousSlugs]);
+  await Promise.all([recordRevision(blog), purgeBlogCache([current.slug, blog.slug, ...blog.previousSlugs])]);
   return { ok: true, blog, previousSlug: current.slug };
 }
 

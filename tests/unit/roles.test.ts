@@ -32,8 +32,11 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/blogs': { GET: 'public', POST: 'blogs' },
   '/api/blogs/:slug': { GET: 'public', PUT: 'blogs', DELETE: 'blogs' },
   '/api/blogs/admin/all': { GET: 'blogs' },
+  '/api/blogs/admin/publish-due': { POST: 'blogs' },
+  '/api/blogs/admin/:id/revisions': { GET: 'blogs', POST: 'blogs' },
   '/api/blogs/:slug/view': { POST: 'public' },
   '/api/upload/image': { POST: 'uploads' },
+  '/api/uploads': { GET: 'uploads' },
   '/api/uploads/:key': { GET: 'public' },
   '/api/categories': { GET: 'public' },
   '/api/categories/:slug': { GET: 'public' },
@@ -58,6 +61,8 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
   'POST /api/blogs': { body: { title: 'Role test post', excerpt: 'E', content: '<p>C</p>' } },
   'PUT /api/blogs/:slug': { body: { title: 'Role test edit', excerpt: 'E', content: '<p>C</p>', version: 1 }, params: () => ({ slug: fixtures.blogId }) },
   'DELETE /api/blogs/:slug': { params: () => ({ slug: fixtures.blogId }) },
+  'GET /api/blogs/admin/:id/revisions': { params: () => ({ id: fixtures.blogId }) },
+  'POST /api/blogs/admin/:id/revisions': { body: { revision: 1, version: 1 }, params: () => ({ id: fixtures.blogId }) },
 };
 
 async function call(route: string, method: string, role: string | null) {
