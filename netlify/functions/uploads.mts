@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import { error, json, methodNotAllowed, SECURITY_HEADERS } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
-import { listImages, readImage } from '../../src/server/uploads';
+import { listImages, readImage, uploadCacheTag } from '../../src/server/uploads';
 
 /**
  * GET /api/uploads (staff, permission "uploads") -> {images}: every uploaded image, newest first, for the
@@ -30,6 +30,8 @@ export default async (request: Request) => {
       'Cross-Origin-Resource-Policy': 'cross-origin',
       'Cache-Control': 'public, max-age=31536000, immutable',
       'Netlify-CDN-Cache-Control': 'public, durable, max-age=31536000, immutable',
+      // Dropped from the CDN when the image is deleted with its last post.
+      'Netlify-Cache-Tag': uploadCacheTag(key),
     },
   });
 };

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dataStore } from './blobs.ts';
+import { purgeTags } from './cdn.ts';
 import { MAX_UPLOAD_BYTES } from '../schemas/blog.ts';
 
 /**
@@ -138,11 +139,15 @@ export function imageIdsIn(texts: string[]): Set<string> {
   return ids;
 }
 
-/** Removes an uploaded image and its narrower copies. */
+/** The CDN cache tag of an image and its narrower copies. */
+export const uploadCacheTag = (key: string) => `upload-${key.slice(0, 32)}`;
+
+/** Removes an uploaded image and its narrower copies, from the store and from the CDN. */
 export async function deleteImage(id: string): Promise<void> {
   if (!/^[a-f0-9]{32}$/.test(id)) return;
   const store = dataStore('uploads');
   await Promise.all([`${id}.webp`, ...VARIANT_WIDTHS.map((width) => `${id}-w${width}.webp`)].map((key) => store.delete(key)));
+  await purgeTags([uploadCacheTag(id)]);
 }
 
 export interface StoredImage {

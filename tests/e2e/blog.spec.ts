@@ -315,7 +315,7 @@ test.describe('Blog workflow', () => {
     await expect(modal).toBeHidden({ timeout: 20_000 });
 
     const card = page.locator('.blog-admin-card').filter({ hasText: title });
-    await expect(card.getByText(/^Scheduled/)).toBeVisible();
+    await expect(card.locator('.status-badge')).toHaveText(/^Scheduled/);
     const { blogs } = await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json();
     const slug = (blogs as { title: string; slug: string }[]).find((blog) => blog.title === title)!.slug;
 
@@ -336,7 +336,7 @@ test.describe('Blog workflow', () => {
     await page.goto('/blog');
     await expect(page.locator('.blog-card').filter({ hasText: title })).toBeVisible();
     await page.goto('/admin/blogs');
-    await expect(card.getByText('Published', { exact: true })).toBeVisible();
+    await expect(card.locator('.status-badge')).toHaveText('Published', { timeout: 20_000 });
     await page.request.delete(`/api/blogs/${blogs.find((blog: { slug: string }) => blog.slug === slug)._id}`, { headers: auth });
   });
 
@@ -410,23 +410,26 @@ test.describe('Blog workflow', () => {
     const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
     await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
     await modal.getByLabel('Excerpt').fill('Typed before the browser went away.');
+    await modal.getByRole('textbox', { name: 'Content' }).click();
+    await page.keyboard.type('Half a paragraph');
 
     // The page asks before leaving with unsaved changes; leave anyway, as a crash would.
     page.on('dialog', (dialog) => void dialog.accept());
     await page.reload();
-    await page.getByRole('button', { name: `Continue editing “${title}”` }).click();
+    await page.getByRole('button', { name: `Continue editing “${title}”` }).click({ timeout: 20_000 });
     const again = page.getByRole('dialog', { name: 'Create New Blog Post' });
     await expect(again.getByText(`Unsaved changes to “${title}”`)).toBeVisible();
     await expect(again.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue('');
     await again.getByRole('button', { name: 'Restore unsaved changes' }).click();
     await expect(again.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue(title);
     await expect(again.getByLabel('Excerpt')).toHaveValue('Typed before the browser went away.');
+    await expect(again.getByRole('textbox', { name: 'Content' })).toContainText('Half a paragraph');
 
     // Thrown away on purpose: nothing is offered any more.
     await again.getByRole('button', { name: 'Cancel' }).click();
     await page.getByRole('alertdialog', { name: /unsaved changes/ }).getByRole('button', { name: 'Discard changes' }).click();
     await page.reload();
-    await expect(page.locator('.blog-admin-card').first()).toBeVisible();
+    await expect(page.locator('.blog-admin-card').first()).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('button', { name: /^Continue editing/ })).toHaveCount(0);
   });
 

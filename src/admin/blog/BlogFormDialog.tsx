@@ -88,6 +88,8 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
   const [confirmClose, setConfirmClose] = useState(false);
   const [current, setCurrent] = useState<AdminBlog | null>(blog);
   const [showHistory, setShowHistory] = useState(false);
+  // The rich text editor reads its content once; a new key gives it a restored text.
+  const [editorKey, setEditorKey] = useState(0);
   // Kept in this browser by an earlier session of this editor that never saved (closed tab, crash, reload).
   const [kept, setKept] = useState(() => {
     const entry = readAutosave(blog?._id ?? null);
@@ -197,6 +199,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
     setForm(next);
     setCurrent(blog);
     setVersion(blog.version);
+    setEditorKey((key) => key + 1);
     setErrors({});
     setAlert('');
     setConflict(null);
@@ -261,6 +264,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
                   onClick={() => {
                     const next = formFromSaved(kept.form, initial.current);
                     setForm(next);
+                    setEditorKey((key) => key + 1);
                     if (next.slug && next.slug !== initial.current.slug) setSlugChosen(true);
                     setKept(null);
                   }}
@@ -353,7 +357,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
               </div>
             </div>
             {form.contentType === 'html' ? (
-              <RichTextEditor key="html" value={form.content} onChange={(html) => set('content', html)} labelId={`${id}-content-label`} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
+              <RichTextEditor key={`html-${editorKey}`} value={form.content} onChange={(html) => set('content', html)} labelId={`${id}-content-label`} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
             ) : (
               <MarkdownEditor key="markdown" id={fieldId('content')} value={form.content} onChange={(text) => set('content', text)} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
             )}

@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { Check, ImagePlus, X } from 'lucide-react';
 import { BLOG_LIMITS, isBlankText } from '../../schemas/blog';
 import { api, ApiError } from '../api';
@@ -60,10 +60,8 @@ export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: {
     }
   }
 
-  function insert(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
-    // The picker sits inside the post's form in React's tree: its submit must not reach (and save) the post.
-    event.stopPropagation();
+  // No <form> here: the picker is opened from inside the post's form, and a form cannot hold another.
+  function insert() {
     if (!chosen) return;
     if (isBlankText(alt)) {
       setAltError(ALT_REQUIRED);
@@ -83,7 +81,7 @@ export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: {
         onClose();
       }}
     >
-      <form className="media-picker__form" onSubmit={insert} noValidate>
+      <div className="media-picker__form">
         <header className="blog-form__head">
           <h2 id={`${id}-title`}>Insert an image</h2>
           <button type="button" className="blog-form__close" onClick={onClose} aria-label="Close">
@@ -131,6 +129,11 @@ export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: {
                 setAlt(event.target.value);
                 setAltError('');
               }}
+              onKeyDown={(event) => {
+                if (event.key !== 'Enter') return;
+                event.preventDefault();
+                insert();
+              }}
             />
             <p id={`${id}-alt-hint`} className="admin-hint">What the picture shows, for readers who cannot see it.</p>
             {altError && <p id={`${id}-alt-error`} className="admin-error">{altError}</p>}
@@ -138,9 +141,9 @@ export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: {
         </div>
         <footer className="blog-form__foot">
           <button type="button" className="admin-btn admin-btn--ghost" onClick={onClose}>Cancel</button>
-          <button type="submit" className="admin-btn admin-btn--primary" disabled={!chosen || uploading}>Insert image</button>
+          <button type="button" className="admin-btn admin-btn--primary" disabled={!chosen || uploading} onClick={insert}>Insert image</button>
         </footer>
-      </form>
+      </div>
     </dialog>
   );
 }
