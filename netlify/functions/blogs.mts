@@ -3,7 +3,8 @@ import { BlogInputSchema, BlogListQuerySchema, BlogSlugSchema, BlogUpdateSchema 
 import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
-import { createBlog, deleteBlog, getBlogBySlug, listPublished, toAdmin, toPublic, updateBlog, viewCount } from '../../src/server/blogs';
+import { BlogInputError, createBlog, deleteBlog, findMovedBlog, getBlogBySlug, listPublished, toAdmin, toPublic, updateBlog } from '../../src/server/blogs';
+import { conflictAnswer } from '../../src/server/blog-conflict';
 import { BLOG_NOT_FOUND, cachedJson, listCacheHeaders, postCacheHeaders } from '../../src/server/blog-http';
 import * as v from 'valibot';
 
@@ -36,7 +37,13 @@ export default async (request: Request) => {
   if (method === 'POST') {
     const body = await parseJsonBody(BlogInputSchema, request, MAX_BODY);
     if (!body.ok) return body.response;
-    const blog = await createBlog(body.data, by);
+    let blog;
+    try {
+      blog = await createBlog(body.data, by);
+    } catch (cause) {
+      if (cause instanceof BlogInputError) return error(400, cause.message, [{ field: cause.field, message: cause.message }]);
+      throw cause;
+    }
     return json({ success: true, message: 'Blog created successfully', blog: toAdmin(blog, 0) }, { status: 201 });
   }
 
@@ -49,20 +56,15 @@ export default async (request: Request) => {
 
   const body = await parseJsonBody(BlogUpdateSchema, request, MAX_BODY);
   if (!body.ok) return body.response;
-  const result = await updateBlog(param, body.data, by);
-  if (!result.ok && result.reason === 'not-found') return error(404, 'This blog no longer exists. It may have been deleted by someone else.');
-  if (!result.ok && result.reason === 'conflict') {
-    const { current } = result;
-    const when = new Date(current.updatedAt).toLocaleString('en-AU', { timeZone: 'Australia/Sydney', dateStyle: 'medium', timeStyle: 'short' });
-    return json(
-      {
-        message: `This blog was changed by ${current.updatedBy} (${when}) after you opened it, so your changes were not saved. Your text is still in the form: copy what you need, or save again to replace their version with yours.`,
-        current: toAdmin(current, await viewCount(current._id)),
-      },
-      { status: 409 },
-    );
+  let result;
+  try {
+    result = await updateBlog(param, body.data, by);
+  } catch (cause) {
+    if (cause instanceof BlogInputError) return error(400, cause.message, [{ field: cause.field, message: cause.message }]);
+    throw cause;
   }
-  if (!result.ok) return error(500, 'The blog could not be saved.');
+  if (!result.ok && result.reason === 'not-found') return error(404, 'This blog no longer exists. It may have been deleted by someone else.');
+  if (!result.ok) return conflictAnswer(result.current);
   return json({ success: true, message: 'Blog updated successfully', blog: toAdmin(result.blog, result.blog.views) });
 };
 
@@ -75,6 +77,11 @@ async function readList(url: URL): Promise<Response> {
 async function readOne(slug: string): Promise<Response> {
   if (!v.is(BlogSlugSchema, slug)) return error(404, BLOG_NOT_FOUND);
   const blog = await getBlogBySlug(slug);
+  if (!blog) {
+    // An old address of a published post that moved.
+    const moved = await findMovedBlog(slug);
+    if (moved) return cachedJson({ message: 'This post has moved.', slug: moved.slug }, { ...postCacheHeaders(slug), Location: `/api/blogs/${moved.slug}` }, 301);
+  }
   if (!blog?.isPublished) return cachedJson({ message: BLOG_NOT_FOUND }, postCacheHeaders(slug), 404);
   return cachedJson(await toPublic(blog), postCacheHeaders(slug));
 }

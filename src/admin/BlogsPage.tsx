@@ -5,6 +5,7 @@ import { CalendarDays, Eye, EyeOff, Pencil, Plus, Send, Trash2, UserRound } from
 import type { AdminBlog } from '../schemas/blog';
 import { api } from './api';
 import ConfirmDialog from './blog/ConfirmDialog';
+import { listAutosaves } from './blog/autosave';
 import { formatLongDate } from '../lib/dates';
 import './blog/blog-admin.css';
 
@@ -31,6 +32,8 @@ export default function BlogsPage() {
   const [editing, setEditing] = useState<AdminBlog | null>(null);
   const [formOpen, setFormOpen] = useState(false);
   const [deleting, setDeleting] = useState<AdminBlog | null>(null);
+  // Forms kept in this browser by an editor that was closed without saving (a crash or a reload).
+  const [kept, setKept] = useState(() => listAutosaves());
 
   useEffect(() => {
     if (!data) return;
@@ -74,7 +77,10 @@ export default function BlogsPage() {
   function closeForm() {
     setFormOpen(false);
     setEditing(null);
+    setKept(listAutosaves());
   }
+
+  const keptHere = kept.filter(({ postId }) => postId === null || data?.some((blog) => blog._id === postId));
 
   return (
     <>
@@ -84,6 +90,21 @@ export default function BlogsPage() {
           <Plus size={18} aria-hidden="true" /> New Blog Post
         </button>
       </div>
+
+      {!formOpen && keptHere.length > 0 && (
+        <div className="admin-banner blogs-kept" role="status">
+          <p>Unsaved changes were kept in this browser:</p>
+          <ul role="list">
+            {keptHere.map(({ postId, entry }) => (
+              <li key={postId ?? 'new'}>
+                <button type="button" className="admin-btn admin-btn--ghost" onClick={() => openForm(postId ? (data?.find((blog) => blog._id === postId) ?? null) : null)}>
+                  Continue editing “{entry.title || 'Untitled new post'}”
+                </button>
+              </li>
+            ))}
+          </ul>
+        </div>
+      )}
 
       {isPending ? (
         <p className="admin-loading" role="status">Loading blogs...</p>
@@ -144,7 +165,13 @@ function BlogCard({ blog, busy, onEdit, onToggle, onDelete }: { blog: AdminBlog;
       <div className="blog-admin-card__body">
         <div className="blog-admin-card__top">
           <h2 id={titleId} className="blog-admin-card__title">{blog.title}</h2>
-          <span className={`status-badge ${blog.isPublished ? 'is-published' : 'is-draft'}`}>{blog.isPublished ? 'Published' : 'Draft'}</span>
+          {blog.isPublished ? (
+            <span className="status-badge is-published">Published</span>
+          ) : blog.publishAt ? (
+            <span className="status-badge is-scheduled">Scheduled <time dateTime={blog.publishAt}>{new Date(blog.publishAt).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' })}</time></span>
+          ) : (
+            <span className="status-badge is-draft">Draft</span>
+          )}
         </div>
         <ul className="blog-admin-card__meta" role="list">
           <li><UserRound size={15} aria-hidden="true" /> {blog.author}</li>

@@ -65,10 +65,26 @@ export function hasVisibleContent(content: string): boolean {
   return !isBlankText(content.replace(/<[^>]*>/g, '').replace(/&nbsp;|&#160;/g, ' '));
 }
 
-/** POST /api/blogs: the admin form (SPEC 2.15, 3). Unknown fields are ignored. */
-export const BlogInputSchema = v.object({
-  title: required(200, 'Title'),
-  excerpt: required(500, 'Excerpt'),
+/** Length limits of the blog form's fields: the schema enforces them and the form's inputs show them. */
+export const BLOG_LIMITS = {
+  title: 200,
+  excerpt: 500,
+  author: 100,
+  featuredImageAlt: 200,
+  category: 60,
+  metaTitle: 120,
+  metaDescription: 300,
+  slug: 80,
+} as const;
+
+/** A post's address: lower case letters and digits in words joined by single hyphens. */
+export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
+export const SLUG_RULE = 'The address may use only lower-case letters, digits and single hyphens between words';
+
+/** The fields of a post a person writes; a revision keeps exactly these. */
+const contentEntries = {
+  title: required(BLOG_LIMITS.title, 'Title'),
+  excerpt: required(BLOG_LIMITS.excerpt, 'Excerpt'),
   content: v.pipe(
     v.string('Content must be text'),
     cleanText('Content'),
@@ -76,18 +92,68 @@ export const BlogInputSchema = v.object({
     v.check(hasVisibleContent, 'Content is required'),
   ),
   contentType: v.optional(v.picklist(CONTENT_TYPES, 'Content type must be html or markdown'), 'html'),
-  author: withDefault(100, 'Author', DEFAULT_AUTHOR),
+  author: withDefault(BLOG_LIMITS.author, 'Author', DEFAULT_AUTHOR),
   featuredImage: v.optional(
     v.pipe(v.string(), v.trim(), v.check((value) => value === '' || UPLOAD_URL_PATTERN.test(value), 'The featured image must be an image uploaded here')),
     '',
   ),
-  featuredImageAlt: v.optional(text(200, 'Image alt text'), ''),
-  category: withDefault(60, 'Category', DEFAULT_CATEGORY),
+  featuredImageAlt: v.optional(text(BLOG_LIMITS.featuredImageAlt, 'Image alt text'), ''),
+  category: withDefault(BLOG_LIMITS.category, 'Category', DEFAULT_CATEGORY),
   tags: chips('Tags', MAX_TAGS, 40),
   seoKeywords: chips('SEO keywords', MAX_KEYWORDS, 60),
-  metaTitle: v.optional(text(120, 'Meta title'), ''),
-  metaDescription: v.optional(text(300, 'Meta description'), ''),
+  metaTitle: v.optional(text(BLOG_LIMITS.metaTitle, 'Meta title'), ''),
+  metaDescription: v.optional(text(BLOG_LIMITS.metaDescription, 'Meta description'), ''),
+};
+export const BlogContentSchema = v.object(contentEntries);
+export type BlogContent = v.InferOutput<typeof BlogContentSchema>;
+export const CONTENT_FIELDS = [
+  'title', 'excerpt', 'content', 'contentType', 'author', 'featuredImage', 'featuredImageAlt', 'category', 'tags', 'seoKeywords',
+  'metaTitle', 'metaDescription',
+] as const satisfies readonly (keyof BlogContent)[];
+
+/** A post's automatic address, from its title: "RPL & Licences: What's Different?" -> "rpl-and-licences-whats-different". Never empty. */
+export function slugify(title: string): string {
+  const base = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/&/g, ' and ')
+    .replace(/['’‘`]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '');
+  if (!base) return 'post';
+  if (base.length <= BLOG_LIMITS.slug) return base;
+  const cut = base.slice(0, BLOG_LIMITS.slug + 1);
+  const atWord = cut.lastIndexOf('-');
+  return (atWord > 20 ? cut.slice(0, atWord) : base.slice(0, BLOG_LIMITS.slug)).replace(/-+$/, '');
+}
+
+/** An ISO time with its zone (what `Date#toISOString` writes), or empty for none. */
+const isoTime = (message: string) =>
+  v.pipe(
+    v.string(message),
+    v.trim(),
+    v.check((value) => value === '' || (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))), message),
+    v.transform((value) => (value === '' ? null : new Date(value).toISOString())),
+  );
+
+/** POST /api/blogs: the admin form. Unknown fields are ignored. */
+export const BlogInputSchema = v.object({
+  ...contentEntries,
+  /** Empty: made from the title (while the post is a draft) or kept as it is (once published). */
+  slug: v.optional(
+    v.pipe(
+      v.string('The address must be text'),
+      v.trim(),
+      v.toLowerCase(),
+      v.maxLength(BLOG_LIMITS.slug, `The address must be at most ${BLOG_LIMITS.slug} characters`),
+      v.check((value) => value === '' || SLUG_PATTERN.test(value), SLUG_RULE),
+    ),
+    '',
+  ),
   isPublished: v.optional(v.boolean('Publish immediately must be true or false'), false),
+  /** When a draft is published by the scheduled run; null for none. */
+  publishAt: v.optional(v.nullable(isoTime('The publish time must be a date and time')), null),
 });
 export type BlogInput = v.InferOutput<typeof BlogInputSchema>;
 
@@ -126,41 +192,52 @@ export const BlogSlugSchema = v.pipe(v.string(), v.maxLength(100), v.regex(/^[a-
 export const UploadResponseSchema = v.object({ success: v.boolean(), imageUrl: v.string(), message: v.string() });
 export type UploadResponse = v.InferOutput<typeof UploadResponseSchema>;
 
-/** SPEC 3: the admin shape of a post, as GET /api/blogs/admin/all answers it. */
-export interface AdminBlog extends BlogInput {
-  _id: string;
-  slug: string;
-  createdAt: string;
-  updatedAt: string;
-  publishedAt: string | null;
-  views: number;
-  readTime: number;
-  version: number;
-  updatedBy: string;
-}
+/** Everything stored for a post under `post/{id}` in the `blogs` store. */
+export const StoredBlogSchema = v.object({
+  _id: v.pipe(v.string(), v.regex(/^[a-f0-9]{32}$/)),
+  slug: v.pipe(v.string(), v.regex(SLUG_PATTERN)),
+  /** Addresses the post had once it was published; each answers with a redirect to `slug`. */
+  previousSlugs: v.optional(v.array(v.string()), () => [] as string[]),
+  ...v.object(contentEntries).entries,
+  title: v.string(),
+  excerpt: v.string(),
+  /** As written: sanitised HTML for html posts, the Markdown source for markdown posts. */
+  content: v.string(),
+  /** The sanitised HTML of the content, rendered when the post was saved. */
+  html: v.string(),
+  tags: v.array(v.string()),
+  seoKeywords: v.array(v.string()),
+  isPublished: v.boolean(),
+  /** When the post was first published (kept when it is unpublished); null for a post never published. */
+  publishedAt: v.nullable(v.string()),
+  publishAt: v.optional(v.nullable(v.string()), null),
+  createdAt: v.string(),
+  updatedAt: v.string(),
+  /** Views as of the last save; the live count is kept in the `counters` store. */
+  views: v.optional(v.number(), 0),
+  readTime: v.optional(v.number(), 5),
+  /** Starts at 1 and grows by one with every save; an update must name the version it was based on. */
+  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  createdBy: v.optional(v.string(), ''),
+  updatedBy: v.optional(v.string(), ''),
+});
+export type StoredBlog = v.InferOutput<typeof StoredBlogSchema>;
 
-/** SPEC 3: the public shape of a post (content is sanitised HTML). */
-export interface PublicBlog {
-  _id: string;
-  slug: string;
-  title: string;
-  excerpt: string;
-  featuredImage: string;
-  featuredImageAlt: string;
-  author: string;
-  category: string;
-  publishedAt: string | null;
-  createdAt: string;
-  updatedAt: string;
-  readTime: number;
-  views: number;
-  tags: string[];
-  content: string;
-  metaTitle: string;
-  metaDescription: string;
-  seoKeywords: string[];
-}
-export type PublicBlogSummary = Omit<PublicBlog, 'content'>;
+/** The admin shape of a post, as GET /api/blogs/admin/all answers it. */
+export const AdminBlogSchema = v.omit(StoredBlogSchema, ['html', 'createdBy']);
+export type AdminBlog = v.InferOutput<typeof AdminBlogSchema>;
+
+/** The public shape of a post (content is sanitised HTML). */
+export const PublicBlogSchema = v.object({
+  ...v.pick(StoredBlogSchema, [
+    '_id', 'slug', 'title', 'excerpt', 'featuredImage', 'featuredImageAlt', 'author', 'category', 'publishedAt', 'createdAt',
+    'updatedAt', 'readTime', 'views', 'tags', 'metaTitle', 'metaDescription', 'seoKeywords',
+  ]).entries,
+  content: v.string(),
+});
+export type PublicBlog = v.InferOutput<typeof PublicBlogSchema>;
+export const PublicBlogSummarySchema = v.omit(PublicBlogSchema, ['content']);
+export type PublicBlogSummary = v.InferOutput<typeof PublicBlogSummarySchema>;
 
 export interface BlogListAnswer<T = PublicBlogSummary> {
   blogs: T[];
@@ -168,3 +245,20 @@ export interface BlogListAnswer<T = PublicBlogSummary> {
   currentPage: number;
   total: number;
 }
+
+/** One saved version of a post's written fields; the last MAX_REVISIONS are kept per post. */
+export const MAX_REVISIONS = 20;
+export const BlogRevisionSchema = v.object({
+  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  savedAt: v.string(),
+  savedBy: v.string(),
+  ...v.pick(StoredBlogSchema, CONTENT_FIELDS).entries,
+});
+export type BlogRevision = v.InferOutput<typeof BlogRevisionSchema>;
+export const BlogRevisionsSchema = v.object({ revisions: v.array(BlogRevisionSchema) });
+
+/** POST /api/blogs/admin/{id}/revisions: bring back a revision's text, as a new save of the post. */
+export const BlogRestoreSchema = v.object({
+  revision: v.pipe(v.number('Name the revision to restore'), v.integer('Name the revision to restore'), v.minValue(1, 'Name the revision to restore')),
+  version: v.pipe(v.number('The version of the post you edited is missing'), v.integer(), v.minValue(1)),
+});

@@ -3,9 +3,26 @@ import { purgeTags } from './cdn.ts';
 import { dataStore, updateJSON } from './blobs.ts';
 import { addView, increment } from './counters.ts';
 import { renderContent, sanitizeHtml } from './sanitize.ts';
-import { getBlogRecord, listBlogRecords, postKey, slugKey, type StoredBlog } from './blog-records.ts';
+import * as v from 'valibot';
+import { getBlogRecord, listBlogRecords, parseBlogRecord, postKey, readRevisions, revisionsKey, slugKey, type StoredBlog } from './blog-records.ts';
+import { deleteImage, imageIdsIn } from './uploads.ts';
 import { readTimeMinutes } from '../lib/blog-content.ts';
-import type { AdminBlog, BlogInput, BlogListAnswer, BlogUpdate, PublicBlog, PublicBlogSummary } from '../schemas/blog.ts';
+import {
+  BLOG_LIMITS,
+  BlogUpdateSchema,
+  slugify,
+  CONTENT_FIELDS,
+  MAX_REVISIONS,
+  type AdminBlog,
+  type BlogContent,
+  type BlogInput,
+  type BlogListAnswer,
+  type BlogRevision,
+  type BlogUpdate,
+  type PublicBlog,
+  type PublicBlogSummary,
+  PublicBlogSummarySchema,
+} from '../schemas/blog.ts';
 
 /**
  * The blog store: posts under `post/{id}`, the slug index under `slug/{slug}` (written with onlyIfNew,
@@ -18,35 +35,25 @@ const viewsKey = (id: string) => `blog-views/${id}`;
 export const CACHE_TAG = 'blog';
 export const LIST_CACHE_TAG = 'blog-list';
 export const postCacheTag = (slug: string) => `blog-${slug}`;
-const MAX_SLUG = 80;
+const MAX_SLUG = BLOG_LIMITS.slug;
 
-/** "RPL & Licences: What's Different?" -> "rpl-and-licences-whats-different". Never empty. */
-export function slugify(title: string): string {
-  const base = title
-    .normalize('NFKD')
-    .replace(/[\u0300-\u036f]/g, '')
-    .toLowerCase()
-    .replace(/&/g, ' and ')
-    .replace(/['’‘`]/g, '')
-    .replace(/[^a-z0-9]+/g, '-')
-    .replace(/^-+|-+$/g, '');
-  if (!base) return 'post';
-  if (base.length <= MAX_SLUG) return base;
-  const cut = base.slice(0, MAX_SLUG + 1);
-  const atWord = cut.lastIndexOf('-');
-  return (atWord > 20 ? cut.slice(0, atWord) : base.slice(0, MAX_SLUG)).replace(/-+$/, '');
-}
+export { slugify };
 
 /**
  * Takes `base`, else `base-2`, `base-3`, ... for post `id`. The index entry is only ever created when
  * missing (onlyIfNew through updateJSON, which also queues writers of one key inside this process), so
  * two posts saved at the same moment cannot end up with the same address.
  */
+/** Takes exactly `slug` for post `id`; false when another post has it (or had it, as an old address). */
+async function claimExact(slug: string, id: string): Promise<boolean> {
+  const owner = await updateJSON<{ id: string }>(blogs(), slugKey(slug), (current) => (current ? undefined : { id }));
+  return owner?.id === id;
+}
+
 async function claimSlug(base: string, id: string): Promise<string> {
   for (let n = 1; n <= 50; n++) {
     const candidate = n === 1 ? base : `${base.slice(0, MAX_SLUG - String(n).length - 1).replace(/-+$/, '')}-${n}`;
-    const owner = await updateJSON<{ id: string }>(blogs(), slugKey(candidate), (current) => (current ? undefined : { id }));
-    if (owner?.id === id) return candidate;
+    if (await claimExact(candidate, id)) return candidate;
   }
   const fallback = `${base.slice(0, MAX_SLUG - 9).replace(/-+$/, '')}-${id.slice(0, 8)}`;
   await blogs().setJSON(slugKey(fallback), { id });
@@ -58,30 +65,70 @@ async function releaseSlug(slug: string, id: string): Promise<void> {
   if (owner?.id === id) await blogs().delete(slugKey(slug));
 }
 
+/** Input the store refuses for a reason the person can fix (the handler answers 400 with the field). */
+export class BlogInputError extends Error {
+  readonly field: string;
+  constructor(field: string, message: string) {
+    super(message);
+    this.field = field;
+  }
+}
+export const SLUG_TAKEN = 'This address is already used by another post. Choose another one.';
+
 /** Drops the CDN's copies of the blog pages and answers that a write changed. */
 export async function purgeBlogCache(slugs: string[]): Promise<void> {
   const tags = [LIST_CACHE_TAG, ...new Set(slugs)].map((slug) => (slug === LIST_CACHE_TAG ? slug : postCacheTag(slug)));
   await purgeTags(tags);
 }
 
+const contentOf = (input: BlogContent): BlogContent =>
+  Object.fromEntries(CONTENT_FIELDS.map((field) => [field, input[field]])) as BlogContent;
+
 async function prepare(input: BlogInput) {
+  const fields = contentOf(input);
   const content = input.contentType === 'html' ? await sanitizeHtml(input.content) : input.content;
   const html = await renderContent(input.content, input.contentType);
-  return { ...input, content, html, readTime: readTimeMinutes(html) };
+  return { ...fields, content, html, readTime: readTimeMinutes(html) };
+}
+
+/**
+ * Publishing state after a save at `at`: published now when asked, or when the chosen publish time has
+ * already come; otherwise a draft, scheduled when it has a publish time.
+ */
+function publishing(input: Pick<BlogInput, 'isPublished' | 'publishAt'>, publishedAt: string | null, at: string) {
+  const due = input.publishAt !== null && input.publishAt <= at;
+  const isPublished = input.isPublished || due;
+  return { isPublished, publishedAt: publishedAt ?? (isPublished ? at : null), publishAt: isPublished ? null : input.publishAt };
+}
+
+/** Keeps this save as a revision: the newest MAX_REVISIONS, newest first. */
+async function recordRevision(blog: StoredBlog): Promise<void> {
+  const revision: BlogRevision = { version: blog.version, savedAt: blog.updatedAt, savedBy: blog.updatedBy, ...contentOf(blog) };
+  // A new post starts its history (no read needed: nothing can be there yet).
+  if (blog.version === 1 && (await blogs().setJSON(revisionsKey(blog._id), { revisions: [revision] }, { onlyIfNew: true })).modified) return;
+  await updateJSON<{ revisions: BlogRevision[] }>(blogs(), revisionsKey(blog._id), (current) => {
+    const kept = (Array.isArray(current?.revisions) ? current.revisions : []).filter((entry) => entry?.version !== revision.version);
+    return { revisions: [revision, ...kept].slice(0, MAX_REVISIONS) };
+  });
 }
 
 export async function createBlog(input: BlogInput, by: string, now = new Date()): Promise<StoredBlog> {
   const id = randomUUID().replace(/-/g, '');
   const prepared = await prepare(input);
-  const slug = await claimSlug(slugify(input.title), id);
+  let slug: string;
+  if (input.slug) {
+    if (!(await claimExact(input.slug, id))) throw new BlogInputError('slug', SLUG_TAKEN);
+    slug = input.slug;
+  } else slug = await claimSlug(slugify(input.title), id);
   const at = now.toISOString();
   const record: StoredBlog = {
     _id: id,
     slug,
+    previousSlugs: [],
     ...prepared,
+    ...publishing(input, null, at),
     createdAt: at,
     updatedAt: at,
-    publishedAt: input.isPublished ? at : null,
     views: 0,
     version: 1,
     createdBy: by,
@@ -93,7 +140,7 @@ export async function createBlog(input: BlogInput, by: string, now = new Date())
     await releaseSlug(slug, id);
     throw cause;
   }
-  await purgeBlogCache([slug]);
+  await Promise.all([recordRevision(record), purgeBlogCache([slug])]);
   return record;
 }
 
@@ -104,23 +151,27 @@ export type UpdateResult =
 
 /**
  * Saves the whole post if it is still at the version the editor loaded; otherwise nothing changes and
- * the newer version is returned (409 for the client). The slug follows the title until the post has
- * been published once, then it is frozen so published links never break.
+ * the newer version is returned (409 for the client). Without a chosen address the slug follows the
+ * title until the post has been published once, then it stays. A chosen address is taken as it is;
+ * when a published post moves, its old address stays reserved and redirects to the new one.
  */
 export async function updateBlog(id: string, input: BlogUpdate, by: string, now = new Date()): Promise<UpdateResult> {
-  const current = await getBlogRecord(id);
+  const [current, prepared, views] = await Promise.all([getBlogRecord(id), prepare(input), viewCount(id)]);
   if (!current) return { ok: false, reason: 'not-found' };
   if (current.version !== input.version) return { ok: false, reason: 'conflict', current };
 
-  const { version: _version, ...fields } = input;
-  const prepared = await prepare(fields);
-  const slugFrozen = current.publishedAt !== null;
-  const wantsNewSlug = !slugFrozen && slugify(input.title) !== slugify(current.title);
-  const slug = wantsNewSlug ? await claimSlug(slugify(input.title), id) : current.slug;
-  const views = await viewCount(id);
+  const everPublished = current.publishedAt !== null;
+  let slug = current.slug;
+  if (input.slug && input.slug !== current.slug) {
+    if (!(await claimExact(input.slug, id))) throw new BlogInputError('slug', SLUG_TAKEN);
+    slug = input.slug;
+  } else if (!input.slug && !everPublished && slugify(input.title) !== slugify(current.title)) {
+    slug = await claimSlug(slugify(input.title), id);
+  }
 
   let outcome: UpdateResult | undefined;
-  const saved = await updateJSON<StoredBlog>(blogs(), postKey(id), (latest) => {
+  const saved = await updateJSON<StoredBlog>(blogs(), postKey(id), (raw) => {
+    const latest = parseBlogRecord(postKey(id), raw);
     if (!latest) {
       outcome = { ok: false, reason: 'not-found' };
       return undefined;
@@ -130,11 +181,15 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
       return undefined;
     }
     const at = now.toISOString();
+    const moved = slug !== latest.slug;
+    // A published post's old address is kept (it redirects); a draft's is given up.
+    const previousSlugs = [...latest.previousSlugs, ...(moved && latest.publishedAt !== null ? [latest.slug] : [])].filter((old) => old !== slug);
     return {
       ...latest,
       ...prepared,
-      slug: latest.publishedAt !== null ? latest.slug : slug,
-      publishedAt: latest.publishedAt ?? (input.isPublished ? at : null),
+      slug,
+      previousSlugs,
+      ...publishing(input, latest.publishedAt, at),
       views,
       updatedAt: at,
       updatedBy: by,
@@ -146,18 +201,93 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
     return outcome;
   }
   const blog = saved as StoredBlog;
-  if (blog.slug !== current.slug) await releaseSlug(current.slug, id);
-  else if (slug !== blog.slug) await releaseSlug(slug, id);
-  await purgeBlogCache([current.slug, blog.slug]);
+  if (blog.slug !== current.slug && !blog.previousSlugs.includes(current.slug)) await releaseSlug(current.slug, id);
+  await Promise.all([recordRevision(blog), purgeBlogCache([current.slug, blog.slug, ...blog.previousSlugs])]);
   return { ok: true, blog, previousSlug: current.slug };
 }
 
+/** The kept versions of a post, newest first (null when there is no such post). */
+export async function listRevisions(id: string): Promise<BlogRevision[] | null> {
+  if (!(await getBlogRecord(id))) return null;
+  return readRevisions(id);
+}
+
+export type RestoreResult = UpdateResult | { ok: false; reason: 'no-revision' };
+
+/**
+ * Brings back the written fields of revision `revision` as a new save (so the restore is itself in the
+ * history and can be undone). The address and publishing state stay as they are now.
+ */
+export async function restoreRevision(id: string, revision: number, version: number, by: string, now = new Date()): Promise<RestoreResult> {
+  const current = await getBlogRecord(id);
+  if (!current) return { ok: false, reason: 'not-found' };
+  if (current.version !== version) return { ok: false, reason: 'conflict', current };
+  const found = (await readRevisions(id)).find((entry) => entry.version === revision);
+  if (!found) return { ok: false, reason: 'no-revision' };
+  const parsed = v.safeParse(BlogUpdateSchema, {
+    ...contentOf(found),
+    slug: '',
+    isPublished: current.isPublished,
+    publishAt: current.publishAt,
+    version,
+  });
+  if (!parsed.success) return { ok: false, reason: 'no-revision' };
+  return updateBlog(id, parsed.output, by, now);
+}
+
+/**
+ * Publishes every draft whose publish time has come (the scheduled function, and the admin's "run
+ * now"), and purges the cached pages. Answers the addresses it published.
+ */
+export async function publishDuePosts(now = new Date()): Promise<string[]> {
+  const at = now.toISOString();
+  const due = (await listBlogRecords()).filter((blog) => !blog.isPublished && blog.publishAt !== null && blog.publishAt <= at);
+  const published: string[] = [];
+  for (const blog of due) {
+    let changed = false;
+    const saved = await updateJSON<StoredBlog>(blogs(), postKey(blog._id), (raw) => {
+      const latest = parseBlogRecord(postKey(blog._id), raw);
+      // Unpublished, rescheduled or deleted since the list was read: leave it.
+      if (!latest || latest.isPublished || latest.publishAt === null || latest.publishAt > at) return undefined;
+      changed = true;
+      return {
+        ...latest,
+        isPublished: true,
+        publishedAt: latest.publishedAt ?? latest.publishAt,
+        publishAt: null,
+        updatedAt: at,
+        version: latest.version + 1,
+      };
+    });
+    if (changed && saved) {
+      published.push(saved.slug);
+      await purgeBlogCache([saved.slug, ...saved.previousSlugs]);
+    }
+  }
+  return published;
+}
+
+/** Deletes a post with its history and addresses; its images go too unless another post uses them. */
 export async function deleteBlog(id: string): Promise<StoredBlog | null> {
   const current = await getBlogRecord(id);
   if (!current) return null;
   await blogs().delete(postKey(id));
-  await Promise.all([releaseSlug(current.slug, id), counters().delete(viewsKey(id))]);
-  await purgeBlogCache([current.slug]);
+  await Promise.all([
+    ...[current.slug, ...current.previousSlugs].map((slug) => releaseSlug(slug, id)),
+    counters().delete(viewsKey(id)),
+    blogs().delete(revisionsKey(id)),
+  ]);
+  const own = imageIdsIn([current.featuredImage, current.content, current.html]);
+  if (own.size) {
+    const others = await listBlogRecords();
+    const histories = await Promise.all(others.map((blog) => readRevisions(blog._id)));
+    const used = imageIdsIn([
+      ...others.flatMap((blog) => [blog.featuredImage, blog.content, blog.html]),
+      ...histories.flat().flatMap((revision) => [revision.featuredImage, revision.content]),
+    ]);
+    await Promise.all([...own].filter((image) => !used.has(image)).map(deleteImage));
+  }
+  await purgeBlogCache([current.slug, ...current.previousSlugs]);
   return current;
 }
 
@@ -166,6 +296,14 @@ export async function getBlogBySlug(slug: string): Promise<StoredBlog | null> {
   if (!entry) return null;
   const blog = await getBlogRecord(entry.id);
   return blog?.slug === slug ? blog : null;
+}
+
+/** The published post that used to live at `slug` (an old address that now redirects), or null. */
+export async function findMovedBlog(slug: string): Promise<StoredBlog | null> {
+  const entry = (await blogs().get(slugKey(slug), { type: 'json' })) as { id: string } | null;
+  if (!entry || typeof entry.id !== 'string') return null;
+  const blog = await getBlogRecord(entry.id);
+  return blog?.isPublished && blog.slug !== slug && blog.previousSlugs.includes(slug) ? blog : null;
 }
 
 export { getBlogRecord as getBlogById };
@@ -201,26 +339,9 @@ export function toAdmin(blog: StoredBlog, views: number): AdminBlog {
   return { ...rest, views };
 }
 
+/** The public summary: the schema keeps exactly the public fields. */
 export function toSummary(blog: StoredBlog, views: number): PublicBlogSummary {
-  return {
-    _id: blog._id,
-    slug: blog.slug,
-    title: blog.title,
-    excerpt: blog.excerpt,
-    featuredImage: blog.featuredImage,
-    featuredImageAlt: blog.featuredImageAlt,
-    author: blog.author,
-    category: blog.category,
-    publishedAt: blog.publishedAt,
-    createdAt: blog.createdAt,
-    updatedAt: blog.updatedAt,
-    readTime: blog.readTime || 5,
-    views,
-    tags: blog.tags,
-    metaTitle: blog.metaTitle,
-    metaDescription: blog.metaDescription,
-    seoKeywords: blog.seoKeywords,
-  };
+  return v.parse(PublicBlogSummarySchema, { ...blog, readTime: blog.readTime || 5, views });
 }
 
 /** The public post, its content sanitised again as it is served. */

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { dataStore } from './blobs.ts';
+import { purgeTags } from './cdn.ts';
 import { MAX_UPLOAD_BYTES } from '../schemas/blog.ts';
 
 /**
@@ -127,4 +128,52 @@ export async function readImage(key: string): Promise<{ data: ArrayBuffer; conte
   const kind = sniffImage(new Uint8Array(found.data.slice(0, 16)));
   if (kind !== 'webp') return null;
   return { data: found.data, contentType: 'image/webp' };
+}
+
+const UPLOAD_ID = /\/api\/uploads\/([a-f0-9]{32})(?:-w\d+)?\.webp/g;
+
+/** The ids of the uploaded images a post's texts refer to (featured image, pictures in the content). */
+export function imageIdsIn(texts: string[]): Set<string> {
+  const ids = new Set<string>();
+  for (const text of texts) for (const match of text.matchAll(UPLOAD_ID)) ids.add(match[1]);
+  return ids;
+}
+
+/** The CDN cache tag of an image and its narrower copies. */
+export const uploadCacheTag = (key: string) => `upload-${key.slice(0, 32)}`;
+
+/** Removes an uploaded image and its narrower copies, from the store and from the CDN. */
+export async function deleteImage(id: string): Promise<void> {
+  if (!/^[a-f0-9]{32}$/.test(id)) return;
+  const store = dataStore('uploads');
+  await Promise.all([`${id}.webp`, ...VARIANT_WIDTHS.map((width) => `${id}-w${width}.webp`)].map((key) => store.delete(key)));
+  await purgeTags([uploadCacheTag(id)]);
+}
+
+export interface StoredImage {
+  imageUrl: string;
+  width: number;
+  height: number;
+  uploadedAt: string;
+}
+
+/** Every uploaded image (not the narrower copies), newest first, for the media picker. */
+export async function listImages(): Promise<StoredImage[]> {
+  const store = dataStore('uploads');
+  const { blobs } = await store.list();
+  const keys = blobs.map(({ key }) => key).filter((key) => /^[a-f0-9]{32}\.webp$/.test(key));
+  const images = await Promise.all(
+    keys.map(async (key) => {
+      const found = await store.getMetadata(key).catch(() => null);
+      if (!found) return null;
+      const { width, height, uploadedAt } = found.metadata as Record<string, unknown>;
+      return {
+        imageUrl: uploadUrl(key),
+        width: typeof width === 'number' ? width : 0,
+        height: typeof height === 'number' ? height : 0,
+        uploadedAt: typeof uploadedAt === 'string' ? uploadedAt : '',
+      };
+    }),
+  );
+  return images.filter((image): image is StoredImage => image !== null).sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
 }

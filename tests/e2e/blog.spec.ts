@@ -285,3 +285,213 @@ test.describe('Manage Blogs', () => {
     expect(await axe(page)).toEqual([]);
   });
 });
+
+test.describe('Blog workflow', () => {
+  /** Signs in on the Manage Blogs page; answers the bearer header for API calls of the same account. */
+  async function staffOnBlogs(page: Page) {
+    await signInTo(page, '/admin/blogs');
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    return { authorization: `Bearer ${token}` };
+  }
+
+  test('a post scheduled a little ahead stays hidden, then appears on /blog once it is due', async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const auth = await staffOnBlogs(page);
+    const title = `Scheduled ${testInfo.project.name} ${Date.now()}`;
+    await page.getByRole('button', { name: 'New Blog Post' }).click();
+    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+    await modal.getByLabel('Excerpt').fill('Goes live by itself.');
+    await modal.getByRole('textbox', { name: 'Content' }).click();
+    await page.keyboard.type('Written ahead of time.');
+    // 20 seconds from now, in the browser's own time zone (the field holds local time).
+    const at = await page.evaluate(() => {
+      const date = new Date(Date.now() + 20_000);
+      const pad = (n: number) => String(n).padStart(2, '0');
+      return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+    });
+    await modal.getByLabel('Publish at').fill(at);
+    await modal.getByRole('button', { name: 'Schedule Blog' }).click();
+    await expect(modal).toBeHidden({ timeout: 20_000 });
+
+    const card = page.locator('.blog-admin-card').filter({ hasText: title });
+    await expect(card.locator('.status-badge')).toHaveText(/^Scheduled/);
+    const { blogs } = await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json();
+    const slug = (blogs as { title: string; slug: string }[]).find((blog) => blog.title === title)!.slug;
+
+    // Not yet due: a run of the schedule leaves it a draft.
+    expect((await (await page.request.post('/api/blogs/admin/publish-due', { headers: auth })).json()).published).not.toContain(slug);
+    expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404);
+
+    // The scheduled function does not run by itself locally: run it until the post's time has come.
+    await expect
+      .poll(
+        async () => {
+          await page.request.post('/api/blogs/admin/publish-due', { headers: auth });
+          return (await page.request.get(`/blog/${slug}`)).status();
+        },
+        { timeout: 60_000, intervals: [2_000] },
+      )
+      .toBe(200);
+    await page.goto('/blog');
+    await expect(page.locator('.blog-card').filter({ hasText: title })).toBeVisible();
+    await page.goto('/admin/blogs');
+    await expect(card.locator('.status-badge')).toHaveText('Published', { timeout: 20_000 });
+    await page.request.delete(`/api/blogs/${blogs.find((blog: { slug: string }) => blog.slug === slug)._id}`, { headers: auth });
+  });
+
+  test('restore an older revision from the history', async ({ page }, testInfo) => {
+    test.setTimeout(90_000);
+    const auth = await staffOnBlogs(page);
+    const title = `Revisions ${testInfo.project.name} ${Date.now()}`;
+    const { blog } = await (await page.request.post('/api/blogs', { headers: auth, data: { title, excerpt: 'First excerpt', content: '<p>The first wording.</p>', isPublished: true } })).json();
+    const second = await page.request.put(`/api/blogs/${blog._id}`, { headers: auth, data: { ...blog, excerpt: 'Second excerpt', content: '<p>A rewrite nobody liked.</p>' } });
+    expect(second.status()).toBe(200);
+    await page.reload();
+
+    await page.locator('.blog-admin-card').filter({ hasText: title }).getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Blog Post' });
+    await edit.getByRole('button', { name: 'History' }).click();
+    const history = edit.getByRole('region', { name: 'History' });
+    await expect(history.getByRole('listitem')).toHaveCount(2);
+    await history.getByRole('button', { name: 'View version 1' }).click();
+    await expect(history.getByText('The first wording.')).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('editor-history.png') });
+
+    await history.getByRole('button', { name: 'Restore version 1' }).click();
+    await page.getByRole('alertdialog', { name: 'Restore version 1?' }).getByRole('button', { name: 'Restore' }).click();
+    await expect(edit.getByLabel('Excerpt')).toHaveValue('First excerpt', { timeout: 20_000 });
+    await expect(edit.getByRole('textbox', { name: 'Content' })).toContainText('The first wording.');
+    await expect(history.getByRole('listitem')).toHaveCount(3);
+
+    const page1 = await page.request.get(`/blog/${blog.slug}`);
+    expect(await page1.text()).toContain('The first wording.');
+    const stored = (await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json()).blogs.find((entry: { _id: string }) => entry._id === blog._id);
+    expect(stored).toMatchObject({ version: 3, excerpt: 'First excerpt', isPublished: true });
+    await page.request.delete(`/api/blogs/${blog._id}`, { headers: auth });
+  });
+
+  test('changing a published post\'s address keeps the old one as a 301', async ({ page }, testInfo) => {
+    test.setTimeout(90_000);
+    const auth = await staffOnBlogs(page);
+    const stamp = `${testInfo.project.name}-${Date.now()}`;
+    const title = `Moving post ${stamp}`;
+    const { blog } = await (await page.request.post('/api/blogs', { headers: auth, data: { title, excerpt: 'It moves.', content: '<p>Same words, new address.</p>', isPublished: true } })).json();
+    expect((await page.request.get(`/blog/${blog.slug}`)).status()).toBe(200);
+    await page.reload();
+
+    await page.locator('.blog-admin-card').filter({ hasText: title }).getByRole('button', { name: 'Edit' }).click();
+    const edit = page.getByRole('dialog', { name: 'Edit Blog Post' });
+    const address = edit.getByRole('textbox', { name: 'Address' });
+    await expect(address).toHaveValue(blog.slug);
+    await expect(edit.getByText('the old address keeps working')).toBeVisible();
+    await address.fill(`Bad Address!`);
+    await edit.getByRole('button', { name: 'Update Blog' }).click();
+    await expect(edit.getByText('The address may use only lower-case letters, digits and single hyphens between words')).toBeVisible();
+    await address.fill(`new-home-${stamp}`);
+    await edit.getByRole('button', { name: 'Update Blog' }).click();
+    await expect(edit).toBeHidden({ timeout: 20_000 });
+
+    const old = await page.request.get(`/blog/${blog.slug}`, { maxRedirects: 0 });
+    expect(old.status()).toBe(301);
+    expect(old.headers().location).toMatch(new RegExp(`/blog/new-home-${stamp}$`));
+    await page.goto(`/blog/${blog.slug}`);
+    await expect(page).toHaveURL(new RegExp(`/blog/new-home-${stamp}$`));
+    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+    await page.request.delete(`/api/blogs/${blog._id}`, { headers: auth });
+    expect((await page.request.get(`/blog/${blog.slug}`, { maxRedirects: 0 })).status()).toBe(404);
+  });
+
+  test('the open draft is kept in the browser and offered back after a reload', async ({ page }, testInfo) => {
+    test.setTimeout(90_000);
+    await staffOnBlogs(page);
+    const title = `Kept draft ${testInfo.project.name} ${Date.now()}`;
+    await page.getByRole('button', { name: 'New Blog Post' }).click();
+    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+    await modal.getByLabel('Excerpt').fill('Typed before the browser went away.');
+    await modal.getByRole('textbox', { name: 'Content' }).click();
+    await page.keyboard.type('Half a paragraph');
+
+    // The page asks before leaving with unsaved changes; leave anyway, as a crash would.
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.reload();
+    await page.getByRole('button', { name: `Continue editing “${title}”` }).click({ timeout: 20_000 });
+    const again = page.getByRole('dialog', { name: 'Create New Blog Post' });
+    await expect(again.getByText(`Unsaved changes to “${title}”`)).toBeVisible();
+    await expect(again.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue('');
+    await again.getByRole('button', { name: 'Restore unsaved changes' }).click();
+    await expect(again.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue(title);
+    await expect(again.getByLabel('Excerpt')).toHaveValue('Typed before the browser went away.');
+    await expect(again.getByRole('textbox', { name: 'Content' })).toContainText('Half a paragraph');
+
+    // Thrown away on purpose: nothing is offered any more.
+    await again.getByRole('button', { name: 'Cancel' }).click();
+    await page.getByRole('alertdialog', { name: /unsaved changes/ }).getByRole('button', { name: 'Discard changes' }).click();
+    await page.reload();
+    await expect(page.locator('.blog-admin-card').first()).toBeVisible({ timeout: 20_000 });
+    await expect(page.getByRole('button', { name: /^Continue editing/ })).toHaveCount(0);
+  });
+
+  test('editor toolbar: headings, quotes, links held to the sanitiser\'s rules, pictures from the media picker with alt text', async ({ page }, testInfo) => {
+    test.setTimeout(120_000);
+    const auth = await staffOnBlogs(page);
+    const title = `Toolbar ${testInfo.project.name} ${Date.now()}`;
+    await page.getByRole('button', { name: 'New Blog Post' }).click();
+    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+    await modal.getByLabel('Excerpt').fill('Every tool once.');
+    const editor = modal.getByRole('textbox', { name: 'Content' });
+    await editor.click();
+    await modal.getByRole('button', { name: 'Heading', exact: true }).click();
+    await page.keyboard.type('What counts as evidence');
+    await page.keyboard.press('Enter');
+    await modal.getByRole('button', { name: 'Quote' }).click();
+    await page.keyboard.type('Show what you did, not what you know.');
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await page.keyboard.type('See the register');
+    await page.keyboard.press('Shift+Home');
+
+    await modal.getByRole('button', { name: 'Link' }).click();
+    const address = modal.getByRole('textbox', { name: 'Link address' });
+    await address.fill('javascript:alert(1)');
+    await modal.getByRole('button', { name: 'Apply' }).click();
+    await expect(modal.getByText('This address cannot be linked.')).toBeVisible();
+    await address.fill('https://training.gov.au/');
+    await modal.getByRole('button', { name: 'Apply' }).click();
+    await expect(editor.getByRole('link', { name: 'See the register' })).toHaveAttribute('href', 'https://training.gov.au/');
+    await page.keyboard.press('End');
+    await page.keyboard.press('Enter');
+
+    await modal.getByRole('button', { name: 'Image', exact: true }).click();
+    const picker = page.getByRole('dialog', { name: 'Insert an image' });
+    const png = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#c9e265' } }).png().toBuffer();
+    await picker.locator('input[type="file"]').setInputFiles({ name: 'lime.png', mimeType: 'image/png', buffer: png });
+    await expect(picker.locator('.media-picker__item[aria-pressed="true"]')).toBeVisible({ timeout: 20_000 });
+    await page.screenshot({ path: testInfo.outputPath('media-picker.png') });
+    await picker.getByRole('button', { name: 'Insert image' }).click();
+    await expect(picker.getByText('Describe the picture in the alt text before inserting it.')).toBeVisible();
+    await picker.getByRole('textbox', { name: 'Alt text' }).fill('A lime green square');
+    await picker.getByRole('button', { name: 'Insert image' }).click();
+    await expect(picker).toBeHidden();
+    await expect(editor.getByRole('img', { name: 'A lime green square' })).toBeVisible();
+    await page.screenshot({ path: testInfo.outputPath('editor-toolbar.png') });
+    await modal.getByRole('button', { name: 'Create Blog' }).click();
+    await expect(modal).toBeHidden({ timeout: 20_000 });
+
+    const { blogs } = await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json();
+    const saved = blogs.find((blog: { title: string }) => blog.title === title);
+    expect(saved.content).toContain('<h2>What counts as evidence</h2>');
+    expect(saved.content).toMatch(/<blockquote><p>Show what you did, not what you know\.<\/p><\/blockquote>/);
+    expect(saved.content).toContain('href="https://training.gov.au/"');
+    expect(saved.content).toMatch(/<img[^>]+src="\/api\/uploads\/[a-f0-9]{32}\.webp"[^>]*alt="A lime green square"|<img[^>]+alt="A lime green square"[^>]*src="\/api\/uploads\//);
+
+    // The same picture is offered again for the next post, and goes when its only post is deleted.
+    const image = /\/api\/uploads\/[a-f0-9]{32}\.webp/.exec(saved.content)![0];
+    const library = await (await page.request.get('/api/uploads', { headers: auth })).json();
+    expect(library.images.map((entry: { imageUrl: string }) => entry.imageUrl)).toContain(image);
+    await page.request.delete(`/api/blogs/${saved._id}`, { headers: auth });
+    expect((await page.request.get(image)).status()).toBe(404);
+  });
+});

@@ -42,8 +42,11 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/blogs': { GET: 'public', POST: 'blogs' },
   '/api/blogs/:slug': { GET: 'public', PUT: 'blogs', DELETE: 'blogs' },
   '/api/blogs/admin/all': { GET: 'blogs' },
+  '/api/blogs/admin/publish-due': { POST: 'blogs' },
+  '/api/blogs/admin/:id/revisions': { GET: 'blogs', POST: 'blogs' },
   '/api/blogs/:slug/view': { POST: 'public' },
   '/api/upload/image': { POST: 'uploads' },
+  '/api/uploads': { GET: 'uploads' },
   '/api/uploads/:key': { GET: 'public' },
   '/api/categories': { GET: 'public' },
   '/api/categories/:slug': { GET: 'public' },
@@ -81,6 +84,8 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
   },
   'GET /api/admin/catalogue/categories/:slug': { params: () => ({ slug: 'health-fitness' }) },
   'PUT /api/admin/catalogue/categories/:slug': { body: { version: 0, edit: { description: 'Fitness, allied health support and health services qualifications.', color: '#01675f', image: null } }, params: () => ({ slug: 'health-fitness' }) },
+  'GET /api/blogs/admin/:id/revisions': { params: () => ({ id: fixtures.blogId }) },
+  'POST /api/blogs/admin/:id/revisions': { body: { revision: 1, version: 1 }, params: () => ({ id: fixtures.blogId }) },
 };
 
 async function call(route: string, method: string, role: string | null) {

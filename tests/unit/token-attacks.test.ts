@@ -36,7 +36,11 @@ const ADMIN_CALLS: { route: string; method: string; body?: unknown; params?: () 
   { route: '/api/blogs/admin/all', method: 'GET' },
   { route: '/api/blogs/:slug', method: 'PUT', body: { title: 'T', excerpt: 'E', content: '<p>C</p>', version: 1 }, params: () => ({ slug: '00000000-0000-4000-8000-000000000000' }) },
   { route: '/api/blogs/:slug', method: 'DELETE', params: () => ({ slug: '00000000-0000-4000-8000-000000000000' }) },
+  { route: '/api/blogs/admin/publish-due', method: 'POST' },
+  { route: '/api/blogs/admin/:id/revisions', method: 'GET', params: () => ({ id: '0'.repeat(32) }) },
+  { route: '/api/blogs/admin/:id/revisions', method: 'POST', body: { revision: 1, version: 1 }, params: () => ({ id: '0'.repeat(32) }) },
   { route: '/api/upload/image', method: 'POST' },
+  { route: '/api/uploads', method: 'GET' },
 ];
 const present = ADMIN_CALLS.filter((call) => handlerFor(call.route));
 const missing = ADMIN_CALLS.filter((call) => !handlerFor(call.route));

@@ -1,30 +1,34 @@
-import { useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
-import { X } from 'lucide-react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { History, X } from 'lucide-react';
 import { toast } from 'sonner';
-import { DEFAULT_AUTHOR, DEFAULT_CATEGORY, MAX_KEYWORDS, MAX_TAGS, hasVisibleContent, type AdminBlog, type ContentType } from '../../schemas/blog';
+import * as v from 'valibot';
+import {
+  AdminBlogSchema,
+  BLOG_LIMITS,
+  BlogInputSchema,
+  CONTENT_TYPES,
+  DEFAULT_AUTHOR,
+  DEFAULT_CATEGORY,
+  MAX_KEYWORDS,
+  MAX_TAGS,
+  slugify,
+  type AdminBlog,
+  type ContentType,
+} from '../../schemas/blog';
 import { api, ApiError } from '../api';
+import { issuesToFieldErrors } from '../field-errors';
+import { clearAutosave, readAutosave, writeAutosave } from './autosave';
 import ChipsInput from './ChipsInput';
 import ConfirmDialog from './ConfirmDialog';
 import ImageUpload from './ImageUpload';
 import MarkdownEditor, { markdownPreview } from './MarkdownEditor';
 import RichTextEditor from './RichTextEditor';
+
+const RevisionHistory = lazy(() => import('./RevisionHistory'));
 import './blog-admin.css';
 
-export interface BlogForm {
-  title: string;
-  excerpt: string;
-  content: string;
-  contentType: ContentType;
-  author: string;
-  featuredImage: string;
-  featuredImageAlt: string;
-  category: string;
-  tags: string[];
-  seoKeywords: string[];
-  metaTitle: string;
-  metaDescription: string;
-  isPublished: boolean;
-}
+/** The form's state: the post's input, with the publish time as the date-time field holds it (local time). */
+export type BlogForm = Required<Omit<v.InferInput<typeof BlogInputSchema>, 'publishAt'>> & { publishAt: string; contentType: ContentType };
 
 export const EMPTY_FORM: BlogForm = {
   title: '',
@@ -39,12 +43,33 @@ export const EMPTY_FORM: BlogForm = {
   seoKeywords: [],
   metaTitle: '',
   metaDescription: '',
+  slug: '',
   isPublished: false,
+  publishAt: '',
 };
 
+/** An ISO time as a datetime-local field shows it, in this browser's time zone. */
+function toLocalInput(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  const pad = (n: number) => String(n).padStart(2, '0');
+  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
+}
+
 export function formFromBlog(blog: AdminBlog): BlogForm {
-  const { title, excerpt, content, contentType, author, featuredImage, featuredImageAlt, category, tags, seoKeywords, metaTitle, metaDescription, isPublished } = blog;
-  return { title, excerpt, content, contentType, author, featuredImage, featuredImageAlt, category, tags: [...tags], seoKeywords: [...seoKeywords], metaTitle, metaDescription, isPublished };
+  const fields = Object.fromEntries(Object.keys(EMPTY_FORM).map((key) => [key, blog[key as keyof AdminBlog]]));
+  return { ...(fields as BlogForm), tags: [...blog.tags], seoKeywords: [...blog.seoKeywords], publishAt: toLocalInput(blog.publishAt) };
+}
+
+/** A form kept by the autosave, field by field: only values of the right type are taken back. */
+function formFromSaved(saved: Record<string, unknown>, base: BlogForm): BlogForm {
+  const form: Record<string, unknown> = { ...base };
+  for (const [key, fallback] of Object.entries(base)) {
+    const value = saved[key];
+    if (Array.isArray(fallback) ? Array.isArray(value) && value.every((item) => typeof item === 'string') : typeof value === typeof fallback) form[key] = value;
+  }
+  if (!CONTENT_TYPES.includes(form.contentType as ContentType)) form.contentType = base.contentType;
+  return form as BlogForm;
 }
 
 const same = (a: BlogForm, b: BlogForm) => JSON.stringify(a) === JSON.stringify(b);
@@ -61,10 +86,23 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState(false);
   const [confirmClose, setConfirmClose] = useState(false);
+  const [current, setCurrent] = useState<AdminBlog | null>(blog);
+  const [showHistory, setShowHistory] = useState(false);
+  // The rich text editor reads its content once; a new key gives it a restored text.
+  const [editorKey, setEditorKey] = useState(0);
+  // Kept in this browser by an earlier session of this editor that never saved (closed tab, crash, reload).
+  const [kept, setKept] = useState(() => {
+    const entry = readAutosave(blog?._id ?? null);
+    return entry && !same(formFromSaved(entry.form, initial.current), initial.current) ? entry : null;
+  });
+  // A draft's address follows its title until someone chooses one; a published post keeps its own.
+  const [slugChosen, setSlugChosen] = useState(() => (blog ? blog.publishedAt === null && blog.slug !== slugify(blog.title) : false));
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const dirty = !same(form, initial.current);
-  const editing = blog !== null;
+  const editing = current !== null;
+  const everPublished = current?.publishedAt != null;
+  const shownSlug = slugChosen ? form.slug : everPublished ? (current?.slug ?? '') : form.title.trim() ? slugify(form.title) : '';
 
   useEffect(() => {
     dialog.current?.showModal();
@@ -77,6 +115,11 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
     addEventListener('beforeunload', warn);
     return () => removeEventListener('beforeunload', warn);
   }, [dirty]);
+
+  // Every change of an open form is kept in this browser until it is saved or thrown away.
+  useEffect(() => {
+    if (dirty) writeAutosave(current?._id ?? null, form);
+  }, [dirty, form, current]);
 
   function set<K extends keyof BlogForm>(key: K, value: BlogForm[K]) {
     setForm((current) => ({ ...current, [key]: value }));
@@ -96,36 +139,42 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
     setForm((current) => ({ ...current, contentType: next, content }));
   }
 
-  function validate(): Record<string, string> {
-    const found: Record<string, string> = {};
-    if (!form.title.trim()) found.title = 'Title is required';
-    if (!form.excerpt.trim()) found.excerpt = 'Excerpt is required';
-    if (!hasVisibleContent(form.content)) found.content = 'Content is required';
-    return found;
+  /** What is sent: the address only when chosen, the publish time as an ISO time (or the text typed, to be refused). */
+  function payload() {
+    const at = form.publishAt.trim();
+    const time = at ? new Date(at) : null;
+    return {
+      ...form,
+      slug: slugChosen ? form.slug : '',
+      publishAt: form.isPublished || !at ? null : time && !Number.isNaN(time.getTime()) ? time.toISOString() : at,
+    };
   }
 
   async function save(atVersion: number) {
     setAlert('');
-    const found = validate();
-    setErrors(found);
-    if (Object.keys(found).length) {
-      setAlert('Please fill in the required fields.');
+    const body = payload();
+    // The same schema the server applies: same rules, same messages.
+    const checked = v.safeParse(BlogInputSchema, body);
+    if (!checked.success) {
+      const found = issuesToFieldErrors(checked.issues);
+      setErrors(found);
+      setAlert(Object.keys(found).some((field) => ['title', 'excerpt', 'content'].includes(field)) ? 'Please fill in the required fields.' : 'Please correct the highlighted fields.');
       document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
       return;
     }
+    setErrors({});
     setSaving(true);
     try {
       const answer = editing
-        ? await api<SaveAnswer>(`/blogs/${blog._id}`, { method: 'PUT', body: { ...form, version: atVersion } })
-        : await api<SaveAnswer>('/blogs', { method: 'POST', body: form });
+        ? await api<SaveAnswer>(`/blogs/${current._id}`, { method: 'PUT', body: { ...body, version: atVersion } })
+        : await api<SaveAnswer>('/blogs', { method: 'POST', body });
+      clearAutosave(current?._id ?? null);
       toast.success(editing ? 'Blog updated successfully' : 'Blog created successfully');
       onSaved(answer.blog);
     } catch (cause) {
       if (cause instanceof ApiError && cause.status === 409) {
         // Someone saved a newer version: keep everything typed here, say so, offer to save over it.
-        const latest = await api<{ blogs: AdminBlog[] }>('/blogs/admin/all').catch(() => null);
-        setConflict(latest?.blogs.find((candidate) => candidate._id === blog?._id) ?? null);
-        setAlert(`Error saving blog: ${cause.message}`);
+        showConflict(cause.message, (cause.body as { current?: unknown } | undefined)?.current);
       } else if (cause instanceof ApiError) {
         if (cause.errors.length) setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
         setAlert(`Error saving blog: ${cause.errors.length ? JSON.stringify(cause.errors) : cause.message || 'Something went wrong. Please try again.'}`);
@@ -138,8 +187,30 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
     }
   }
 
+  function showConflict(message: string, newer: unknown) {
+    const parsed = v.safeParse(AdminBlogSchema, newer);
+    setConflict(parsed.success ? parsed.output : null);
+    setAlert(`Error saving blog: ${message}`);
+  }
+
+  function restored(blog: AdminBlog, revision: number) {
+    const next = formFromBlog(blog);
+    initial.current = next;
+    setForm(next);
+    setCurrent(blog);
+    setVersion(blog.version);
+    setEditorKey((key) => key + 1);
+    setErrors({});
+    setAlert('');
+    setConflict(null);
+    clearAutosave(blog._id);
+    toast.success(`Version ${revision} restored`);
+  }
+
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
+    // Only this form's own submit saves (not one bubbling up from a dialog rendered inside it).
+    if (event.target !== event.currentTarget) return;
     void save(version);
   }
 
@@ -154,6 +225,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
   const errorId = (name: string) => (errors[name] ? `${id}-${name}-error` : undefined);
   const FieldError = ({ name }: { name: string }) => (errors[name] ? <p id={`${id}-${name}-error`} className="admin-error">{errors[name]}</p> : null);
   const title = editing ? 'Edit Blog Post' : 'Create New Blog Post';
+  const scheduled = !form.isPublished && form.publishAt.trim() !== '';
 
   return (
     <dialog
@@ -168,12 +240,57 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
       <form className="blog-form" onSubmit={onSubmit} noValidate aria-busy={saving}>
         <header className="blog-form__head">
           <h2 id={`${id}-heading`}>{title}</h2>
+          {current && (
+            <button type="button" className="admin-btn admin-btn--ghost blog-form__history" aria-expanded={showHistory} aria-controls={`${id}-history`} onClick={() => setShowHistory((open) => !open)}>
+              <History size={18} aria-hidden="true" /> History
+            </button>
+          )}
           <button type="button" className="blog-form__close" onClick={requestClose} aria-label="Close">
             <X size={22} aria-hidden="true" />
           </button>
         </header>
 
         <div className="blog-form__body">
+          {kept && (
+            <div className="admin-banner blog-form__kept" role="status">
+              <p>
+                Unsaved changes{kept.title ? ` to “${kept.title}”` : ''} from {new Date(kept.savedAt).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' })} were kept in
+                this browser.
+              </p>
+              <div className="blog-form__conflict">
+                <button
+                  type="button"
+                  className="admin-btn admin-btn--primary"
+                  onClick={() => {
+                    const next = formFromSaved(kept.form, initial.current);
+                    setForm(next);
+                    setEditorKey((key) => key + 1);
+                    if (next.slug && next.slug !== initial.current.slug) setSlugChosen(true);
+                    setKept(null);
+                  }}
+                >
+                  Restore unsaved changes
+                </button>
+                <button
+                  type="button"
+                  className="admin-btn admin-btn--ghost"
+                  onClick={() => {
+                    clearAutosave(current?._id ?? null);
+                    setKept(null);
+                  }}
+                >
+                  Discard them
+                </button>
+              </div>
+            </div>
+          )}
+          {showHistory && current && (
+            <div id={`${id}-history`}>
+              <Suspense fallback={<p className="admin-loading" role="status">Loading history...</p>}>
+                <RevisionHistory blog={current} version={version} dirty={dirty} onRestored={restored} onConflict={showConflict} />
+              </Suspense>
+            </div>
+          )}
           {alert && (
             <div className="admin-banner is-error" role="alert">
               <p>{alert}</p>
@@ -192,13 +309,40 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
 
           <div className="admin-field">
             <label htmlFor={fieldId('title')}>Title <span aria-hidden="true">*</span></label>
-            <input id={fieldId('title')} type="text" value={form.title} required maxLength={200} aria-invalid={errors.title ? true : undefined} aria-describedby={errorId('title')} onChange={(event) => set('title', event.target.value)} />
+            <input id={fieldId('title')} type="text" value={form.title} required maxLength={BLOG_LIMITS.title} aria-invalid={errors.title ? true : undefined} aria-describedby={errorId('title')} onChange={(event) => set('title', event.target.value)} />
             <FieldError name="title" />
           </div>
 
           <div className="admin-field">
+            <label htmlFor={fieldId('slug')}>Address</label>
+            <div className="slug-field">
+              <span className="slug-field__prefix" aria-hidden="true">/blog/</span>
+              <input
+                id={fieldId('slug')}
+                type="text"
+                value={shownSlug}
+                maxLength={BLOG_LIMITS.slug}
+                spellCheck={false}
+                autoCapitalize="off"
+                aria-invalid={errors.slug ? true : undefined}
+                aria-describedby={`${id}-slug-hint${errors.slug ? ` ${id}-slug-error` : ''}`}
+                onChange={(event) => {
+                  setSlugChosen(true);
+                  set('slug', event.target.value);
+                }}
+              />
+            </div>
+            <p id={`${id}-slug-hint`} className="admin-hint">
+              {everPublished
+                ? 'This post has been published, so its address stays as it is. If you change it, the old address keeps working and sends readers to the new one.'
+                : 'Made from the title until the post is first published. Lower-case letters, digits and hyphens.'}
+            </p>
+            <FieldError name="slug" />
+          </div>
+
+          <div className="admin-field">
             <label htmlFor={fieldId('excerpt')}>Excerpt <span aria-hidden="true">*</span></label>
-            <textarea id={fieldId('excerpt')} value={form.excerpt} required rows={3} maxLength={500} aria-invalid={errors.excerpt ? true : undefined} aria-describedby={errorId('excerpt')} onChange={(event) => set('excerpt', event.target.value)} />
+            <textarea id={fieldId('excerpt')} value={form.excerpt} required rows={3} maxLength={BLOG_LIMITS.excerpt} aria-invalid={errors.excerpt ? true : undefined} aria-describedby={errorId('excerpt')} onChange={(event) => set('excerpt', event.target.value)} />
             <FieldError name="excerpt" />
           </div>
 
@@ -213,7 +357,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
               </div>
             </div>
             {form.contentType === 'html' ? (
-              <RichTextEditor key="html" value={form.content} onChange={(html) => set('content', html)} labelId={`${id}-content-label`} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
+              <RichTextEditor key={`html-${editorKey}`} value={form.content} onChange={(html) => set('content', html)} labelId={`${id}-content-label`} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
             ) : (
               <MarkdownEditor key="markdown" id={fieldId('content')} value={form.content} onChange={(text) => set('content', text)} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
             )}
@@ -223,11 +367,11 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
           <div className="blog-form__row">
             <div className="admin-field">
               <label htmlFor={fieldId('author')}>Author</label>
-              <input id={fieldId('author')} type="text" value={form.author} maxLength={100} onChange={(event) => set('author', event.target.value)} />
+              <input id={fieldId('author')} type="text" value={form.author} maxLength={BLOG_LIMITS.author} onChange={(event) => set('author', event.target.value)} />
             </div>
             <div className="admin-field">
               <label htmlFor={fieldId('category')}>Category</label>
-              <input id={fieldId('category')} type="text" value={form.category} maxLength={60} onChange={(event) => set('category', event.target.value)} />
+              <input id={fieldId('category')} type="text" value={form.category} maxLength={BLOG_LIMITS.category} onChange={(event) => set('category', event.target.value)} />
             </div>
           </div>
 
@@ -241,18 +385,35 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
 
           <div className="admin-field">
             <label htmlFor={fieldId('metaTitle')}>Meta Title</label>
-            <input id={fieldId('metaTitle')} type="text" value={form.metaTitle} maxLength={120} aria-describedby={`${id}-metaTitle-hint`} onChange={(event) => set('metaTitle', event.target.value)} />
+            <input id={fieldId('metaTitle')} type="text" value={form.metaTitle} maxLength={BLOG_LIMITS.metaTitle} aria-describedby={`${id}-metaTitle-hint`} onChange={(event) => set('metaTitle', event.target.value)} />
             <p id={`${id}-metaTitle-hint`} className="admin-hint">Shown in search results and browser tabs. Leave empty to use the title.</p>
           </div>
           <div className="admin-field">
             <label htmlFor={fieldId('metaDescription')}>Meta Description</label>
-            <textarea id={fieldId('metaDescription')} value={form.metaDescription} rows={2} maxLength={300} aria-describedby={`${id}-metaDescription-hint`} onChange={(event) => set('metaDescription', event.target.value)} />
+            <textarea id={fieldId('metaDescription')} value={form.metaDescription} rows={2} maxLength={BLOG_LIMITS.metaDescription} aria-describedby={`${id}-metaDescription-hint`} onChange={(event) => set('metaDescription', event.target.value)} />
             <p id={`${id}-metaDescription-hint`} className="admin-hint">Leave empty to use the excerpt.</p>
           </div>
 
-          <label className="blog-form__check">
-            <input type="checkbox" checked={form.isPublished} onChange={(event) => set('isPublished', event.target.checked)} /> Publish immediately
-          </label>
+          <div className="blog-form__publish">
+            <label className="blog-form__check">
+              <input type="checkbox" checked={form.isPublished} onChange={(event) => set('isPublished', event.target.checked)} /> Publish immediately
+            </label>
+            {!form.isPublished && (
+              <div className="admin-field">
+                <label htmlFor={fieldId('publishAt')}>Publish at</label>
+                <input
+                  id={fieldId('publishAt')}
+                  type="datetime-local"
+                  value={form.publishAt}
+                  aria-invalid={errors.publishAt ? true : undefined}
+                  aria-describedby={`${id}-publishAt-hint${errors.publishAt ? ` ${id}-publishAt-error` : ''}`}
+                  onChange={(event) => set('publishAt', event.target.value)}
+                />
+                <p id={`${id}-publishAt-hint`} className="admin-hint">Leave empty to keep the post a draft. A scheduled post goes live within a minute of this time.</p>
+                <FieldError name="publishAt" />
+              </div>
+            )}
+          </div>
         </div>
 
         <footer className="blog-form__foot">
@@ -261,7 +422,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
             Cancel
           </button>
           <button type="submit" className="admin-btn admin-btn--primary" disabled={saving || uploading}>
-            {saving ? 'Saving...' : editing ? 'Update Blog' : 'Create Blog'}
+            {saving ? 'Saving...' : editing ? 'Update Blog' : scheduled ? 'Schedule Blog' : 'Create Blog'}
           </button>
         </footer>
       </form>
@@ -273,6 +434,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
         danger
         onConfirm={() => {
           setConfirmClose(false);
+          clearAutosave(current?._id ?? null);
           onClose();
         }}
         onCancel={() => setConfirmClose(false)}

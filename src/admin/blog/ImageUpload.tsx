@@ -51,7 +51,7 @@ export default function ImageUpload({
     } catch (cause) {
       // SPEC 8: a failed upload, or an exception on the way.
       const message = cause instanceof Error ? cause.message : String(cause);
-      setProblem(cause instanceof ApiError ? `Failed to upload image: ${message}` : `Error uploading image: ${message}`);
+      setProblem(cause instanceof ApiError && cause.status !== 0 ? `Failed to upload image: ${message}` : `Error uploading image: ${message}`);
     } finally {
       setUploading(false);
       onBusyChange(false);
