@@ -13,7 +13,7 @@ const MAX_BODY = 1_000_000;
 const ID = /^[a-f0-9]{32}$/;
 
 /**
- * GET    /api/blogs?page&limit&search -> {blogs, totalPages, currentPage, total} (published only; SPEC 7)
+ * GET    /api/blogs?page&limit&search -> {blogs, totalPages, currentPage, total} (published only; docs/routes.md)
  * GET    /api/blogs/{slug}            -> the public post, or 404 'Blog not found or no longer available.'
  * POST   /api/blogs                   -> creates a post (staff)
  * PUT    /api/blogs/{id}              -> saves the whole post at the version it was loaded (staff; 409 if newer)

@@ -8,7 +8,7 @@ import { MAX_UPLOAD_BYTES } from '../../src/schemas/blog';
 const MAX_BODY = MAX_UPLOAD_BYTES + 64 * 1024;
 const TOO_LARGE = 'The image is larger than 5 MB. Choose a smaller image.';
 
-/** POST /api/upload/image (multipart, field "image", staff only) -> {success, imageUrl, message} (SPEC 3, 5, 7). */
+/** POST /api/upload/image (multipart, field "image", staff only) -> {success, imageUrl, width, height, message} (docs/routes.md, docs/limits.md#images). */
 export default async (request: Request) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const auth = await authorize(request, 'uploads');

@@ -15,7 +15,7 @@ const BlogFormDialog = lazy(loadForm);
 
 const QUERY_KEY = ['admin-blogs'];
 
-/** SPEC 2.15 Manage Blogs: cards with status, author, date, views and excerpt; create, edit, publish, delete. */
+/** Manage Blogs (docs/texts.md): cards with status, author, date, views and excerpt; create, edit, publish, delete. */
 export default function BlogsPage() {
   const queryClient = useQueryClient();
   const { data, isPending, isError } = useQuery({
@@ -24,7 +24,7 @@ export default function BlogsPage() {
       try {
         return (await api<{ blogs: AdminBlog[] }>('/blogs/admin/all')).blogs;
       } catch (cause) {
-        console.error('The blog list could not be loaded', cause); // SPEC 8: only logged
+        console.error('The blog list could not be loaded', cause); // only logged; the page shows the error state
         throw cause;
       }
     },
@@ -44,7 +44,7 @@ export default function BlogsPage() {
   const reload = () => queryClient.invalidateQueries({ queryKey: QUERY_KEY });
 
   const toggle = useMutation({
-    // SPEC 4: Publish/Unpublish updates the whole blog with the flag turned over.
+    // Publish/Unpublish saves the whole blog with the flag turned over.
     mutationFn: (blog: AdminBlog) => api<{ blog: AdminBlog }>(`/blogs/${blog._id}`, { method: 'PUT', body: { ...blog, isPublished: !blog.isPublished } }),
     onSuccess: ({ blog }) => {
       toast.success(blog.isPublished ? 'Blog published' : 'Blog unpublished');
@@ -63,7 +63,7 @@ export default function BlogsPage() {
       void reload();
     },
     onError: (cause) => {
-      console.error('The blog could not be deleted', cause); // SPEC 8: logged; the list shows the post is still there
+      console.error('The blog could not be deleted', cause); // the reloaded list shows the post is still there
       toast.error('The blog could not be deleted. Please try again.');
       void reload();
     },

@@ -1,18 +1,18 @@
 import * as v from 'valibot';
 
-/** SPEC 3 defaults of a blog post. */
+/** Defaults of a blog post (docs/limits.md#form-fields). */
 export const DEFAULT_AUTHOR = 'RPL Pathways Team';
 export const DEFAULT_CATEGORY = 'General';
 export const CONTENT_TYPES = ['html', 'markdown'] as const;
 export type ContentType = (typeof CONTENT_TYPES)[number];
 
-/** SPEC 9: public page size; the admin list is not paged. */
+/** Public page size (docs/limits.md#lists-and-pages); the admin list is not paged. */
 export const BLOG_PAGE_SIZE = 9;
 export const MAX_CONTENT_CHARS = 200_000;
 export const MAX_TAGS = 20;
 export const MAX_KEYWORDS = 30;
 
-/** SPEC 5: one image, jpg/jpeg/png/gif/webp, at most 5 MB. */
+/** One image, jpg/jpeg/png/gif/webp, at most 5 MB (docs/limits.md#images). */
 export const MAX_UPLOAD_BYTES = 5_242_880;
 export const UPLOAD_TYPES = { 'image/jpeg': ['.jpg', '.jpeg'], 'image/png': ['.png'], 'image/gif': ['.gif'], 'image/webp': ['.webp'] } as const;
 /** Where uploaded images are served from; only these may be a post's featured image. */
@@ -40,7 +40,7 @@ const required = (max: number, label: string) => v.pipe(text(max, label), v.nonE
 const withDefault = (max: number, label: string, fallback: string) =>
   v.pipe(v.optional(text(max, label), fallback), v.transform((value) => value || fallback));
 
-/** SPEC 5: chips are trimmed, never blank, never repeated (compared without case). */
+/** Chips (tags, SEO keywords) are trimmed, never blank, never repeated (compared without case). */
 export function cleanChips(values: string[]): string[] {
   const seen = new Set<string>();
   const out: string[] = [];
@@ -188,7 +188,7 @@ export type BlogListQuery = v.InferOutput<typeof BlogListQuerySchema>;
 /** A slug as it appears in /blog/{slug}. */
 export const BlogSlugSchema = v.pipe(v.string(), v.maxLength(100), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Not a blog address'));
 
-/** SPEC 3: upload response. */
+/** Answer of POST /api/upload/image (docs/routes.md, Blog). */
 export const UploadResponseSchema = v.object({ success: v.boolean(), imageUrl: v.string(), message: v.string() });
 export type UploadResponse = v.InferOutput<typeof UploadResponseSchema>;
 

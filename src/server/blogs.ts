@@ -358,7 +358,7 @@ export async function adminList(): Promise<AdminBlog[]> {
 
 const fold = (text: string) => text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
 
-/** Published posts, newest first, filtered by every word of `search`, one page at a time (SPEC 2.11). */
+/** Published posts, newest first, filtered by every word of `search`, one page at a time (docs/routes.md, Blog). */
 export async function listPublished({ page, limit, search }: { page: number; limit: number; search?: string }): Promise<BlogListAnswer> {
   const words = fold(search ?? '').split(/\s+/).filter(Boolean);
   const published = (await listBlogRecords())

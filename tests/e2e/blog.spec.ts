@@ -119,7 +119,7 @@ test.describe('public blog', () => {
     expect(await page.evaluate(() => (window as unknown as { shared: { title: string }[] }).shared[0].title)).toBe(post.title);
   });
 
-  test('search, empty results and a missing post (SPEC 8)', async ({ page }) => {
+  test('search, empty results and a missing post', async ({ page }) => {
     await page.goto('/blog?search=zzqx-nothing-matches');
     await expect(page.getByRole('heading', { name: 'No blogs found' })).toBeVisible();
     await expect(page.getByText('No blogs match your search for "zzqx-nothing-matches"')).toBeVisible();

@@ -218,7 +218,7 @@ describe('the blog API', () => {
   });
 });
 
-describe('chips (SPEC 5)', () => {
+describe('chips', () => {
   it('are trimmed, never blank and never repeated', () => {
     expect(cleanChips([' RPL ', '', '  ', 'rpl', 'Evidence', 'evidence ', 'Trades'])).toEqual(['RPL', 'Evidence', 'Trades']);
     expect(v.safeParse(BlogUpdateSchema, { title: 't', excerpt: 'e', content: 'c', version: 0 }).success).toBe(false);

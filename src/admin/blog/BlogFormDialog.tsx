@@ -75,7 +75,7 @@ function formFromSaved(saved: Record<string, unknown>, base: BlogForm): BlogForm
 const same = (a: BlogForm, b: BlogForm) => JSON.stringify(a) === JSON.stringify(b);
 type SaveAnswer = { success: boolean; message: string; blog: AdminBlog };
 
-/** SPEC 2.15: the 'Create New Blog Post' / 'Edit Blog Post' modal with every field of the post. */
+/** The 'Create New Blog Post' / 'Edit Blog Post' modal with every field of the post. */
 export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: AdminBlog | null; onClose: () => void; onSaved: (blog: AdminBlog) => void }) {
   const initial = useRef(blog ? formFromBlog(blog) : EMPTY_FORM);
   const [form, setForm] = useState<BlogForm>(initial.current);
@@ -108,7 +108,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
     dialog.current?.showModal();
   }, []);
 
-  // SPEC: unsaved changes are not lost by leaving the page either.
+  // Unsaved changes are not lost by leaving the page either.
   useEffect(() => {
     if (!dirty) return;
     const warn = (event: BeforeUnloadEvent) => event.preventDefault();

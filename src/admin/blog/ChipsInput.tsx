@@ -1,7 +1,7 @@
 import { useId, useState, type KeyboardEvent } from 'react';
 import { X } from 'lucide-react';
 
-/** SPEC 2.15 / 5: chips added with Enter (trimmed, no blanks, no duplicates), removed with their close button. */
+/** Chips added with Enter (trimmed, no blanks, no duplicates), removed with their close button. */
 export default function ChipsInput({
   label,
   values,

@@ -13,7 +13,7 @@ const rejectionText: Record<string, string> = {
 };
 
 /**
- * SPEC 2.15 featured image: drag and drop or click, one jpg/jpeg/png/gif/webp of at most 5 MB,
+ * Featured image: drag and drop or click, one image within docs/limits.md#images,
  * 'Uploading...' while it goes, then a preview, its alt text and 'Remove Image'.
  */
 export default function ImageUpload({
@@ -49,7 +49,7 @@ export default function ImageUpload({
       const answer = await uploadImage(await prepareForUpload(file));
       onChange(answer.imageUrl);
     } catch (cause) {
-      // SPEC 8: a failed upload, or an exception on the way.
+      // A refused upload (the server's message) or a failure on the way (network, timeout).
       const message = cause instanceof Error ? cause.message : String(cause);
       setProblem(cause instanceof ApiError && cause.status !== 0 ? `Failed to upload image: ${message}` : `Error uploading image: ${message}`);
     } finally {

@@ -10,7 +10,7 @@ export function sanitizeInBrowser(html: string): string {
 }
 export const markdownPreview = (source: string) => sanitizeInBrowser(markdownToHtml(source));
 
-/** SPEC 2.15 Markdown mode: a text area and a 'Show Preview' / 'Hide Preview' toggle. */
+/** Markdown mode: a text area and a 'Show Preview' / 'Hide Preview' toggle. */
 export default function MarkdownEditor({
   id,
   value,
