@@ -1,9 +1,20 @@
 import type { Config } from '@netlify/functions';
-import { BlogInputSchema, BlogListQuerySchema, BlogSlugSchema, BlogUpdateSchema } from '../../src/schemas/blog';
+import { BlogInputSchema, BlogListQuerySchema, BlogSlugSchema, BlogUpdateSchema, type StoredBlog } from '../../src/schemas/blog';
 import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
-import { BlogInputError, createBlog, deleteBlog, findMovedBlog, getBlogBySlug, listPublished, toAdmin, toPublic, updateBlog } from '../../src/server/blogs';
+import {
+  BlogInputError,
+  createBlog,
+  deleteBlog,
+  findMovedBlog,
+  getBlogBySlug,
+  listPublished,
+  toAdmin,
+  toPublic,
+  type UpdateResult,
+  updateBlog,
+} from '../../src/server/blogs';
 import { conflictAnswer } from '../../src/server/blog-conflict';
 import { BLOG_NOT_FOUND, cachedJson, listCacheHeaders, postCacheHeaders } from '../../src/server/blog-http';
 import * as v from 'valibot';
@@ -37,7 +48,7 @@ export default async (request: Request) => {
   if (method === 'POST') {
     const body = await parseJsonBody(BlogInputSchema, request, MAX_BODY);
     if (!body.ok) return body.response;
-    let blog;
+    let blog: StoredBlog;
     try {
       blog = await createBlog(body.data, by);
     } catch (cause) {
@@ -56,7 +67,7 @@ export default async (request: Request) => {
 
   const body = await parseJsonBody(BlogUpdateSchema, request, MAX_BODY);
   if (!body.ok) return body.response;
-  let result;
+  let result: UpdateResult;
   try {
     result = await updateBlog(param, body.data, by);
   } catch (cause) {

@@ -166,7 +166,11 @@ export async function updateInquiry(
   for (let attempt = 0; attempt < EDIT_RETRIES.attempts; attempt++) {
     // The local blob server can miss an entry for a moment while another request rewrites it: a record
     // counts as missing only when a second look agrees.
-    const current = (await readWithEtag(id)) ?? (await settle(attempt), await readWithEtag(id));
+    let current = await readWithEtag(id);
+    if (!current) {
+      await settle(attempt);
+      current = await readWithEtag(id);
+    }
     if (!current) return null;
     const changed = await change(structuredClone(current.data));
     if (!changed) return current.data;

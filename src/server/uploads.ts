@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { Metadata } from 'sharp';
 import { dataStore } from './blobs.ts';
 import { purgeTags } from './cdn.ts';
 import { MAX_UPLOAD_BYTES } from '../schemas/blog.ts';
@@ -52,7 +53,7 @@ export async function processImage(bytes: Uint8Array): Promise<{ full: Buffer; v
   const { default: sharp } = await import('sharp');
   const animated = kind === 'gif' || kind === 'webp';
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: 'error' as const, animated, autoOrient: true };
-  let meta;
+  let meta: Metadata;
   try {
     meta = await sharp(bytes, options).metadata();
   } catch (cause) {

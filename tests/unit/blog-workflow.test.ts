@@ -14,7 +14,6 @@ import {
   listPublished,
   listRevisions,
   publishDuePosts,
-  restoreRevision,
   updateBlog,
 } from '../../src/server/blogs';
 import { readImage, storeImage } from '../../src/server/uploads';

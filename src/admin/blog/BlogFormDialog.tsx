@@ -223,7 +223,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
 
   const fieldId = (name: string) => `${id}-${name}`;
   const errorId = (name: string) => (errors[name] ? `${id}-${name}-error` : undefined);
-  const FieldError = ({ name }: { name: string }) => (errors[name] ? <p id={`${id}-${name}-error`} className="admin-error">{errors[name]}</p> : null);
+  const fieldError = (name: string) => (errors[name] ? <p id={`${id}-${name}-error`} className="admin-error">{errors[name]}</p> : null);
   const title = editing ? 'Edit Blog Post' : 'Create New Blog Post';
   const scheduled = !form.isPublished && form.publishAt.trim() !== '';
 
@@ -310,7 +310,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
           <div className="admin-field">
             <label htmlFor={fieldId('title')}>Title <span aria-hidden="true">*</span></label>
             <input id={fieldId('title')} type="text" value={form.title} required maxLength={BLOG_LIMITS.title} aria-invalid={errors.title ? true : undefined} aria-describedby={errorId('title')} onChange={(event) => set('title', event.target.value)} />
-            <FieldError name="title" />
+            {fieldError('title')}
           </div>
 
           <div className="admin-field">
@@ -337,13 +337,13 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
                 ? 'This post has been published, so its address stays as it is. If you change it, the old address keeps working and sends readers to the new one.'
                 : 'Made from the title until the post is first published. Lower-case letters, digits and hyphens.'}
             </p>
-            <FieldError name="slug" />
+            {fieldError('slug')}
           </div>
 
           <div className="admin-field">
             <label htmlFor={fieldId('excerpt')}>Excerpt <span aria-hidden="true">*</span></label>
             <textarea id={fieldId('excerpt')} value={form.excerpt} required rows={3} maxLength={BLOG_LIMITS.excerpt} aria-invalid={errors.excerpt ? true : undefined} aria-describedby={errorId('excerpt')} onChange={(event) => set('excerpt', event.target.value)} />
-            <FieldError name="excerpt" />
+            {fieldError('excerpt')}
           </div>
 
           <div className="admin-field content-field">
@@ -361,7 +361,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
             ) : (
               <MarkdownEditor key="markdown" id={fieldId('content')} value={form.content} onChange={(text) => set('content', text)} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
             )}
-            <FieldError name="content" />
+            {fieldError('content')}
           </div>
 
           <div className="blog-form__row">
@@ -376,7 +376,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
           </div>
 
           <ImageUpload value={form.featuredImage} alt={form.featuredImageAlt} onChange={(url) => set('featuredImage', url)} onAltChange={(alt) => set('featuredImageAlt', alt)} onBusyChange={setUploading} />
-          <FieldError name="featuredImage" />
+          {fieldError('featuredImage')}
 
           <div className="blog-form__row">
             <ChipsInput label="Tags" values={form.tags} onChange={(tags) => set('tags', tags)} placeholder="Type a tag and press Enter" max={MAX_TAGS} />
@@ -410,7 +410,7 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
                   onChange={(event) => set('publishAt', event.target.value)}
                 />
                 <p id={`${id}-publishAt-hint`} className="admin-hint">Leave empty to keep the post a draft. A scheduled post goes live within a minute of this time.</p>
-                <FieldError name="publishAt" />
+                {fieldError('publishAt')}
               </div>
             )}
           </div>

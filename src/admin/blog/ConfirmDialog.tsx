@@ -22,11 +22,16 @@ export default function ConfirmDialog({
   onCancel: () => void;
 }) {
   const ref = useRef<HTMLDialogElement>(null);
+  const cancel = useRef<HTMLButtonElement>(null);
   const messageId = useId();
   useEffect(() => {
     const dialog = ref.current;
     if (!dialog) return;
-    if (open && !dialog.open) dialog.showModal();
+    if (open && !dialog.open) {
+      dialog.showModal();
+      // Cancel is the safe choice, so it has the focus when the question opens.
+      cancel.current?.focus();
+    }
     if (!open && dialog.open) dialog.close();
   }, [open]);
 
@@ -46,7 +51,7 @@ export default function ConfirmDialog({
         {message}
       </p>
       <div className="confirm-dialog__actions">
-        <button type="button" className="admin-btn admin-btn--ghost" onClick={onCancel} autoFocus>
+        <button type="button" className="admin-btn admin-btn--ghost" onClick={onCancel} ref={cancel}>
           {cancelLabel}
         </button>
         <button type="button" className={`admin-btn ${danger ? 'admin-btn--danger' : 'admin-btn--primary'}`} onClick={onConfirm}>

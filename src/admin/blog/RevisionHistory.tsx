@@ -31,6 +31,7 @@ export default function RevisionHistory({
   const [restoring, setRestoring] = useState<BlogRevision | null>(null);
   const [busy, setBusy] = useState(false);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: version is not read here, but each new saved version must reload the list
   useEffect(() => {
     let live = true;
     api<unknown>(`/blogs/admin/${blog._id}/revisions`)
@@ -118,6 +119,7 @@ function RevisionPreview({ revision }: { revision: BlogRevision }) {
   return (
     <div className="revisions__preview">
       <p className="revisions__excerpt">{revision.excerpt}</p>
+      {/* biome-ignore lint/security/noDangerouslySetInnerHtml: both branches above run the HTML through DOMPurify with the blog allow-list */}
       <div className="post-preview" dangerouslySetInnerHTML={{ __html: html }} />
     </div>
   );

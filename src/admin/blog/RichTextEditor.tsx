@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useState, type KeyboardEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
 import { useEditor, useEditorState, EditorContent } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
@@ -72,6 +72,11 @@ export default function RichTextEditor({
   const [linkError, setLinkError] = useState('');
   const [picking, setPicking] = useState(false);
   const linkId = useId();
+  const linkInput = useRef<HTMLInputElement>(null);
+  // The address field takes the focus when the link row opens.
+  useEffect(() => {
+    if (linkOpen) linkInput.current?.focus();
+  }, [linkOpen]);
 
   function openLink() {
     setLinkValue((editor?.getAttributes('link').href as string | undefined) ?? '');
@@ -142,7 +147,7 @@ export default function RichTextEditor({
               inputMode="url"
               value={linkValue}
               placeholder="https://..."
-              autoFocus
+              ref={linkInput}
               aria-invalid={linkError ? true : undefined}
               aria-describedby={linkError ? `${linkId}-error` : `${linkId}-hint`}
               onChange={(event) => {
