@@ -183,7 +183,6 @@ export const BlogListQuerySchema = v.object({
   limit: v.optional(wholeNumber('limit', 50), String(BLOG_PAGE_SIZE)),
   search: v.optional(v.pipe(v.unknown(), v.transform(blankToUndefined), v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search text must be at most 100 characters'))))),
 });
-export type BlogListQuery = v.InferOutput<typeof BlogListQuerySchema>;
 
 /** A slug as it appears in /blog/{slug}. */
 export const BlogSlugSchema = v.pipe(v.string(), v.maxLength(100), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Not a blog address'));

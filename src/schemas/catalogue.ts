@@ -82,7 +82,6 @@ export const CategorySchema = v.object({
   icon: v.picklist(CATEGORY_ICONS, `The icon must be one of: ${CATEGORY_ICONS.join(', ')}`),
   image: v.optional(ImagePathSchema),
 });
-export type Category = v.InferOutput<typeof CategorySchema>;
 
 /**
  * The published facts of a qualification (content/courses.json, written by scripts/import-qualifications.mjs)
