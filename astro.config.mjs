@@ -19,7 +19,8 @@ export default defineConfig({
     react(),
     interactionDirective(),
     sitemap({
-      filter: (page) => !page.includes('/admin') && !page.includes('/course-not-found') && !page.includes('/category-not-found'),
+      filter: (page) =>
+        !page.includes('/admin') && !page.includes('/course-not-found') && !page.includes('/category-not-found'),
       // Blog posts change without a deploy: /sitemap-blog.xml is rendered on request (src/pages/sitemap-blog.xml.ts).
       customSitemaps: [new URL('/sitemap-blog.xml', site).href],
     }),
@@ -54,8 +55,16 @@ export default defineConfig({
       display: 'swap',
       options: {
         variants: [
-          { weight: 400, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-400-normal.woff2'] },
-          { weight: 700, style: 'normal', src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-700-normal.woff2'] },
+          {
+            weight: 400,
+            style: 'normal',
+            src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-400-normal.woff2'],
+          },
+          {
+            weight: 700,
+            style: 'normal',
+            src: ['./node_modules/@fontsource/kumbh-sans/files/kumbh-sans-latin-700-normal.woff2'],
+          },
         ],
       },
     },
@@ -67,7 +76,11 @@ export default defineConfig({
       display: 'optional',
       options: {
         variants: [
-          { weight: '100 900', style: 'normal', src: ['./node_modules/@fontsource-variable/urbanist/files/urbanist-latin-wght-normal.woff2'] },
+          {
+            weight: '100 900',
+            style: 'normal',
+            src: ['./node_modules/@fontsource-variable/urbanist/files/urbanist-latin-wght-normal.woff2'],
+          },
         ],
       },
     },

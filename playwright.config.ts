@@ -3,8 +3,14 @@ import { defineConfig, devices } from '@playwright/test';
 const port = Number(process.env.E2E_PORT ?? 8888);
 const baseURL = process.env.E2E_BASE_URL ?? `http://localhost:${port}`;
 const chromiumArgs = [
-  '--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
 ];
 const launchOptions = { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumArgs };
 
@@ -20,7 +26,12 @@ const AFTER_OTHERS = /@after-others/;
 const DESKTOP_ONLY = /@desktop-only/;
 const PHONE_ONLY = /@phone-only/;
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions };
-const phone = { ...devices['Pixel 7'], viewport: { width: 360, height: 780 }, launchOptions, browserName: 'chromium' as const };
+const phone = {
+  ...devices['Pixel 7'],
+  viewport: { width: 360, height: 780 },
+  launchOptions,
+  browserName: 'chromium' as const,
+};
 
 export default defineConfig({
   testDir: 'tests/e2e',

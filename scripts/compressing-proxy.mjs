@@ -45,7 +45,10 @@ export function checkedPath(url) {
 /** True for paths only local callers may reach: the purge API and the CLI's internal /.netlify/ paths. */
 export function isLocalOnly(rawPath, decodedPath) {
   return [rawPath, decodedPath].some((path) => {
-    let normal = path.toLowerCase().replace(/\\/g, '/').replace(/\/{2,}/g, '/');
+    let normal = path
+      .toLowerCase()
+      .replace(/\\/g, '/')
+      .replace(/\/{2,}/g, '/');
     try {
       normal = new URL(normal, 'http://local').pathname;
     } catch {
@@ -132,7 +135,12 @@ function sendRange(res, headers, body, range) {
     return res.end();
   }
   end = Math.min(end, size - 1);
-  res.writeHead(206, { ...headers, 'accept-ranges': 'bytes', 'content-range': `bytes ${start}-${end}/${size}`, 'content-length': end - start + 1 });
+  res.writeHead(206, {
+    ...headers,
+    'accept-ranges': 'bytes',
+    'content-range': `bytes ${start}-${end}/${size}`,
+    'content-length': end - start + 1,
+  });
   res.end(body.subarray(start, end + 1));
 }
 
@@ -155,7 +163,10 @@ function cacheLifetime(req, status, headers) {
 }
 
 const tagsOf = (headers) =>
-  String(headers['netlify-cache-tag'] ?? headers['cache-tag'] ?? '').split(',').map((tag) => tag.trim()).filter(Boolean);
+  String(headers['netlify-cache-tag'] ?? headers['cache-tag'] ?? '')
+    .split(',')
+    .map((tag) => tag.trim())
+    .filter(Boolean);
 
 /** POST /api/v1/purge {cache_tags}: the local answer to Netlify's purge API. */
 function purge(req, res) {
@@ -186,14 +197,21 @@ const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manife
 function sendBuffered(req, res, { status, headers, body }, hit = true) {
   const type = String(headers['content-type'] ?? '');
   const accepts = String(req.headers['accept-encoding'] ?? '');
-  const encoding = !COMPRESSIBLE.test(type) ? null : accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : null;
+  const encoding = !COMPRESSIBLE.test(type)
+    ? null
+    : accepts.includes('br')
+      ? 'br'
+      : accepts.includes('gzip')
+        ? 'gzip'
+        : null;
   const out = { ...headers, 'cache-status': hit ? '"Netlify Edge"; hit' : '"Netlify Edge"; fwd=miss; stored' };
   for (const hop of ['transfer-encoding', 'connection', 'keep-alive', 'content-length']) delete out[hop];
   let payload = body;
   if (encoding) {
-    payload = encoding === 'br'
-      ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
-      : zlib.gzipSync(body, { level: 6 });
+    payload =
+      encoding === 'br'
+        ? zlib.brotliCompressSync(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+        : zlib.gzipSync(body, { level: 6 });
     out['content-encoding'] = encoding;
     out.vary = out.vary ? `${out.vary}, Accept-Encoding` : 'Accept-Encoding';
   }
@@ -207,7 +225,14 @@ function sendBuffered(req, res, { status, headers, body }, hit = true) {
  * 127.0.0.1:`target`. `secret` opens the local-only endpoints: as `Authorization: Bearer <secret>`
  * (the purge API, as src/server/cdn.ts calls it) or in the `x-local-secret` header.
  */
-export function startCompressingProxy({ port, target, host = '127.0.0.1', secret, maxBodyBytes = MAX_BODY_BYTES, bodyTimeoutMs = BODY_TIMEOUT_MS }) {
+export function startCompressingProxy({
+  port,
+  target,
+  host = '127.0.0.1',
+  secret,
+  maxBodyBytes = MAX_BODY_BYTES,
+  bodyTimeoutMs = BODY_TIMEOUT_MS,
+}) {
   const internal = new RegExp(`(?:localhost|127\\.0\\.0\\.1|\\[::1\\]|0\\.0\\.0\\.0):${target}(?!\\d)`, 'gi');
   const server = http.createServer((req, res) => {
     handle(req, res).catch(() => {
@@ -219,7 +244,9 @@ export function startCompressingProxy({ port, target, host = '127.0.0.1', secret
   async function handle(req, res) {
     const path = checkedPath(req.url);
     if (path === null) return refuse(res, 400, 'Bad request: the address is malformed.', { connection: 'close' });
-    const trusted = Boolean(secret) && (req.headers.authorization === `Bearer ${secret}` || req.headers[LOCAL_SECRET_HEADER] === secret);
+    const trusted =
+      Boolean(secret) &&
+      (req.headers.authorization === `Bearer ${secret}` || req.headers[LOCAL_SECRET_HEADER] === secret);
     if (isLocalOnly(req.url.split('?')[0], path) && !trusted) return refuse(res, 404, 'Not found');
     if (req.method === 'POST' && req.url === PURGE_PATH) return purge(req, res);
 
@@ -249,11 +276,14 @@ export function startCompressingProxy({ port, target, host = '127.0.0.1', secret
   const scrubBody = (req, body) => {
     const text = body.toString('latin1');
     internal.lastIndex = 0;
-    return internal.test(text) ? Buffer.from(text.replace(internal, req.headers.host ?? `localhost:${port}`), 'latin1') : body;
+    return internal.test(text)
+      ? Buffer.from(text.replace(internal, req.headers.host ?? `localhost:${port}`), 'latin1')
+      : body;
   };
 
   function forward(req, res, body) {
-    const cached = (req.method === 'GET' || req.method === 'HEAD') && !req.headers.authorization ? cdnCache.get(req.url) : undefined;
+    const cached =
+      (req.method === 'GET' || req.method === 'HEAD') && !req.headers.authorization ? cdnCache.get(req.url) : undefined;
     if (cached && cached.expires > Date.now()) return sendBuffered(req, res, cached);
     if (cached) cdnCache.delete(req.url);
 
@@ -269,9 +299,18 @@ export function startCompressingProxy({ port, target, host = '127.0.0.1', secret
         const type = String(up.headers['content-type'] ?? '');
         const textual = COMPRESSIBLE.test(type) && !up.headers['content-encoding'];
         const accepts = String(req.headers['accept-encoding'] ?? '');
-        const encoding = up.headers['content-encoding'] || !COMPRESSIBLE.test(type) || req.method === 'HEAD' || up.statusCode === 204 || up.statusCode === 304
-          ? null
-          : accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : null;
+        const encoding =
+          up.headers['content-encoding'] ||
+          !COMPRESSIBLE.test(type) ||
+          req.method === 'HEAD' ||
+          up.statusCode === 204 ||
+          up.statusCode === 304
+            ? null
+            : accepts.includes('br')
+              ? 'br'
+              : accepts.includes('gzip')
+                ? 'gzip'
+                : null;
         const headers = cleanHeaders(req, up.headers);
         const lifetime = cacheLifetime(req, up.statusCode, headers);
         if (lifetime > 0 && !MEDIA.test(type)) {
@@ -279,7 +318,13 @@ export function startCompressingProxy({ port, target, host = '127.0.0.1', secret
           up.on('data', (chunk) => chunks.push(chunk));
           up.on('end', () => {
             const raw = Buffer.concat(chunks);
-            const entry = { status: 200, headers, tags: tagsOf(headers), body: textual ? scrubBody(req, raw) : raw, expires: Date.now() + lifetime * 1000 };
+            const entry = {
+              status: 200,
+              headers,
+              tags: tagsOf(headers),
+              body: textual ? scrubBody(req, raw) : raw,
+              expires: Date.now() + lifetime * 1000,
+            };
             delete entry.headers['content-length'];
             if (cdnCache.size >= CACHE_LIMIT) cdnCache.delete(cdnCache.keys().next().value);
             cdnCache.set(req.url, entry);
@@ -309,14 +354,20 @@ export function startCompressingProxy({ port, target, host = '127.0.0.1', secret
         let stream = up;
         if (scrub) stream = stream.pipe(scrubStream(internal, req.headers.host ?? `localhost:${port}`, 40));
         if (!encoding) return void stream.pipe(res);
-        const compressor = encoding === 'br'
-          ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
-          : zlib.createGzip({ level: 6 });
+        const compressor =
+          encoding === 'br'
+            ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+            : zlib.createGzip({ level: 6 });
         stream.pipe(compressor).pipe(res);
       },
     );
     upstream.on('error', () => {
-      if (!res.headersSent) res.writeHead(502, { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' });
+      if (!res.headersSent)
+        res.writeHead(502, {
+          ...SECURITY_HEADERS,
+          'content-type': 'text/plain; charset=utf-8',
+          'cache-control': 'no-store',
+        });
       res.end('The local site is still starting. Try again in a moment.');
     });
     upstream.end(body);

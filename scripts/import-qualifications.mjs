@@ -26,7 +26,10 @@ if (!/^\d{4}-\d{2}-\d{2}$/.test(reviewDate)) throw new Error(`--review-date must
 const REVIEW_SOURCE = 'qualifications review in shared facts file';
 const facts = JSON.parse(readFileSync(source, 'utf8'));
 const checks = new Map(
-  JSON.parse(readFileSync(new URL('../content/qualification-checks.json', import.meta.url), 'utf8')).map((c) => [c.code, c]),
+  JSON.parse(readFileSync(new URL('../content/qualification-checks.json', import.meta.url), 'utf8')).map((c) => [
+    c.code,
+    c,
+  ]),
 );
 const detailsDir = new URL('../content/course-details/', import.meta.url);
 const featured = new Set(
@@ -37,7 +40,8 @@ const featured = new Set(
     .map((d) => d.code),
 );
 
-const statusOf = (fact) => checks.get(fact.code)?.status ?? fact.status ?? (fact.verified === false ? 'unconfirmed' : 'current');
+const statusOf = (fact) =>
+  checks.get(fact.code)?.status ?? fact.status ?? (fact.verified === false ? 'unconfirmed' : 'current');
 
 function publish(fact, check) {
   // A check without a status only records how the course can be obtained (rplAlone/rplNote); its facts keep the review's date.
@@ -64,7 +68,8 @@ for (const fact of facts) {
   const check = checks.get(fact.code);
   const status = statusOf(fact);
   if (status === 'current') {
-    if (!check?.status && fact.verified === false) left.push(`${fact.code} (current in the review but not verified or checked)`);
+    if (!check?.status && fact.verified === false)
+      left.push(`${fact.code} (current in the review but not verified or checked)`);
     else courses.push(publish(fact, check));
     continue;
   }
@@ -80,6 +85,8 @@ for (const fact of facts) {
 }
 
 writeFileSync(new URL('../content/courses.json', import.meta.url), `${JSON.stringify(courses, null, 2)}\n`);
-console.log(`content/courses.json: ${courses.length} courses published, ${courses.filter((c) => c.featured).length} featured`);
+console.log(
+  `content/courses.json: ${courses.length} courses published, ${courses.filter((c) => c.featured).length} featured`,
+);
 console.log(`Review date for courses not checked by us: ${reviewDate}`);
 for (const line of left) console.log(`  not published: ${line}`);

@@ -8,7 +8,9 @@ const envFile = new URL('../.env', import.meta.url);
 export async function prepareLocalEnv() {
   const existing = existsSync(envFile) ? readFileSync(envFile, 'utf8') : '';
   const values = Object.fromEntries(
-    existing.split('\n').filter((line) => line.includes('=') && !line.startsWith('#'))
+    existing
+      .split('\n')
+      .filter((line) => line.includes('=') && !line.startsWith('#'))
       .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
   );
   if (!values.JWT_SECRET) {

@@ -29,7 +29,11 @@ function run(command, args, env, log) {
     child.stdout.on('data', keep);
     child.stderr.on('data', keep);
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`${args.join(' ')} exited with ${code}: ${tail.trim().split('\n').slice(-5).join(' | ')}`))));
+    child.on('exit', (code) =>
+      code === 0
+        ? resolve()
+        : reject(new Error(`${args.join(' ')} exited with ${code}: ${tail.trim().split('\n').slice(-5).join(' | ')}`)),
+    );
   });
 }
 
@@ -52,7 +56,9 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
     const blobs = new BlobsServer({ directory: LOCAL_BLOBS_DIRECTORY, token: blobToken });
     const { port } = await blobs.start();
     const edgeURL = `http://127.0.0.1:${port}`;
-    const context = Buffer.from(JSON.stringify({ siteID: 'unlinked', token: blobToken, edgeURL, uncachedEdgeURL: edgeURL })).toString('base64');
+    const context = Buffer.from(
+      JSON.stringify({ siteID: 'unlinked', token: blobToken, edgeURL, uncachedEdgeURL: edgeURL }),
+    ).toString('base64');
     try {
       await rm(work, { recursive: true, force: true });
       await mkdir(work, { recursive: true });
@@ -69,11 +75,21 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
       await cp(`${work}/.netlify/v1/config.json`, `${root}/.netlify/v1/config.json`).catch(() => {});
       await rm(old, { recursive: true, force: true });
       const finished = Date.now();
-      status = { state: 'live', startedAt: status.startedAt, finishedAt: new Date(finished).toISOString(), durationMs: finished - started };
+      status = {
+        state: 'live',
+        startedAt: status.startedAt,
+        finishedAt: new Date(finished).toISOString(),
+        durationMs: finished - started,
+      };
       log(`  Rebuilt in ${((finished - started) / 1000).toFixed(1)} s; the new pages are live.`);
       await onLive?.();
     } catch (cause) {
-      status = { state: 'failed', startedAt: status.startedAt, finishedAt: new Date().toISOString(), error: String(cause?.message ?? cause).slice(0, 500) };
+      status = {
+        state: 'failed',
+        startedAt: status.startedAt,
+        finishedAt: new Date().toISOString(),
+        error: String(cause?.message ?? cause).slice(0, 500),
+      };
       log(`  The rebuild failed: ${status.error}`);
     } finally {
       await blobs.stop().catch(() => {});

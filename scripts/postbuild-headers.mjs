@@ -15,10 +15,16 @@ const isPolicy = (rule) => typeof rule.values?.['Content-Security-Policy'] === '
 const routes = headers.filter((rule) => isPolicy(rule) && !rule.for.endsWith('.html') && rule.for !== '/*');
 
 const parse = (policy) =>
-  new Map(policy.split(';').map((d) => d.trim()).filter(Boolean).map((d) => {
-    const [name, ...sources] = d.split(/\s+/);
-    return [name, sources];
-  }));
+  new Map(
+    policy
+      .split(';')
+      .map((d) => d.trim())
+      .filter(Boolean)
+      .map((d) => {
+        const [name, ...sources] = d.split(/\s+/);
+        return [name, sources];
+      }),
+  );
 
 // Directives a single page opts into (the contact page's map frame) stay on that page only.
 const PAGE_ONLY = new Set(['frame-src', 'child-src']);
@@ -57,7 +63,9 @@ for (const rule of routes) {
     pruned += sources.length - kept.length;
     directives.set(name, kept);
   }
-  rule.values['Content-Security-Policy'] = [...directives].map(([name, sources]) => [name, ...sources].join(' ')).join('; ');
+  rule.values['Content-Security-Policy'] = [...directives]
+    .map(([name, sources]) => [name, ...sources].join(' '))
+    .join('; ');
 }
 
 const union = new Map();
@@ -78,4 +86,6 @@ config.headers = [
   ...twins,
 ];
 await writeFile(file, JSON.stringify(config));
-console.log(`postbuild-headers: ${routes.length} route policies (${pruned} unused hashes dropped), ${twins.length} .html twins, fallback policy ${union.size ? 'added' : 'skipped'}`);
+console.log(
+  `postbuild-headers: ${routes.length} route policies (${pruned} unused hashes dropped), ${twins.length} .html twins, fallback policy ${union.size ? 'added' : 'skipped'}`,
+);

@@ -7,9 +7,21 @@ const [base = 'http://localhost:8888', out = 'screenshots', ...paths] = process.
 await mkdir(out, { recursive: true });
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-quic',
+    '--no-first-run',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+  ],
 });
-for (const [name, viewport] of [['phone', { width: 360, height: 780 }], ['desktop', { width: 1440, height: 900 }]]) {
+for (const [name, viewport] of [
+  ['phone', { width: 360, height: 780 }],
+  ['desktop', { width: 1440, height: 900 }],
+]) {
   const page = await browser.newPage({ viewport, deviceScaleFactor: 1 });
   for (const path of paths.length ? paths : ['/']) {
     await page.goto(base + path, { waitUntil: 'networkidle' });

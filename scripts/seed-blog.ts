@@ -26,16 +26,27 @@ export function parseSeed(text: string): Seed {
   for (const line of match[1].split('\n')) {
     const at = line.indexOf(':');
     if (at < 1) continue;
-    meta[line.slice(0, at).trim()] = line.slice(at + 1).trim().replace(/^"(.*)"$/, '$1');
+    meta[line.slice(0, at).trim()] = line
+      .slice(at + 1)
+      .trim()
+      .replace(/^"(.*)"$/, '$1');
   }
   return { meta, body: `${match[2].trim()}\n` };
 }
 
 /** A cover picture: the brand gradient with a large line icon from the site's icon set. */
 async function cover(iconName: string): Promise<Uint8Array> {
-  const { __iconData } = (await import(`lucide-react/dist/esm/icons/${iconName}.mjs`)) as { __iconData: { node: [string, Record<string, string>][] } };
+  const { __iconData } = (await import(`lucide-react/dist/esm/icons/${iconName}.mjs`)) as {
+    __iconData: { node: [string, Record<string, string>][] };
+  };
   const shapes = __iconData.node
-    .map(([tag, attrs]) => `<${tag} ${Object.entries(attrs).filter(([k]) => k !== 'key').map(([k, val]) => `${k}="${val}"`).join(' ')}/>`)
+    .map(
+      ([tag, attrs]) =>
+        `<${tag} ${Object.entries(attrs)
+          .filter(([k]) => k !== 'key')
+          .map(([k, val]) => `${k}="${val}"`)
+          .join(' ')}/>`,
+    )
     .join('');
   const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="1600" height="900" viewBox="0 0 1600 900">
     <defs>
@@ -55,7 +66,9 @@ export async function seedBlog(log: (line: string) => void = console.log): Promi
   const blogs = dataStore('blogs');
   const { blobs } = await blogs.list();
   if (blobs.length > 0) return 0;
-  const files = readdirSync(SEED_DIR).filter((name) => name.endsWith('.md')).sort();
+  const files = readdirSync(SEED_DIR)
+    .filter((name) => name.endsWith('.md'))
+    .sort();
   let created = 0;
   for (const file of files) {
     const { meta, body } = parseSeed(readFileSync(new URL(file, SEED_DIR), 'utf8'));

@@ -49,16 +49,26 @@ const buildHook = env.BUILD_HOOK_URL
           method: 'POST',
           headers: { authorization: `Bearer ${localSecret}`, 'content-type': 'application/json' },
           body: JSON.stringify({ cache_tags: ['catalogue'] }),
-        }).then(() => {}, () => {}),
+        }).then(
+          () => {},
+          () => {},
+        ),
     });
 if (buildHook) Object.assign(env, buildHook.env);
 
 // A local staff account exists from the first start on; its password is printed once, here.
-const accounts = spawnSync(process.execPath, [new URL('./users.ts', import.meta.url).pathname, 'ensure-local-account'], { env, encoding: 'utf8' });
-const accountNotice = `${accounts.stdout ?? ''}${accounts.status === 0 ? '' : accounts.stderr ?? ''}`.trim();
+const accounts = spawnSync(
+  process.execPath,
+  [new URL('./users.ts', import.meta.url).pathname, 'ensure-local-account'],
+  { env, encoding: 'utf8' },
+);
+const accountNotice = `${accounts.stdout ?? ''}${accounts.status === 0 ? '' : (accounts.stderr ?? '')}`.trim();
 
 // Sample blog posts go into the local store while it has none (scripts/seed-blog.ts).
-const seeded = spawnSync(process.execPath, [new URL('./seed-blog.ts', import.meta.url).pathname], { env, encoding: 'utf8' });
+const seeded = spawnSync(process.execPath, [new URL('./seed-blog.ts', import.meta.url).pathname], {
+  env,
+  encoding: 'utf8',
+});
 if (seeded.status !== 0) console.error(`Could not seed the sample blog posts:\n${seeded.stderr}`);
 
 // The CLI keeps its telemetry choice in the user's config; switch it off once, offline.
@@ -73,7 +83,15 @@ const cli = supervise({
       // Edge functions would need a Deno download; the site uses none, so the offline emulation skips them.
       // Its functions server gets its own port too (the CLI's default, 3999, for the default site port), so
       // servers on other ports can run side by side.
-      ['serve', '--offline', '--internal-disable-edge-functions', '--port', netlifyPort, '--functions-port', port === '8888' ? '3999' : String(Number(port) + 1100)],
+      [
+        'serve',
+        '--offline',
+        '--internal-disable-edge-functions',
+        '--port',
+        netlifyPort,
+        '--functions-port',
+        port === '8888' ? '3999' : String(Number(port) + 1100),
+      ],
       { env, stdio: ['ignore', 'pipe', 'inherit'] },
     ),
   onStart: (child, attempt) => {
@@ -83,14 +101,22 @@ const cli = supervise({
       if (ready || !chunk.toString().includes('Local dev server ready')) return;
       ready = true;
       if (attempt > 0) return console.log(`\n  The site is back at http://localhost:${port}\n`);
-      proxy = await startCompressingProxy({ port: Number(port), target: Number(netlifyPort), host, secret: localSecret });
+      proxy = await startCompressingProxy({
+        port: Number(port),
+        target: Number(netlifyPort),
+        host,
+        secret: localSecret,
+      });
       const shown = host === '127.0.0.1' ? 'localhost' : selfHost;
       console.log(`\n  The site is running at http://${shown}:${port}  (Ctrl+C to stop)`);
       if (host !== '127.0.0.1') console.log(`  Listening on ${host}: other machines on the network can reach it.`);
       console.log(`  Staff admin: http://${shown}:${port}/admin/login\n${accountNotice.replace(/^/gm, '  ')}\n`);
     });
   },
-  log: (message) => console.error(`\n  ${message}${message.endsWith('restarting it.') ? ' The site answers again once it has rebuilt.' : ''}\n`),
+  log: (message) =>
+    console.error(
+      `\n  ${message}${message.endsWith('restarting it.') ? ' The site answers again once it has rebuilt.' : ''}\n`,
+    ),
   onStopped: (code) => {
     proxy?.close();
     buildHook?.close();

@@ -13,7 +13,16 @@
  * @param {(code: number | null) => void} [options.onGiveUp]
  * @param {(message: string) => void} [options.log]
  */
-export function supervise({ start, name = 'The child process', onStart, onStopped, onGiveUp, log = console.error, maxRestarts = 5, windowMs = 60_000 }) {
+export function supervise({
+  start,
+  name = 'The child process',
+  onStart,
+  onStopped,
+  onGiveUp,
+  log = console.error,
+  maxRestarts = 5,
+  windowMs = 60_000,
+}) {
   let child;
   let stopping = false;
   let attempt = 0;
@@ -29,7 +38,9 @@ export function supervise({ start, name = 'The child process', onStart, onStoppe
       while (exits.length && exits[0] < now - windowMs) exits.shift();
       const how = signal ? `signal ${signal}` : `code ${code}`;
       if (exits.length > maxRestarts) {
-        log(`${name} exited unexpectedly (${how}) ${exits.length} times within ${Math.round(windowMs / 1000)} seconds; giving up.`);
+        log(
+          `${name} exited unexpectedly (${how}) ${exits.length} times within ${Math.round(windowMs / 1000)} seconds; giving up.`,
+        );
         return onGiveUp?.(code);
       }
       log(`${name} exited unexpectedly (${how}); restarting it.`);

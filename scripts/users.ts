@@ -16,7 +16,15 @@ import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { openUserStore } from './lib/user-store.ts';
-import { createUser, getUser, listUsers, setEmail, setPassword, UserExistsError, UnknownUserError } from '../src/server/users.ts';
+import {
+  createUser,
+  getUser,
+  listUsers,
+  setEmail,
+  setPassword,
+  UserExistsError,
+  UnknownUserError,
+} from '../src/server/users.ts';
 import { unlockAccount } from '../src/server/throttle.ts';
 import { generatePassword } from '../src/server/passwords.ts';
 import { NewPasswordSchema, ROLES } from '../src/schemas/auth.ts';
@@ -79,17 +87,25 @@ try {
     if (!username) fail('give the username whose password to reset');
     const { password, generated } = choosePassword();
     await setPassword(username, password);
-    console.log(`New password set for "${username.toLowerCase()}" in ${target.label}; every open session was signed out.`);
+    console.log(
+      `New password set for "${username.toLowerCase()}" in ${target.label}; every open session was signed out.`,
+    );
     if (generated) console.log(`Password (shown once): ${password}`);
   } else if (command === 'set-email') {
     if (!username || !argument) fail('give the username and the e-mail address (or "none" to remove it)');
     const user = await setEmail(username, argument === 'none' ? null : argument);
-    console.log(user.email ? `Sign-in links for "${user.username}" now go to ${user.email} (${target.label}).` : `Removed the e-mail address of "${user.username}" (${target.label}).`);
+    console.log(
+      user.email
+        ? `Sign-in links for "${user.username}" now go to ${user.email} (${target.label}).`
+        : `Removed the e-mail address of "${user.username}" (${target.label}).`,
+    );
   } else if (command === 'unlock') {
     if (!username) fail('give the username to unlock');
     if (!(await getUser(username))) fail(`There is no user "${username.trim().toLowerCase()}"`);
     const cleared = await unlockAccount(username);
-    console.log(`Unlocked "${username.trim().toLowerCase()}" in ${target.label}: ${cleared} lock counter${cleared === 1 ? '' : 's'} cleared.`);
+    console.log(
+      `Unlocked "${username.trim().toLowerCase()}" in ${target.label}: ${cleared} lock counter${cleared === 1 ? '' : 's'} cleared.`,
+    );
   } else if (command === 'ensure-local-account') {
     // Used by `npm start`: the first local run gets a staff account, its password printed once.
     if (values.site) fail('ensure-local-account only works on the local store');
@@ -98,18 +114,25 @@ try {
       const names = existing.map((u) => u.username);
       const shown = names.includes('staff') ? ['staff'] : names.slice(0, 3);
       const more = names.length - shown.length;
-      console.log(`Staff sign-in at /admin/login with your local account: ${shown.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}.`);
+      console.log(
+        `Staff sign-in at /admin/login with your local account: ${shown.join(', ')}${more > 0 ? ` (and ${more} more)` : ''}.`,
+      );
       console.log('Forgot the password? npm run users -- reset-password <username>');
     } else {
       const password = generatePassword();
       await createUser({ username: 'staff', firstName: 'Local', lastName: 'Staff', role: 'admin', password });
-      console.log('Created a local staff account for /admin/login (shown once; reset with npm run users -- reset-password staff):');
+      console.log(
+        'Created a local staff account for /admin/login (shown once; reset with npm run users -- reset-password staff):',
+      );
       console.log(`  username: staff\n  password: ${password}`);
     }
   } else if (command === 'list') {
     const users = await listUsers();
     if (users.length === 0) console.log(`No staff accounts in ${target.label}.`);
-    for (const user of users) console.log(`${user.username}\t${user.role}\t${user.firstName} ${user.lastName}\t${user.email ?? '(no e-mail)'}\tcreated ${user.createdAt}`);
+    for (const user of users)
+      console.log(
+        `${user.username}\t${user.role}\t${user.firstName} ${user.lastName}\t${user.email ?? '(no e-mail)'}\tcreated ${user.createdAt}`,
+      );
   } else {
     fail(`unknown command "${command}"\n${usage}`);
   }

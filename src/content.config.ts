@@ -20,7 +20,14 @@ const about = defineCollection({
     story: z.object({ heading: text, paragraphs }),
     industries: z.object({ heading: text, paragraphs }),
     stats: z
-      .array(z.object({ value: z.number().nonnegative(), suffix: z.string(), label: text, decimals: z.number().int().min(0).max(2).optional() }))
+      .array(
+        z.object({
+          value: z.number().nonnegative(),
+          suffix: z.string(),
+          label: text,
+          decimals: z.number().int().min(0).max(2).optional(),
+        }),
+      )
       .length(4),
     vision: heading,
     mission: heading,
@@ -55,7 +62,11 @@ const faq = defineCollection({
   }),
 });
 
-const legalSection = z.object({ title: text, paragraphs: z.array(text).default([]), bullets: z.array(text).optional() });
+const legalSection = z.object({
+  title: text,
+  paragraphs: z.array(text).default([]),
+  bullets: z.array(text).optional(),
+});
 
 const legal = defineCollection({
   loader: glob({ pattern: '{privacy-policy,terms-conditions}.json', base: './content' }),
@@ -84,7 +95,11 @@ const home = defineCollection({
     }),
     partner: z.object({ eyebrow: text, heading: text, paragraphs, points: z.array(text) }),
     video: z.object({ eyebrow: text, heading: text, text }),
-    why: z.object({ eyebrow: text, heading: text, items: z.array(z.object({ title: text, text, icon: text })).length(6) }),
+    why: z.object({
+      eyebrow: text,
+      heading: text,
+      items: z.array(z.object({ title: text, text, icon: text })).length(6),
+    }),
     industries: z.object({ eyebrow: text, heading: text, text }),
     consultation: z.object({ heading: text, text }),
   }),
@@ -97,7 +112,13 @@ const contact = defineCollection({
     hero: z.object({ heading: text, text, imageAlt: text }),
     consultation: z.object({ eyebrow: text, heading: text, text }),
     getInTouch: heading,
-    map: z.object({ heading: text, text, latitude: z.number().min(-44).max(-10), longitude: z.number().min(112).max(154), zoomBox: z.number().positive().max(0.1) }),
+    map: z.object({
+      heading: text,
+      text,
+      latitude: z.number().min(-44).max(-10),
+      longitude: z.number().min(112).max(154),
+      zoomBox: z.number().positive().max(0.1),
+    }),
   }),
 });
 

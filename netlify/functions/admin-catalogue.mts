@@ -14,13 +14,20 @@ import {
   saveCourse,
   type SaveResult,
 } from '../../src/server/catalogue';
-import { AddCourseSchema, CourseCodeSchema, SaveCategorySchema, SaveCourseSchema, SlugSchema } from '../../src/schemas/catalogue';
+import {
+  AddCourseSchema,
+  CourseCodeSchema,
+  SaveCategorySchema,
+  SaveCourseSchema,
+  SlugSchema,
+} from '../../src/schemas/catalogue';
 import { repositoryCatalogue } from '../../src/catalogue/index';
 
 /** A course's details with its lists fit comfortably; anything bigger is not an edit. */
 const MAX_BODY = 64 * 1024;
 
-const CONFLICT = (by: string) => `This was changed by ${by} after you opened it. Their version is shown; copy your changes over it and save again.`;
+const CONFLICT = (by: string) =>
+  `This was changed by ${by} after you opened it. Their version is shown; copy your changes over it and save again.`;
 
 /**
  * Staff edit the catalogue (admin role only); every save is kept in the `catalogue` store, purges the
@@ -69,7 +76,14 @@ export default async (request: Request, context: Context) => {
       return error(409, `${code} is already in the catalogue. Open it from the list to edit it.`);
     }
     const existing = await readCourseEntry(code);
-    if (existing) return json({ message: `${code} was already added by ${existing.updatedBy}. Open it from the list to edit it.`, current: existing }, { status: 409 });
+    if (existing)
+      return json(
+        {
+          message: `${code} was already added by ${existing.updatedBy}. Open it from the list to edit it.`,
+          current: existing,
+        },
+        { status: 409 },
+      );
     return saved(await saveCourse(code, { version: 0, edit, added: facts }, username), 201);
   }
 
@@ -82,7 +96,8 @@ export default async (request: Request, context: Context) => {
     if (request.method !== 'PUT') return methodNotAllowed(['GET', 'PUT']);
     const body = await parseJsonBody(SaveCourseSchema, request, MAX_BODY);
     if (!body.ok) return body.response;
-    if (body.data.edit.retired?.successor === found.code) return error(400, 'A qualification cannot be its own successor.');
+    if (body.data.edit.retired?.successor === found.code)
+      return error(400, 'A qualification cannot be its own successor.');
     const added = found.added ? (await readCourseEntry(found.code))?.added : undefined;
     return saved(await saveCourse(found.code, { ...body.data, ...(added ? { added } : {}) }, username));
   }

@@ -65,7 +65,10 @@ export default async (request: Request, context: Context) => {
     let to: StaffRef | null = null;
     if (assignee) {
       const user = await getUser(assignee);
-      if (!user) return error(400, 'There is no staff member with that username.', [{ field: 'assignee', message: 'There is no staff member with that username.' }]);
+      if (!user)
+        return error(400, 'There is no staff member with that username.', [
+          { field: 'assignee', message: 'There is no staff member with that username.' },
+        ]);
       to = { username: user.username, name: staffName(user) };
     }
     return changed(async () => {
@@ -104,5 +107,10 @@ async function changed(change: () => Promise<InquiryRecord | null>, status = 200
 }
 
 export const config: Config = {
-  path: ['/api/admin/inquiries', '/api/admin/inquiries/export.csv', '/api/admin/inquiries/:id', '/api/admin/inquiries/:id/notes'],
+  path: [
+    '/api/admin/inquiries',
+    '/api/admin/inquiries/export.csv',
+    '/api/admin/inquiries/:id',
+    '/api/admin/inquiries/:id/notes',
+  ],
 };

@@ -29,7 +29,9 @@ export default async (request: Request, context: Context) => {
     }
     if (!user) return error(400, LINK_INVALID);
     const token = await issueToken(user);
-    await recordSuccess(user.username, context.ip || 'unknown').catch((cause) => console.error(`Sign-in throttle: could not record a success: ${String(cause)}`));
+    await recordSuccess(user.username, context.ip || 'unknown').catch((cause) =>
+      console.error(`Sign-in throttle: could not record a success: ${String(cause)}`),
+    );
     return json({ token, user: toPublicUser(user), message: 'Login successful! Redirecting...' });
   } catch (cause) {
     if (cause instanceof AuthNotConfiguredError) return notConfigured();

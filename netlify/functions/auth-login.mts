@@ -25,7 +25,8 @@ export default async (request: Request, context: Context) => {
   if (!reservation.ok) {
     if (reservation.failed) return busy();
     // Only the account-wide lock stands in the way (an attack from many addresses): see below.
-    if (reservation.refusedBy.length === 1 && reservation.refusedBy[0] === 'account') return accountLocked(username, password, ip, context);
+    if (reservation.refusedBy.length === 1 && reservation.refusedBy[0] === 'account')
+      return accountLocked(username, password, ip, context);
     return tooMany(reservation.waitMs);
   }
 
@@ -45,7 +46,9 @@ export default async (request: Request, context: Context) => {
 
   try {
     const token = await issueToken(user);
-    await settle(reservation, 'success').catch((cause) => console.error(`Sign-in throttle: could not record a success: ${String(cause)}`));
+    await settle(reservation, 'success').catch((cause) =>
+      console.error(`Sign-in throttle: could not record a success: ${String(cause)}`),
+    );
     return json({ token, user: toPublicUser(user), message: 'Login successful! Redirecting...' });
   } catch (cause) {
     if (cause instanceof AuthNotConfiguredError) return notConfigured();
@@ -74,7 +77,9 @@ async function accountLocked(username: string, password: string, ip: string, con
     return busy();
   }
   if (valid) {
-    const sending = sendSignInLink(user).catch((cause) => console.error(`Sign-in link for "${user.username}" could not be sent: ${String(cause)}`));
+    const sending = sendSignInLink(user).catch((cause) =>
+      console.error(`Sign-in link for "${user.username}" could not be sent: ${String(cause)}`),
+    );
     // The answer does not wait for the mail (its time would tell a right password from a wrong one).
     if (typeof context.waitUntil === 'function') context.waitUntil(sending);
   }

@@ -10,7 +10,8 @@ import { revokeSessions, toPublicUser } from '../../src/server/users';
 export default async (request: Request) => {
   const path = new URL(request.url).pathname;
   const isLogout = path.endsWith('/logout');
-  if (isLogout ? request.method !== 'POST' : request.method !== 'GET') return methodNotAllowed([isLogout ? 'POST' : 'GET']);
+  if (isLogout ? request.method !== 'POST' : request.method !== 'GET')
+    return methodNotAllowed([isLogout ? 'POST' : 'GET']);
 
   const auth = await authenticate(request);
   if (!auth.ok) return auth.response;

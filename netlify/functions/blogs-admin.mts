@@ -49,7 +49,8 @@ export default async (request: Request) => {
     const body = await parseJsonBody(BlogRestoreSchema, request, 1_000);
     if (!body.ok) return body.response;
     const result = await restoreRevision(id, body.data.revision, body.data.version, auth.user.username);
-    if (result.ok) return json({ success: true, message: 'Revision restored', blog: toAdmin(result.blog, result.blog.views) });
+    if (result.ok)
+      return json({ success: true, message: 'Revision restored', blog: toAdmin(result.blog, result.blog.views) });
     if (result.reason === 'not-found') return error(404, GONE);
     if (result.reason === 'no-revision') return error(404, 'This revision is no longer kept.');
     return conflictAnswer(result.current);
@@ -58,4 +59,6 @@ export default async (request: Request) => {
   return error(404, 'Not found');
 };
 
-export const config: Config = { path: ['/api/blogs/admin/all', '/api/blogs/admin/publish-due', '/api/blogs/admin/:id/revisions'] };
+export const config: Config = {
+  path: ['/api/blogs/admin/all', '/api/blogs/admin/publish-due', '/api/blogs/admin/:id/revisions'],
+};

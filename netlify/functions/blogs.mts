@@ -1,5 +1,11 @@
 import type { Config } from '@netlify/functions';
-import { BlogInputSchema, BlogListQuerySchema, BlogSlugSchema, BlogUpdateSchema, type StoredBlog } from '../../src/schemas/blog';
+import {
+  BlogInputSchema,
+  BlogListQuerySchema,
+  BlogSlugSchema,
+  BlogUpdateSchema,
+  type StoredBlog,
+} from '../../src/schemas/blog';
 import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
@@ -52,7 +58,8 @@ export default async (request: Request) => {
     try {
       blog = await createBlog(body.data, by);
     } catch (cause) {
-      if (cause instanceof BlogInputError) return error(400, cause.message, [{ field: cause.field, message: cause.message }]);
+      if (cause instanceof BlogInputError)
+        return error(400, cause.message, [{ field: cause.field, message: cause.message }]);
       throw cause;
     }
     return json({ success: true, message: 'Blog created successfully', blog: toAdmin(blog, 0) }, { status: 201 });
@@ -71,10 +78,12 @@ export default async (request: Request) => {
   try {
     result = await updateBlog(param, body.data, by);
   } catch (cause) {
-    if (cause instanceof BlogInputError) return error(400, cause.message, [{ field: cause.field, message: cause.message }]);
+    if (cause instanceof BlogInputError)
+      return error(400, cause.message, [{ field: cause.field, message: cause.message }]);
     throw cause;
   }
-  if (!result.ok && result.reason === 'not-found') return error(404, 'This blog no longer exists. It may have been deleted by someone else.');
+  if (!result.ok && result.reason === 'not-found')
+    return error(404, 'This blog no longer exists. It may have been deleted by someone else.');
   if (!result.ok) return conflictAnswer(result.current);
   return json({ success: true, message: 'Blog updated successfully', blog: toAdmin(result.blog, result.blog.views) });
 };
@@ -91,7 +100,12 @@ async function readOne(slug: string): Promise<Response> {
   if (!blog) {
     // An old address of a published post that moved.
     const moved = await findMovedBlog(slug);
-    if (moved) return cachedJson({ message: 'This post has moved.', slug: moved.slug }, { ...postCacheHeaders(slug), Location: `/api/blogs/${moved.slug}` }, 301);
+    if (moved)
+      return cachedJson(
+        { message: 'This post has moved.', slug: moved.slug },
+        { ...postCacheHeaders(slug), Location: `/api/blogs/${moved.slug}` },
+        301,
+      );
   }
   if (!blog?.isPublished) return cachedJson({ message: BLOG_NOT_FOUND }, postCacheHeaders(slug), 404);
   return cachedJson(await toPublic(blog), postCacheHeaders(slug));

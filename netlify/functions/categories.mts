@@ -14,7 +14,7 @@ export default async (request: Request, context: Context) => {
   const { categories, courses, findCategory } = (await loadCatalogue()).catalogue.api;
   if (pathname === '/api/categories') return json(categories, { headers: CATALOGUE_CACHED });
   const route = /^\/api\/categories\/([^/]+)(\/courses)?$/.exec(pathname);
-  const slug = route ? context.params?.slug ?? route[1] : undefined;
+  const slug = route ? (context.params?.slug ?? route[1]) : undefined;
 
   // A path that cannot be a slug names no category: 404, like an unknown slug.
   const parsed = v.safeParse(SlugSchema, slug);
@@ -22,7 +22,10 @@ export default async (request: Request, context: Context) => {
   if (!category) return notFound('Category not found.');
 
   if (route?.[2]) {
-    return json(courses.filter((course) => course.category.slug === category.slug), { headers: CATALOGUE_CACHED });
+    return json(
+      courses.filter((course) => course.category.slug === category.slug),
+      { headers: CATALOGUE_CACHED },
+    );
   }
   return json(category, { headers: CATALOGUE_CACHED });
 };

@@ -12,11 +12,18 @@ import { SlugSchema } from '../../src/schemas/catalogue';
 export default async (request: Request, context: Context) => {
   const slug = context.params.slug ?? '';
   if (!v.is(SlugSchema, slug)) {
-    return new Response('Not found', { status: 404, headers: { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' } });
+    return new Response('Not found', {
+      status: 404,
+      headers: { ...SECURITY_HEADERS, 'content-type': 'text/plain; charset=utf-8' },
+    });
   }
   return new Response(null, {
     status: 301,
-    headers: { ...SECURITY_HEADERS, location: new URL(`/category/${slug}`, request.url).pathname, ...cachePolicies.redirectDay },
+    headers: {
+      ...SECURITY_HEADERS,
+      location: new URL(`/category/${slug}`, request.url).pathname,
+      ...cachePolicies.redirectDay,
+    },
   });
 };
 

@@ -11,7 +11,11 @@ import { notFoundPage } from '../../src/server/not-found-page';
  */
 export default async (request: Request) => {
   const moved = (await loadCatalogue()).catalogue.courseRedirect(new URL(request.url).pathname);
-  if (moved) return new Response(null, { status: 301, headers: { ...SECURITY_HEADERS, location: moved, 'cache-control': 'public, max-age=3600' } });
+  if (moved)
+    return new Response(null, {
+      status: 301,
+      headers: { ...SECURITY_HEADERS, location: moved, 'cache-control': 'public, max-age=3600' },
+    });
   return notFoundPage('/course-not-found', { title: 'Course Not Found', message: 'Course not found or unavailable' });
 };
 

@@ -14,7 +14,13 @@ export default async (request: Request, context: Context) => {
   if (!parsed.ok) return parsed.response;
   const { firstName, lastName, email, phone, message, source } = parsed.data;
   return acceptInquiry(
-    { kind: 'contact', source, contact: { firstName, lastName, email, phone }, message, consents: consentsFrom(parsed.data) },
+    {
+      kind: 'contact',
+      source,
+      contact: { firstName, lastName, email, phone },
+      message,
+      consents: consentsFrom(parsed.data),
+    },
     context,
     "Thank you for your message. We'll be in touch with you soon.",
   );

@@ -7,7 +7,8 @@ import { retryPendingMail } from '../../src/server/mail';
  */
 export default async () => {
   const summary = await retryPendingMail();
-  if (summary.inquiries) console.log(`[mail-retry] ${summary.inquiries} inquiries: ${summary.sent} sent, ${summary.failed} failed`);
+  if (summary.inquiries)
+    console.log(`[mail-retry] ${summary.inquiries} inquiries: ${summary.sent} sent, ${summary.failed} failed`);
 };
 
 export const config: Config = {

@@ -9,7 +9,8 @@ import { SETTINGS_CACHE_TAG, readSettings, saveSettings } from '../../src/server
 const REBUILD_NOTES = {
   started: 'The public pages are being rebuilt; the change shows everywhere within a few minutes.',
   'not-configured': 'The change shows on the public pages at once.',
-  failed: 'Saved, but the public pages could not be rebuilt. They show the change as visitors load them; ask a developer to redeploy.',
+  failed:
+    'Saved, but the public pages could not be rebuilt. They show the change as visitors load them; ask a developer to redeploy.',
 } as const;
 
 /**
@@ -22,15 +23,12 @@ export default async (request: Request) => {
   const isAdmin = new URL(request.url).pathname.startsWith('/api/admin/');
   if (!isAdmin) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
-    return json(
-      publicSettings(await readSettings()),
-      {
-        headers: {
-          ...cachePolicies.siteSettings,
-          'Netlify-Cache-Tag': SETTINGS_CACHE_TAG,
-        },
+    return json(publicSettings(await readSettings()), {
+      headers: {
+        ...cachePolicies.siteSettings,
+        'Netlify-Cache-Tag': SETTINGS_CACHE_TAG,
       },
-    );
+    });
   }
 
   if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
@@ -42,10 +40,21 @@ export default async (request: Request) => {
   if (!body.ok) return body.response;
   const current = await readSettings();
   const { settings, rebuild } = await saveSettings(
-    { ...body.data, business: body.data.business ?? current.business, partnerRtos: body.data.partnerRtos ?? current.partnerRtos, claims: body.data.claims ?? current.claims },
+    {
+      ...body.data,
+      business: body.data.business ?? current.business,
+      partnerRtos: body.data.partnerRtos ?? current.partnerRtos,
+      claims: body.data.claims ?? current.claims,
+    },
     auth.user.username,
   );
-  return json({ success: true, message: 'Settings saved successfully!', settings, rebuild, note: REBUILD_NOTES[rebuild] });
+  return json({
+    success: true,
+    message: 'Settings saved successfully!',
+    settings,
+    rebuild,
+    note: REBUILD_NOTES[rebuild],
+  });
 };
 
 export const config: Config = {

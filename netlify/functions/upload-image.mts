@@ -15,7 +15,8 @@ export default async (request: Request) => {
   if (!auth.ok) return auth.response;
 
   const type = request.headers.get('content-type') ?? '';
-  if (!/^multipart\/form-data\s*;/i.test(type)) return error(415, 'Send the image as multipart/form-data in the field "image".');
+  if (!/^multipart\/form-data\s*;/i.test(type))
+    return error(415, 'Send the image as multipart/form-data in the field "image".');
   let form: FormData;
   try {
     const body = await readCappedBody(request, MAX_BODY);

@@ -6,7 +6,16 @@ import { gzippedSize } from './lighthouse.mjs';
 export async function openBrowser() {
   return chromium.launch({
     executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -25,7 +34,9 @@ export async function jsAfterUse(browser, url) {
       }
       return all.length;
     });
-    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, { timeout: 30_000 });
+    await page.waitForFunction(() => document.querySelectorAll('astro-island[ssr]').length === 0, null, {
+      timeout: 30_000,
+    });
     await page.waitForLoadState('networkidle');
     const sizes = await Promise.all([...scripts].filter((u) => /^https?:/.test(u)).map(gzippedSize));
     return { islands, jsGzip: sizes.reduce((a, b) => a + b, 0) };

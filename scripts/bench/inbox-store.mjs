@@ -21,7 +21,10 @@ const pages = [
   ['page 1 (new, 25)', { status: 'new', offset: 0, limit: 25 }],
   ['middle page (all, 25)', { status: 'all', offset: Math.floor(count / 2), limit: 25 }],
   ['last page (all, 25)', { status: 'all', offset: Math.max(0, count - 25), limit: 25 }],
-  ['search by e-mail (all, 25)', { status: 'all', offset: 0, limit: 25, q: `bench${Math.floor(count / 2)}@example.invalid` }],
+  [
+    'search by e-mail (all, 25)',
+    { status: 'all', offset: 0, limit: 25, q: `bench${Math.floor(count / 2)}@example.invalid` },
+  ],
   ['search by title word (new, 25)', { status: 'new', offset: 0, limit: 25, q: 'carpentry' }],
 ];
 const rows = [];
@@ -41,7 +44,10 @@ const started = performance.now();
 const reader = inquiriesCsvStream().getReader();
 await reader.read();
 const firstBatch = await reader.read();
-const csv = { firstRowsMs: performance.now() - started, rows: firstBatch.value.byteLength > 0 ? new TextDecoder().decode(firstBatch.value).split('\r\n').length - 1 : 0 };
+const csv = {
+  firstRowsMs: performance.now() - started,
+  rows: firstBatch.value.byteLength > 0 ? new TextDecoder().decode(firstBatch.value).split('\r\n').length - 1 : 0,
+};
 await reader.cancel();
 await server.stop();
 console.log(JSON.stringify({ rows, csv }));

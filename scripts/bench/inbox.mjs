@@ -4,7 +4,17 @@
 import { randomBytes } from 'node:crypto';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { applyToMonth, BUILT_KEY, countMonth, INDEX_VERSION, monthIndexKey, monthOfId, searchText, SUMMARY_KEY, withMonthCounts } from '../../src/server/inquiry-index.ts';
+import {
+  applyToMonth,
+  BUILT_KEY,
+  countMonth,
+  INDEX_VERSION,
+  monthIndexKey,
+  monthOfId,
+  searchText,
+  SUMMARY_KEY,
+  withMonthCounts,
+} from '../../src/server/inquiry-index.ts';
 
 /** Where `netlify serve` keeps the `inquiries` store of a project folder. */
 const storeDir = (dir) => join(dir, '.netlify', 'blobs-serve', 'entries', 'unlinked', 'site:inquiries');
@@ -13,7 +23,13 @@ const idAt = (time) => `${new Date(time).toISOString().replace(/[-:.]/g, '')}-${
 
 function syntheticRecord(id, n, createdAt) {
   const handled = n % 4 !== 0; // a quarter still new
-  const sent = (kind) => ({ state: 'sent', attempts: 1, idempotencyKey: `inquiry-${id}-${kind}`, sentAt: createdAt, via: 'outbox' });
+  const sent = (kind) => ({
+    state: 'sent',
+    attempts: 1,
+    idempotencyKey: `inquiry-${id}-${kind}`,
+    sentAt: createdAt,
+    via: 'outbox',
+  });
   const base = {
     id,
     source: n % 3 === 0 ? 'quote' : n % 3 === 1 ? 'contact' : 'home',
@@ -21,7 +37,12 @@ function syntheticRecord(id, n, createdAt) {
     status: handled ? 'handled' : 'new',
     handledAt: handled ? createdAt : null,
     ...(handled ? { statusRev: 1 } : {}),
-    contact: { firstName: 'Bench', lastName: `Synthetic${n}`, email: `bench${n}@example.invalid`, phone: '0400 000 000' },
+    contact: {
+      firstName: 'Bench',
+      lastName: `Synthetic${n}`,
+      email: `bench${n}@example.invalid`,
+      phone: '0400 000 000',
+    },
     mail: { staff: sent('staff'), ack: sent('ack') },
   };
   return n % 3 === 0
@@ -29,17 +50,31 @@ function syntheticRecord(id, n, createdAt) {
         ...base,
         kind: 'quote',
         quote: {
-          mobileNumber: '', preferredContact: 'Any time', state: 'NSW', selectedCategories: ['civil-construction'], selectedCourses: ['CPC30220'],
+          mobileNumber: '',
+          preferredContact: 'Any time',
+          state: 'NSW',
+          selectedCategories: ['civil-construction'],
+          selectedCourses: ['CPC30220'],
           categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-          courses: [{ code: 'CPC30220', title: 'Certificate III in Carpentry', level: 'Certificate III', category: 'civil-construction' }],
-          experience: 'Synthetic bench record.', goals: '', additionalInfo: '',
+          courses: [
+            {
+              code: 'CPC30220',
+              title: 'Certificate III in Carpentry',
+              level: 'Certificate III',
+              category: 'civil-construction',
+            },
+          ],
+          experience: 'Synthetic bench record.',
+          goals: '',
+          additionalInfo: '',
         },
       }
     : { ...base, kind: 'contact', message: `Synthetic bench inquiry number ${n}.` };
 }
 
 async function inBatches(items, size, work) {
-  for (let start = 0; start < items.length; start += size) await Promise.all(items.slice(start, start + size).map(work));
+  for (let start = 0; start < items.length; start += size)
+    await Promise.all(items.slice(start, start + size).map(work));
 }
 
 /**
@@ -68,7 +103,9 @@ export async function seedInquiries(dir, count) {
   for (const { id, n } of entries) {
     const month = monthOfId(id);
     if (!byMonth.has(month)) byMonth.set(month, []);
-    byMonth.get(month).push({ id, status: n % 4 !== 0 ? 'handled' : 'new', statusRev: n % 4 !== 0 ? 1 : 0, search: searches.get(id) });
+    byMonth
+      .get(month)
+      .push({ id, status: n % 4 !== 0 ? 'handled' : 'new', statusRev: n % 4 !== 0 ? 1 : 0, search: searches.get(id) });
   }
   let summary = null;
   for (const [month, group] of byMonth) {
@@ -77,7 +114,10 @@ export async function seedInquiries(dir, count) {
     summary = withMonthCounts(summary, month, countMonth(index)) ?? summary;
   }
   await writeFile(join(root, ...SUMMARY_KEY.split('/')), JSON.stringify(summary));
-  await writeFile(join(root, ...BUILT_KEY.split('/')), JSON.stringify({ at: new Date().toISOString(), version: INDEX_VERSION }));
+  await writeFile(
+    join(root, ...BUILT_KEY.split('/')),
+    JSON.stringify({ at: new Date().toISOString(), version: INDEX_VERSION }),
+  );
   return { count, months: byMonth.size, seconds: (performance.now() - started) / 1000 };
 }
 

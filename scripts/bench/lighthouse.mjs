@@ -9,7 +9,16 @@ export const CATEGORIES = ['performance', 'accessibility', 'best-practices', 'se
 export async function startChrome() {
   return chromeLauncher.launch({
     chromePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    chromeFlags: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
 }
 
@@ -19,7 +28,12 @@ const gzipCache = new Map();
 /** gzip -6 size of a script, fetched once (what the budget counts, whatever encoding the server chose). */
 export async function gzippedSize(url) {
   if (!gzipCache.has(url)) {
-    gzipCache.set(url, fetch(url, { headers: { 'accept-encoding': 'identity' } }).then(async (r) => gzipSync(Buffer.from(await r.arrayBuffer()), { level: 6 }).byteLength));
+    gzipCache.set(
+      url,
+      fetch(url, { headers: { 'accept-encoding': 'identity' } }).then(
+        async (r) => gzipSync(Buffer.from(await r.arrayBuffer()), { level: 6 }).byteLength,
+      ),
+    );
   }
   return gzipCache.get(url);
 }
@@ -30,7 +44,11 @@ export async function gzippedSize(url) {
  */
 export async function measure(chrome, url, { desktop = false } = {}, attempt = 1) {
   desktopConfig ??= (await import('lighthouse/core/config/desktop-config.js')).default;
-  const { lhr } = await lighthouse(url, { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES }, desktop ? desktopConfig : undefined);
+  const { lhr } = await lighthouse(
+    url,
+    { port: chrome.port, output: 'json', logLevel: 'error', onlyCategories: CATEGORIES },
+    desktop ? desktopConfig : undefined,
+  );
   if (lhr.runtimeError) {
     if (attempt < 3) {
       process.stderr.write(`[bench] Lighthouse run failed (${lhr.runtimeError.code}); repeating it\n`);
@@ -39,8 +57,11 @@ export async function measure(chrome, url, { desktop = false } = {}, attempt = 1
     throw new Error(`Lighthouse could not load ${url}: ${lhr.runtimeError.message}`);
   }
   const requests = lhr.audits['network-requests']?.details?.items ?? [];
-  const bytesOf = (types) => requests.filter((r) => types.includes(r.resourceType)).reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
-  const scripts = [...new Set(requests.filter((r) => r.resourceType === 'Script' && /^https?:/.test(r.url)).map((r) => r.url))];
+  const bytesOf = (types) =>
+    requests.filter((r) => types.includes(r.resourceType)).reduce((sum, r) => sum + (r.transferSize ?? 0), 0);
+  const scripts = [
+    ...new Set(requests.filter((r) => r.resourceType === 'Script' && /^https?:/.test(r.url)).map((r) => r.url)),
+  ];
   const total = lhr.audits['total-byte-weight']?.numericValue ?? 0;
   const misses = [];
   for (const category of CATEGORIES) {

@@ -41,6 +41,9 @@ export function summary(result) {
     p99: percentile(latencies, 99),
     max: Math.max(...latencies),
     rps: latencies.length / seconds,
-    statuses: [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' '),
+    statuses: [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}x${n}`)
+      .join(' '),
   };
 }

@@ -53,7 +53,13 @@ function scaled(summaries, total) {
     const models = byCategory.get(category);
     const model = models[n % models.length];
     const level = LEVELS[n % LEVELS.length];
-    courses.push({ ...model, code: `ZZZ${String(n).padStart(5, '0')}`, title: `${level} in Synthetic Qualification ${n} (benchmark only)`, level, featured: false });
+    courses.push({
+      ...model,
+      code: `ZZZ${String(n).padStart(5, '0')}`,
+      title: `${level} in Synthetic Qualification ${n} (benchmark only)`,
+      level,
+      featured: false,
+    });
   }
   return courses;
 }
@@ -80,13 +86,19 @@ export async function searchBench({ scale = 5000, throttle = 4 } = {}) {
 
     // Latency, in Chromium, over the scaled catalogue.
     const catalogue = scaled(summaries, scale);
-    const browserCode = await bundle(`import { searchCourses } from './src/lib/course-search'; window.searchCourses = searchCourses;`, 'browser');
+    const browserCode = await bundle(
+      `import { searchCourses } from './src/lib/course-search'; window.searchCourses = searchCourses;`,
+      'browser',
+    );
     const browser = await openBrowser();
     try {
       const page = await browser.newPage();
       await page.setContent('<!doctype html><title>search bench</title>');
       await page.addScriptTag({ content: browserCode });
-      await page.evaluate(([courses, real]) => Object.assign(window, { catalogue: courses, real }), [catalogue, summaries]);
+      await page.evaluate(
+        ([courses, real]) => Object.assign(window, { catalogue: courses, real }),
+        [catalogue, summaries],
+      );
       const cdp = await page.context().newCDPSession(page);
       await cdp.send('Emulation.setCPUThrottlingRate', { rate: throttle });
       const timing = await page.evaluate((typed) => {

@@ -9,7 +9,19 @@ import { fileURLToPath } from 'node:url';
 export const PROJECT = fileURLToPath(new URL('../..', import.meta.url));
 
 /** Top-level entries never copied: dependencies, outputs, local state and secrets. */
-const SKIP = new Set(['node_modules', '.git', '.netlify', '.astro', 'dist', '.env', 'test-results', 'playwright-report', 'coverage', 'screenshots', '.local']);
+const SKIP = new Set([
+  'node_modules',
+  '.git',
+  '.netlify',
+  '.astro',
+  'dist',
+  '.env',
+  'test-results',
+  'playwright-report',
+  'coverage',
+  'screenshots',
+  '.local',
+]);
 
 export async function makeWorkspace(label) {
   const dir = await mkdtemp(join(tmpdir(), `rpl-bench-${label}-`));

@@ -164,10 +164,7 @@ const slides = [
         <li>${tick}Referee reports</li>
         <li>${tick}Your USI</li>
       </ul>`,
-    say: [
-      'Step two: build your evidence portfolio.',
-      'Your résumé, work samples, referee reports and USI.',
-    ],
+    say: ['Step two: build your evidence portfolio.', 'Your résumé, work samples, referee reports and USI.'],
   },
   {
     step: 3,
@@ -203,15 +200,13 @@ const slides = [
       <p class="sub">Find out which qualification your experience may count towards.</p>
       <div class="cta">Start with a free skills check ${arrow}</div>`,
     note: 'RPL Pathways is not an RTO; qualifications are issued by partner RTOs.',
-    say: [
-      'Get your free quote.',
-      'RPL Pathways is not an RTO. Partner RTOs assess and issue qualifications.',
-    ],
+    say: ['Get your free quote.', 'RPL Pathways is not an RTO. Partner RTOs assess and issue qualifications.'],
   },
 ];
 
 // ---------------------------------------------------------------------------------------------
-const run = (cmd, argv, opts = {}) => execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 26, ...opts });
+const run = (cmd, argv, opts = {}) =>
+  execFileSync(cmd, argv, { stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 26, ...opts });
 const ffmpeg = (argv) => run('ffmpeg', ['-hide_banner', '-loglevel', 'error', '-y', ...argv]);
 const probeDuration = (file) =>
   Number(run('ffprobe', ['-v', 'error', '-show_entries', 'format=duration', '-of', 'csv=p=0', file]).toString().trim());
@@ -250,7 +245,15 @@ function slideHtml(s) {
 console.log('Rendering slides with chromium…');
 const browser = await chromium.launch({
   executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  args: [
+    '--headless',
+    '--no-sandbox',
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--no-first-run',
+  ],
 });
 try {
   const page = await browser.newPage({ viewport: { width: W, height: H }, deviceScaleFactor: 1 });
@@ -279,13 +282,15 @@ try {
 console.log(`Narrating with espeak-ng (${VOICE}, ${SPEED} wpm)…`);
 function readWav(buf) {
   // minimal RIFF/WAVE reader for 16-bit PCM mono
-  if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE') throw new Error('not a WAV file');
+  if (buf.toString('ascii', 0, 4) !== 'RIFF' || buf.toString('ascii', 8, 12) !== 'WAVE')
+    throw new Error('not a WAV file');
   let p = 12;
   let fmt;
   while (p + 8 <= buf.length) {
     const id = buf.toString('ascii', p, p + 4);
     let size = buf.readUInt32LE(p + 4);
-    if (id === 'fmt ') fmt = { channels: buf.readUInt16LE(p + 10), rate: buf.readUInt32LE(p + 12), bits: buf.readUInt16LE(p + 22) };
+    if (id === 'fmt ')
+      fmt = { channels: buf.readUInt16LE(p + 10), rate: buf.readUInt32LE(p + 12), bits: buf.readUInt16LE(p + 22) };
     if (id === 'data') {
       size = Math.min(size, buf.length - p - 8);
       if (fmt?.bits !== 16 || fmt.channels !== 1) throw new Error('expected 16-bit mono PCM');
@@ -403,16 +408,57 @@ for (let i = 1; i < slides.length; i++) {
 }
 const graph = chains.join(';');
 const audioIdx = slides.length;
-const common = [...inputs, '-i', narration, '-filter_complex', graph, '-map', '[vout]', '-map', `${audioIdx}:a`, '-t', total.toFixed(3)];
+const common = [
+  ...inputs,
+  '-i',
+  narration,
+  '-filter_complex',
+  graph,
+  '-map',
+  '[vout]',
+  '-map',
+  `${audioIdx}:a`,
+  '-t',
+  total.toFixed(3),
+];
 
 console.log('Encoding MP4 (H.264 + AAC)…');
 const mp4 = join(outDir, 'how-rpl-works.mp4');
 ffmpeg([
   ...common,
-  '-c:v', 'libx264', '-profile:v', 'main', '-level', '3.1', '-preset', 'veryslow', '-tune', 'stillimage', '-crf', '30',
-  '-pix_fmt', 'yuv420p', '-g', String(FPS * 10), '-r', String(FPS),
-  '-c:a', 'aac', '-b:a', '64k', '-ac', '1', '-ar', '44100',
-  '-movflags', '+faststart', '-metadata', 'title=How RPL works', '-metadata:s:a:0', 'language=eng', mp4,
+  '-c:v',
+  'libx264',
+  '-profile:v',
+  'main',
+  '-level',
+  '3.1',
+  '-preset',
+  'veryslow',
+  '-tune',
+  'stillimage',
+  '-crf',
+  '30',
+  '-pix_fmt',
+  'yuv420p',
+  '-g',
+  String(FPS * 10),
+  '-r',
+  String(FPS),
+  '-c:a',
+  'aac',
+  '-b:a',
+  '64k',
+  '-ac',
+  '1',
+  '-ar',
+  '44100',
+  '-movflags',
+  '+faststart',
+  '-metadata',
+  'title=How RPL works',
+  '-metadata:s:a:0',
+  'language=eng',
+  mp4,
 ]);
 
 const webm = join(outDir, 'how-rpl-works.webm');
@@ -420,9 +466,35 @@ if (WEBM) {
   console.log('Encoding WebM (VP9 + Opus)…');
   ffmpeg([
     ...common,
-    '-c:v', 'libvpx-vp9', '-crf', '40', '-b:v', '0', '-deadline', 'good', '-cpu-used', '2', '-row-mt', '1',
-    '-pix_fmt', 'yuv420p', '-g', String(FPS * 10), '-r', String(FPS),
-    '-c:a', 'libopus', '-b:a', '40k', '-ac', '1', '-ar', '48000', '-metadata', 'title=How RPL works', webm,
+    '-c:v',
+    'libvpx-vp9',
+    '-crf',
+    '40',
+    '-b:v',
+    '0',
+    '-deadline',
+    'good',
+    '-cpu-used',
+    '2',
+    '-row-mt',
+    '1',
+    '-pix_fmt',
+    'yuv420p',
+    '-g',
+    String(FPS * 10),
+    '-r',
+    String(FPS),
+    '-c:a',
+    'libopus',
+    '-b:a',
+    '40k',
+    '-ac',
+    '1',
+    '-ar',
+    '48000',
+    '-metadata',
+    'title=How RPL works',
+    webm,
   ]);
 }
 

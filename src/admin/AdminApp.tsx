@@ -13,8 +13,16 @@ const pages = {
   settings: { title: 'Site Settings', Page: lazy(() => import('./SettingsPage')), permission: 'settings' },
   inquiries: { title: 'Inquiries', Page: lazy(() => import('./InquiriesPage')), permission: 'inquiries' },
   blogs: { title: 'Manage Blogs', Page: lazy(() => import('./BlogsPage')), permission: 'blogs' },
-  categories: { title: 'Manage Categories', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CategoriesPage }))), permission: 'catalogue' },
-  courses: { title: 'Manage Courses', Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CoursesPage }))), permission: 'catalogue' },
+  categories: {
+    title: 'Manage Categories',
+    Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CategoriesPage }))),
+    permission: 'catalogue',
+  },
+  courses: {
+    title: 'Manage Courses',
+    Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CoursesPage }))),
+    permission: 'catalogue',
+  },
 } as const satisfies Record<string, { title: string; Page: unknown; permission: Permission | null }>;
 export type AdminPageName = keyof typeof pages;
 

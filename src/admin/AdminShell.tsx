@@ -33,7 +33,9 @@ export default function AdminShell({ title, children }: { title: string; childre
             <a className="admin-brand" href="/admin/dashboard">
               RPL Pathways Admin
             </a>
-            <span className="admin-badge">{title === 'Site Settings' ? 'Settings' : title.replace(/^Manage /, '')}</span>
+            <span className="admin-badge">
+              {title === 'Site Settings' ? 'Settings' : title.replace(/^Manage /, '')}
+            </span>
           </div>
           {user && (
             <div className="admin-user">
@@ -54,13 +56,15 @@ export default function AdminShell({ title, children }: { title: string; childre
         </div>
         <nav className="admin-nav" aria-label="Admin">
           <ul role="list">
-            {adminNav.filter((link) => !link.permission || can(user?.role, link.permission)).map((link) => (
-              <li key={link.href}>
-                <a href={link.href} aria-current={path === link.href ? 'page' : undefined}>
-                  {link.label}
-                </a>
-              </li>
-            ))}
+            {adminNav
+              .filter((link) => !link.permission || can(user?.role, link.permission))
+              .map((link) => (
+                <li key={link.href}>
+                  <a href={link.href} aria-current={path === link.href ? 'page' : undefined}>
+                    {link.label}
+                  </a>
+                </li>
+              ))}
             <li className="admin-nav__site">
               <a href="/">View site</a>
             </li>

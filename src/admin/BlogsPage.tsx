@@ -45,7 +45,11 @@ export default function BlogsPage() {
 
   const toggle = useMutation({
     // Publish/Unpublish saves the whole blog with the flag turned over.
-    mutationFn: (blog: AdminBlog) => api<{ blog: AdminBlog }>(`/blogs/${blog._id}`, { method: 'PUT', body: { ...blog, isPublished: !blog.isPublished } }),
+    mutationFn: (blog: AdminBlog) =>
+      api<{ blog: AdminBlog }>(`/blogs/${blog._id}`, {
+        method: 'PUT',
+        body: { ...blog, isPublished: !blog.isPublished },
+      }),
     onSuccess: ({ blog }) => {
       toast.success(blog.isPublished ? 'Blog published' : 'Blog unpublished');
       void reload();
@@ -97,7 +101,11 @@ export default function BlogsPage() {
           <ul role="list">
             {keptHere.map(({ postId, entry }) => (
               <li key={postId ?? 'new'}>
-                <button type="button" className="admin-btn admin-btn--ghost" onClick={() => openForm(postId ? (data?.find((blog) => blog._id === postId) ?? null) : null)}>
+                <button
+                  type="button"
+                  className="admin-btn admin-btn--ghost"
+                  onClick={() => openForm(postId ? (data?.find((blog) => blog._id === postId) ?? null) : null)}
+                >
                   Continue editing “{entry.title || 'Untitled new post'}”
                 </button>
               </li>
@@ -107,9 +115,13 @@ export default function BlogsPage() {
       )}
 
       {isPending ? (
-        <p className="admin-loading" role="status">Loading blogs...</p>
+        <p className="admin-loading" role="status">
+          Loading blogs...
+        </p>
       ) : isError ? (
-        <p className="admin-banner is-error" role="alert">The blog posts could not be loaded. Please reload the page.</p>
+        <p className="admin-banner is-error" role="alert">
+          The blog posts could not be loaded. Please reload the page.
+        </p>
       ) : data.length === 0 ? (
         <p className="blogs-empty">No blog posts yet. Use “New Blog Post” to write the first one.</p>
       ) : (
@@ -118,7 +130,10 @@ export default function BlogsPage() {
             <li key={blog._id}>
               <BlogCard
                 blog={blog}
-                busy={(toggle.isPending && toggle.variables?._id === blog._id) || (remove.isPending && remove.variables?._id === blog._id)}
+                busy={
+                  (toggle.isPending && toggle.variables?._id === blog._id) ||
+                  (remove.isPending && remove.variables?._id === blog._id)
+                }
                 onEdit={() => openForm(blog)}
                 onToggle={() => toggle.mutate(blog)}
                 onDelete={() => setDeleting(blog)}
@@ -129,7 +144,13 @@ export default function BlogsPage() {
       )}
 
       {formOpen && (
-        <Suspense fallback={<p className="admin-loading" role="status">Loading editor...</p>}>
+        <Suspense
+          fallback={
+            <p className="admin-loading" role="status">
+              Loading editor...
+            </p>
+          }
+        >
           <BlogFormDialog
             key={editing?._id ?? 'new'}
             blog={editing}
@@ -157,37 +178,93 @@ export default function BlogsPage() {
   );
 }
 
-function BlogCard({ blog, busy, onEdit, onToggle, onDelete }: { blog: AdminBlog; busy: boolean; onEdit: () => void; onToggle: () => void; onDelete: () => void }) {
+function BlogCard({
+  blog,
+  busy,
+  onEdit,
+  onToggle,
+  onDelete,
+}: {
+  blog: AdminBlog;
+  busy: boolean;
+  onEdit: () => void;
+  onToggle: () => void;
+  onDelete: () => void;
+}) {
   const titleId = `blog-${blog._id}-title`;
   return (
     <article className="blog-admin-card" aria-labelledby={titleId}>
-      {blog.featuredImage && <img className="blog-admin-card__image" src={blog.featuredImage.replace(/\.webp$/, '-w480.webp')} alt="" width={480} height={270} loading="lazy" />}
+      {blog.featuredImage && (
+        <img
+          className="blog-admin-card__image"
+          src={blog.featuredImage.replace(/\.webp$/, '-w480.webp')}
+          alt=""
+          width={480}
+          height={270}
+          loading="lazy"
+        />
+      )}
       <div className="blog-admin-card__body">
         <div className="blog-admin-card__top">
-          <h2 id={titleId} className="blog-admin-card__title">{blog.title}</h2>
+          <h2 id={titleId} className="blog-admin-card__title">
+            {blog.title}
+          </h2>
           {blog.isPublished ? (
             <span className="status-badge is-published">Published</span>
           ) : blog.publishAt ? (
-            <span className="status-badge is-scheduled">Scheduled <time dateTime={blog.publishAt}>{new Date(blog.publishAt).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' })}</time></span>
+            <span className="status-badge is-scheduled">
+              Scheduled{' '}
+              <time dateTime={blog.publishAt}>
+                {new Date(blog.publishAt).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' })}
+              </time>
+            </span>
           ) : (
             <span className="status-badge is-draft">Draft</span>
           )}
         </div>
         <ul className="blog-admin-card__meta" role="list">
-          <li><UserRound size={15} aria-hidden="true" /> {blog.author}</li>
-          <li><CalendarDays size={15} aria-hidden="true" /> {formatLongDate(blog.createdAt)}</li>
-          {blog.views > 0 && <li><Eye size={15} aria-hidden="true" /> {blog.views.toLocaleString('en-AU')} {blog.views === 1 ? 'view' : 'views'}</li>}
+          <li>
+            <UserRound size={15} aria-hidden="true" /> {blog.author}
+          </li>
+          <li>
+            <CalendarDays size={15} aria-hidden="true" /> {formatLongDate(blog.createdAt)}
+          </li>
+          {blog.views > 0 && (
+            <li>
+              <Eye size={15} aria-hidden="true" /> {blog.views.toLocaleString('en-AU')}{' '}
+              {blog.views === 1 ? 'view' : 'views'}
+            </li>
+          )}
         </ul>
         <p className="blog-admin-card__excerpt">{blog.excerpt}</p>
       </div>
       <div className="blog-admin-card__actions">
-        <button type="button" className="admin-btn admin-btn--ghost" onClick={onEdit} disabled={busy} aria-describedby={titleId}>
+        <button
+          type="button"
+          className="admin-btn admin-btn--ghost"
+          onClick={onEdit}
+          disabled={busy}
+          aria-describedby={titleId}
+        >
           <Pencil size={16} aria-hidden="true" /> Edit
         </button>
-        <button type="button" className="admin-btn admin-btn--ghost" onClick={onToggle} disabled={busy} aria-describedby={titleId}>
-          {blog.isPublished ? <EyeOff size={16} aria-hidden="true" /> : <Send size={16} aria-hidden="true" />} {blog.isPublished ? 'Unpublish' : 'Publish'}
+        <button
+          type="button"
+          className="admin-btn admin-btn--ghost"
+          onClick={onToggle}
+          disabled={busy}
+          aria-describedby={titleId}
+        >
+          {blog.isPublished ? <EyeOff size={16} aria-hidden="true" /> : <Send size={16} aria-hidden="true" />}{' '}
+          {blog.isPublished ? 'Unpublish' : 'Publish'}
         </button>
-        <button type="button" className="admin-btn admin-btn--ghost is-danger" onClick={onDelete} disabled={busy} aria-describedby={titleId}>
+        <button
+          type="button"
+          className="admin-btn admin-btn--ghost is-danger"
+          onClick={onDelete}
+          disabled={busy}
+          aria-describedby={titleId}
+        >
           <Trash2 size={16} aria-hidden="true" /> Delete
         </button>
         {blog.isPublished && (

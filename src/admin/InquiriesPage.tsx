@@ -11,12 +11,14 @@ import { QuoteFields } from './inbox/QuoteFields';
 
 const PAGE = 25;
 
-const formName = (item: InquiryRecord) => (item.kind === 'quote' ? 'Free quote' : item.source === 'home' ? 'Home consultation' : 'Contact form');
+const formName = (item: InquiryRecord) =>
+  item.kind === 'quote' ? 'Free quote' : item.source === 'home' ? 'Home consultation' : 'Contact form';
 const received = (iso: string) =>
   new Date(iso).toLocaleString('en-AU', { timeZone: 'Australia/Sydney', dateStyle: 'medium', timeStyle: 'short' });
 
 function mailLabel(delivery: MailDelivery): { text: string; tone: 'ok' | 'wait' | 'bad' } {
-  if (delivery.state === 'sent') return { text: delivery.via === 'outbox' ? 'Sent (local outbox)' : 'Sent', tone: 'ok' };
+  if (delivery.state === 'sent')
+    return { text: delivery.via === 'outbox' ? 'Sent (local outbox)' : 'Sent', tone: 'ok' };
   if (delivery.state === 'failed') return { text: `Failed after ${delivery.attempts} attempts`, tone: 'bad' };
   return { text: delivery.attempts > 0 ? `Retrying (${delivery.attempts} tried)` : 'Sending', tone: 'wait' };
 }
@@ -34,7 +36,9 @@ export default function InquiriesPage() {
     queryKey: ['inquiries', filter, page, search],
     // One page at a time: the server reads only that page's inquiries (a search reads its index, not the records).
     queryFn: () =>
-      api<InboxPage>(`/admin/inquiries?status=${filter}&offset=${page * PAGE}&limit=${PAGE}${search ? `&q=${encodeURIComponent(search)}` : ''}`),
+      api<InboxPage>(
+        `/admin/inquiries?status=${filter}&offset=${page * PAGE}&limit=${PAGE}${search ? `&q=${encodeURIComponent(search)}` : ''}`,
+      ),
     placeholderData: keepPreviousData,
   });
   function runSearch(event: SubmitEvent<HTMLFormElement>) {
@@ -60,7 +64,8 @@ export default function InquiriesPage() {
       toast.success(record.status === 'handled' ? 'Marked as handled' : 'Marked as new');
       void queryClient.invalidateQueries({ queryKey: ['inquiries'] });
     },
-    onError: (cause) => toast.error(`Could not update the inquiry: ${cause instanceof ApiError ? cause.message : 'please try again'}`),
+    onError: (cause) =>
+      toast.error(`Could not update the inquiry: ${cause instanceof ApiError ? cause.message : 'please try again'}`),
   });
 
   async function exportCsv() {
@@ -117,7 +122,15 @@ export default function InquiriesPage() {
       <div className="inbox-toolbar">
         <div role="group" aria-label="Show" className="segmented">
           {(['new', 'handled', 'all'] as const).map((value) => (
-            <button key={value} type="button" aria-pressed={filter === value} onClick={() => { setFilter(value); setPage(0); }}>
+            <button
+              key={value}
+              type="button"
+              aria-pressed={filter === value}
+              onClick={() => {
+                setFilter(value);
+                setPage(0);
+              }}
+            >
               {value === 'all' ? 'All' : value === 'new' ? 'New' : 'Handled'}
               {counts && <span className="segmented__count">{counts[value]}</span>}
             </button>
@@ -129,9 +142,13 @@ export default function InquiriesPage() {
       </div>
 
       {isPending ? (
-        <p className="admin-loading" role="status">Loading inquiries...</p>
+        <p className="admin-loading" role="status">
+          Loading inquiries...
+        </p>
       ) : isError ? (
-        <p className="admin-banner is-error" role="alert">The inquiries could not be loaded. Please reload the page.</p>
+        <p className="admin-banner is-error" role="alert">
+          The inquiries could not be loaded. Please reload the page.
+        </p>
       ) : data.items.length === 0 && data.unreadable.length === 0 ? (
         <p className="admin-empty" role="status">
           {search
@@ -142,87 +159,115 @@ export default function InquiriesPage() {
         </p>
       ) : (
         <>
-        {search && (
-          <p className="inbox-search__result" role="status">
-            {/* The previous list stays on screen while the search runs; its count is not this search's. */}
-            {isPlaceholderData
-              ? 'Searching...'
-              : `${data.total.toLocaleString('en-AU')} ${data.total === 1 ? 'inquiry matches' : 'inquiries match'} "${search}"`}
-          </p>
-        )}
-        {data.unreadable.length > 0 && (
-          <p className="admin-banner is-error" role="alert">
-            {data.unreadable.length === 1 ? 'One inquiry on this page' : `${data.unreadable.length} inquiries on this page`} could not be read and
-            {data.unreadable.length === 1 ? ' is' : ' are'} not shown (reference {data.unreadable.join(', ')}).
-          </p>
-        )}
-        <ul role="list" className="inbox-list" aria-busy={isFetching}>
-          {data.items.map((item) => {
-            const staffMail = mailLabel(item.mail.staff);
-            const ackMail = mailLabel(item.mail.ack);
-            const name = `${item.contact.firstName} ${item.contact.lastName}`;
-            const assignee = item.assignment?.to;
-            return (
-              <li key={item.id} className={`inbox-item is-${item.status}`}>
-                <div className="inbox-item__head">
-                  <h2 className="inbox-item__name">{name}</h2>
-                  <span className={`admin-chip ${item.status === 'new' ? 'is-new' : ''}`}>{item.status === 'new' ? 'New' : 'Handled'}</span>
-                  {assignee && <span className="admin-chip inbox-item__assignee">Assigned to {assignee.name}</span>}
-                  <span className="inbox-item__form">{formName(item)}</span>
-                  <time dateTime={item.createdAt} className="inbox-item__time">{received(item.createdAt)}</time>
-                </div>
-                <p className="inbox-item__contact">
-                  <a href={`mailto:${item.contact.email}`}>{item.contact.email}</a>
-                  <span aria-hidden="true"> · </span>
-                  <a href={`tel:${item.contact.phone.replace(/[^\d+]/g, '')}`}>{item.contact.phone}</a>
-                  {item.quote && <span> · {item.quote.state} · prefers {item.quote.preferredContact || 'any time'}</span>}
-                </p>
-                {item.message && <p className="inbox-item__message">{item.message}</p>}
-                <p className="inbox-item__contact inbox-item__consents">
-                  {item.consents
-                    ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · Marketing e-mails: ${item.consents.marketing ? 'Yes' : 'No'}`
-                    : 'Consents: not asked (received before the forms asked)'}
-                </p>
-                <div className="inbox-item__foot">
-                  <span className={`mail-state is-${staffMail.tone}`} title={item.mail.staff.lastError}>Staff e-mail: {staffMail.text}</span>
-                  <span className={`mail-state is-${ackMail.tone}`} title={item.mail.ack.lastError}>Reply to visitor: {ackMail.text}</span>
+          {search && (
+            <p className="inbox-search__result" role="status">
+              {/* The previous list stays on screen while the search runs; its count is not this search's. */}
+              {isPlaceholderData
+                ? 'Searching...'
+                : `${data.total.toLocaleString('en-AU')} ${data.total === 1 ? 'inquiry matches' : 'inquiries match'} "${search}"`}
+            </p>
+          )}
+          {data.unreadable.length > 0 && (
+            <p className="admin-banner is-error" role="alert">
+              {data.unreadable.length === 1
+                ? 'One inquiry on this page'
+                : `${data.unreadable.length} inquiries on this page`}{' '}
+              could not be read and
+              {data.unreadable.length === 1 ? ' is' : ' are'} not shown (reference {data.unreadable.join(', ')}).
+            </p>
+          )}
+          <ul role="list" className="inbox-list" aria-busy={isFetching}>
+            {data.items.map((item) => {
+              const staffMail = mailLabel(item.mail.staff);
+              const ackMail = mailLabel(item.mail.ack);
+              const name = `${item.contact.firstName} ${item.contact.lastName}`;
+              const assignee = item.assignment?.to;
+              return (
+                <li key={item.id} className={`inbox-item is-${item.status}`}>
+                  <div className="inbox-item__head">
+                    <h2 className="inbox-item__name">{name}</h2>
+                    <span className={`admin-chip ${item.status === 'new' ? 'is-new' : ''}`}>
+                      {item.status === 'new' ? 'New' : 'Handled'}
+                    </span>
+                    {assignee && <span className="admin-chip inbox-item__assignee">Assigned to {assignee.name}</span>}
+                    <span className="inbox-item__form">{formName(item)}</span>
+                    <time dateTime={item.createdAt} className="inbox-item__time">
+                      {received(item.createdAt)}
+                    </time>
+                  </div>
+                  <p className="inbox-item__contact">
+                    <a href={`mailto:${item.contact.email}`}>{item.contact.email}</a>
+                    <span aria-hidden="true"> · </span>
+                    <a href={`tel:${item.contact.phone.replace(/[^\d+]/g, '')}`}>{item.contact.phone}</a>
+                    {item.quote && (
+                      <span>
+                        {' '}
+                        · {item.quote.state} · prefers {item.quote.preferredContact || 'any time'}
+                      </span>
+                    )}
+                  </p>
+                  {item.message && <p className="inbox-item__message">{item.message}</p>}
+                  <p className="inbox-item__contact inbox-item__consents">
+                    {item.consents
+                      ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · Marketing e-mails: ${item.consents.marketing ? 'Yes' : 'No'}`
+                      : 'Consents: not asked (received before the forms asked)'}
+                  </p>
+                  <div className="inbox-item__foot">
+                    <span className={`mail-state is-${staffMail.tone}`} title={item.mail.staff.lastError}>
+                      Staff e-mail: {staffMail.text}
+                    </span>
+                    <span className={`mail-state is-${ackMail.tone}`} title={item.mail.ack.lastError}>
+                      Reply to visitor: {ackMail.text}
+                    </span>
+                    <button
+                      type="button"
+                      className="admin-btn admin-btn--ghost inbox-item__action"
+                      disabled={change.isPending && change.variables?.id === item.id}
+                      onClick={() => change.mutate({ id: item.id, status: item.status === 'new' ? 'handled' : 'new' })}
+                    >
+                      {item.status === 'new' ? 'Mark handled' : 'Mark as new'}
+                      <span className="visually-hidden"> ({name})</span>
+                    </button>
+                  </div>
                   <button
                     type="button"
-                    className="admin-btn admin-btn--ghost inbox-item__action"
-                    disabled={change.isPending && change.variables?.id === item.id}
-                    onClick={() => change.mutate({ id: item.id, status: item.status === 'new' ? 'handled' : 'new' })}
+                    className="admin-btn admin-btn--ghost inbox-item__toggle"
+                    aria-expanded={open === item.id}
+                    aria-controls={`detail-${item.id}`}
+                    onClick={() => setOpen((current) => (current === item.id ? null : item.id))}
                   >
-                    {item.status === 'new' ? 'Mark handled' : 'Mark as new'}
-                    <span className="visually-hidden"> ({name})</span>
+                    {open === item.id ? 'Hide details' : 'Details, notes and assignment'}
+                    {item.notes?.length ? ` (${item.notes.length} ${item.notes.length === 1 ? 'note' : 'notes'})` : ''}
+                    <span className="visually-hidden"> for {name}</span>
                   </button>
-                </div>
-                <button
-                  type="button"
-                  className="admin-btn admin-btn--ghost inbox-item__toggle"
-                  aria-expanded={open === item.id}
-                  aria-controls={`detail-${item.id}`}
-                  onClick={() => setOpen((current) => (current === item.id ? null : item.id))}
-                >
-                  {open === item.id ? 'Hide details' : 'Details, notes and assignment'}
-                  {item.notes?.length ? ` (${item.notes.length} ${item.notes.length === 1 ? 'note' : 'notes'})` : ''}
-                  <span className="visually-hidden"> for {name}</span>
-                </button>
-                {open === item.id && <InquiryDetail id={`detail-${item.id}`} item={item} staff={data.staff} />}
-              </li>
-            );
-          })}
-        </ul>
+                  {open === item.id && <InquiryDetail id={`detail-${item.id}`} item={item} staff={data.staff} />}
+                </li>
+              );
+            })}
+          </ul>
         </>
       )}
       {data && data.total > PAGE && (
         <nav className="inbox-pager" aria-label="Inquiry pages">
-          <button type="button" className="admin-btn admin-btn--ghost" onClick={() => setPage((n) => Math.max(0, n - 1))} disabled={page === 0 || isFetching}>
+          <button
+            type="button"
+            className="admin-btn admin-btn--ghost"
+            onClick={() => setPage((n) => Math.max(0, n - 1))}
+            disabled={page === 0 || isFetching}
+          >
             Previous
           </button>
           <span className="inbox-pager__status" aria-live="polite">
-            {isFetching ? 'Loading...' : `${page * PAGE + 1}–${page * PAGE + data.items.length} of ${data.total.toLocaleString('en-AU')} (page ${page + 1} of ${pages})`}
+            {isFetching
+              ? 'Loading...'
+              : `${page * PAGE + 1}–${page * PAGE + data.items.length} of ${data.total.toLocaleString('en-AU')} (page ${page + 1} of ${pages})`}
           </span>
-          <button type="button" className="admin-btn admin-btn--ghost" onClick={() => setPage((n) => n + 1)} disabled={page + 1 >= pages || isFetching}>
+          <button
+            type="button"
+            className="admin-btn admin-btn--ghost"
+            onClick={() => setPage((n) => n + 1)}
+            disabled={page + 1 >= pages || isFetching}
+          >
             Next
           </button>
         </nav>
@@ -246,7 +291,10 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
 
   const assign = useMutation({
     mutationFn: (username: string | null) =>
-      api<InquiryRecord>(`/admin/inquiries/${encodeURIComponent(item.id)}`, { method: 'PATCH', body: { assignee: username } }),
+      api<InquiryRecord>(`/admin/inquiries/${encodeURIComponent(item.id)}`, {
+        method: 'PATCH',
+        body: { assignee: username },
+      }),
     onSuccess: (record) => {
       toast.success(record.assignment?.to ? `Assigned to ${record.assignment.to.name}` : 'Assignment removed');
       void refresh();
@@ -280,12 +328,16 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
     <div id={id} className="inbox-detail">
       {item.quote && (
         <section aria-labelledby={`${fieldId}-quote`}>
-          <h3 id={`${fieldId}-quote`} className="inbox-detail__title">Quote request</h3>
+          <h3 id={`${fieldId}-quote`} className="inbox-detail__title">
+            Quote request
+          </h3>
           <QuoteFields quote={item.quote} />
         </section>
       )}
       <section aria-labelledby={`${fieldId}-assign`}>
-        <h3 id={`${fieldId}-assign`} className="inbox-detail__title">Assignment</h3>
+        <h3 id={`${fieldId}-assign`} className="inbox-detail__title">
+          Assignment
+        </h3>
         <p className="inbox-detail__meta">
           {assignment
             ? `${assignment.to ? `Assigned to ${assignment.to.name}` : 'Not assigned'} (changed by ${assignment.by.name}, ${when(assignment.at)})`
@@ -315,7 +367,9 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
         </form>
       </section>
       <section aria-labelledby={`${fieldId}-notes`}>
-        <h3 id={`${fieldId}-notes`} className="inbox-detail__title">Notes</h3>
+        <h3 id={`${fieldId}-notes`} className="inbox-detail__title">
+          Notes
+        </h3>
         {notes.length === 0 ? (
           <p className="inbox-detail__meta">No notes yet.</p>
         ) : (

@@ -77,7 +77,12 @@ function LoginForm() {
     if (error) setError('');
   };
 
-  if (status === 'loading') return <p className="admin-loading" role="status">Loading...</p>;
+  if (status === 'loading')
+    return (
+      <p className="admin-loading" role="status">
+        Loading...
+      </p>
+    );
   const disabled = busy || Boolean(success);
   return (
     <form className="login-card" onSubmit={onSubmit} noValidate aria-busy={busy}>
@@ -93,13 +98,39 @@ function LoginForm() {
       </div>
       <div className="admin-field">
         <label htmlFor="username">Username</label>
-        <input id="username" name="username" autoComplete="username" autoCapitalize="none" spellCheck={false} value={username} disabled={disabled} onChange={(e) => edit(setUsername)(e.target.value)} required />
+        <input
+          id="username"
+          name="username"
+          autoComplete="username"
+          autoCapitalize="none"
+          spellCheck={false}
+          value={username}
+          disabled={disabled}
+          onChange={(e) => edit(setUsername)(e.target.value)}
+          required
+        />
       </div>
       <div className="admin-field">
         <label htmlFor="password">Password</label>
         <div className="password-field">
-          <input id="password" name="password" type={showPassword ? 'text' : 'password'} autoComplete="current-password" value={password} disabled={disabled} onChange={(e) => edit(setPassword)(e.target.value)} required />
-          <button type="button" className="password-toggle" onClick={() => setShowPassword((shown) => !shown)} disabled={disabled} aria-pressed={showPassword} aria-label={showPassword ? 'Hide password' : 'Show password'}>
+          <input
+            id="password"
+            name="password"
+            type={showPassword ? 'text' : 'password'}
+            autoComplete="current-password"
+            value={password}
+            disabled={disabled}
+            onChange={(e) => edit(setPassword)(e.target.value)}
+            required
+          />
+          <button
+            type="button"
+            className="password-toggle"
+            onClick={() => setShowPassword((shown) => !shown)}
+            disabled={disabled}
+            aria-pressed={showPassword}
+            aria-label={showPassword ? 'Hide password' : 'Show password'}
+          >
             {showPassword ? <EyeOff size={20} aria-hidden="true" /> : <Eye size={20} aria-hidden="true" />}
           </button>
         </div>
@@ -107,7 +138,9 @@ function LoginForm() {
       <button type="submit" className="admin-btn admin-btn--primary login-submit" disabled={disabled}>
         <LogIn size={18} aria-hidden="true" /> {busy ? 'Logging in...' : 'Login'}
       </button>
-      <a className="login-back" href="/">Back to the website</a>
+      <a className="login-back" href="/">
+        Back to the website
+      </a>
     </form>
   );
 }

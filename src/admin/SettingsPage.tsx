@@ -2,40 +2,106 @@ import { useEffect, useId, useState, type ReactNode, type SubmitEvent } from 're
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import * as v from 'valibot';
-import { CLAIM_KEYS, SiteSettingsSchema, registerUrlFor, type ClaimKey, type SiteSettings } from '../schemas/site-settings';
+import {
+  CLAIM_KEYS,
+  SiteSettingsSchema,
+  registerUrlFor,
+  type ClaimKey,
+  type SiteSettings,
+} from '../schemas/site-settings';
 import { defaultSiteSettings } from '../lib/site-settings';
 import { issuesToFieldErrors } from './field-errors';
 import { api, ApiError } from './api';
 
-type Field = { group: 'contactInfo' | 'socialMedia' | 'business'; name: string; label: string; type: 'email' | 'tel' | 'text' | 'url'; autoComplete?: string; hint?: string; inputMode?: 'numeric' };
+type Field = {
+  group: 'contactInfo' | 'socialMedia' | 'business';
+  name: string;
+  label: string;
+  type: 'email' | 'tel' | 'text' | 'url';
+  autoComplete?: string;
+  hint?: string;
+  inputMode?: 'numeric';
+};
 
 const contactFields: Field[] = [
   { group: 'contactInfo', name: 'email', label: 'E-mail', type: 'email', autoComplete: 'off' },
   { group: 'contactInfo', name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'off' },
-  { group: 'contactInfo', name: 'phoneSecondary', label: 'Secondary phone', type: 'tel', autoComplete: 'off', hint: 'Leave empty to hide it.' },
-  { group: 'contactInfo', name: 'businessHours', label: 'Business hours', type: 'text', hint: 'For example: Mon - Sat: 8:00 am - 7:00 pm' },
+  {
+    group: 'contactInfo',
+    name: 'phoneSecondary',
+    label: 'Secondary phone',
+    type: 'tel',
+    autoComplete: 'off',
+    hint: 'Leave empty to hide it.',
+  },
+  {
+    group: 'contactInfo',
+    name: 'businessHours',
+    label: 'Business hours',
+    type: 'text',
+    hint: 'For example: Mon - Sat: 8:00 am - 7:00 pm',
+  },
   { group: 'contactInfo', name: 'address', label: 'Address', type: 'text' },
 ];
 const socialFields: Field[] = [
   { group: 'socialMedia', name: 'facebook', label: 'Facebook URL', type: 'url', hint: 'Leave empty to hide the link.' },
-  { group: 'socialMedia', name: 'instagram', label: 'Instagram URL', type: 'url', hint: 'Leave empty to hide the link.' },
+  {
+    group: 'socialMedia',
+    name: 'instagram',
+    label: 'Instagram URL',
+    type: 'url',
+    hint: 'Leave empty to hide the link.',
+  },
   { group: 'socialMedia', name: 'youtube', label: 'YouTube URL', type: 'url', hint: 'Leave empty to hide the link.' },
 ];
 const businessFields: Field[] = [
-  { group: 'business', name: 'legalName', label: 'Legal name', type: 'text', autoComplete: 'off', hint: 'The entity that runs this service, as on the ABN register. Shown in the privacy policy and terms.' },
-  { group: 'business', name: 'abn', label: 'ABN', type: 'text', autoComplete: 'off', inputMode: 'numeric', hint: '11 digits, for example 51 824 753 556.' },
+  {
+    group: 'business',
+    name: 'legalName',
+    label: 'Legal name',
+    type: 'text',
+    autoComplete: 'off',
+    hint: 'The entity that runs this service, as on the ABN register. Shown in the privacy policy and terms.',
+  },
+  {
+    group: 'business',
+    name: 'abn',
+    label: 'ABN',
+    type: 'text',
+    autoComplete: 'off',
+    inputMode: 'numeric',
+    hint: '11 digits, for example 51 824 753 556.',
+  },
 ];
 
 const claimLabels: Record<ClaimKey, { label: string; value: string; hint: string }> = {
-  qualifications: { label: 'Qualifications facilitated (About page)', value: 'Figure', hint: 'A number, shown with "+".' },
+  qualifications: {
+    label: 'Qualifications facilitated (About page)',
+    value: 'Figure',
+    hint: 'A number, shown with "+".',
+  },
   sectors: { label: 'Industry sectors (About page)', value: 'Figure', hint: 'A number, shown with "+".' },
   successRate: { label: 'Success rate (About page)', value: 'Figure (per cent)', hint: 'A number, shown with "%".' },
   satisfaction: { label: 'Satisfaction (About page)', value: 'Figure (out of 5)', hint: 'For example 4.9.' },
-  completionTime: { label: 'Completion time (every page that states it)', value: 'Timeframe', hint: 'For example 4-8 weeks. Course pages show it as an estimate.' },
-  process: { label: 'Four-step process (home page)', value: 'Section heading', hint: 'The heading of the home page process section.' },
+  completionTime: {
+    label: 'Completion time (every page that states it)',
+    value: 'Timeframe',
+    hint: 'For example 4-8 weeks. Course pages show it as an estimate.',
+  },
+  process: {
+    label: 'Four-step process (home page)',
+    value: 'Section heading',
+    hint: 'The heading of the home page process section.',
+  },
 };
 
-interface RtoDraft { legalName: string; code: string; registerUrl: string; categories: string; courses: string }
+interface RtoDraft {
+  legalName: string;
+  code: string;
+  registerUrl: string;
+  categories: string;
+  courses: string;
+}
 type FormState = Omit<SiteSettings, 'partnerRtos'> & { partnerRtos: RtoDraft[] };
 
 interface SaveAnswer {
@@ -45,7 +111,11 @@ interface SaveAnswer {
   settings: SiteSettings;
 }
 
-const list = (value: string) => value.split(/[\s,]+/).map((item) => item.trim()).filter(Boolean);
+const list = (value: string) =>
+  value
+    .split(/[\s,]+/)
+    .map((item) => item.trim())
+    .filter(Boolean);
 
 function toForm(settings: SiteSettings): FormState {
   const withDefaults = { ...defaultSiteSettings, ...settings };
@@ -53,13 +123,26 @@ function toForm(settings: SiteSettings): FormState {
     contactInfo: { ...withDefaults.contactInfo },
     socialMedia: { ...withDefaults.socialMedia },
     business: { ...withDefaults.business },
-    partnerRtos: withDefaults.partnerRtos.map((rto) => ({ ...rto, categories: rto.categories.join(', '), courses: rto.courses.join(', ') })),
-    claims: Object.fromEntries(CLAIM_KEYS.map((key) => [key, { ...withDefaults.claims[key] }])) as SiteSettings['claims'],
+    partnerRtos: withDefaults.partnerRtos.map((rto) => ({
+      ...rto,
+      categories: rto.categories.join(', '),
+      courses: rto.courses.join(', '),
+    })),
+    claims: Object.fromEntries(
+      CLAIM_KEYS.map((key) => [key, { ...withDefaults.claims[key] }]),
+    ) as SiteSettings['claims'],
   };
 }
 
 function fromForm(form: FormState) {
-  return { ...form, partnerRtos: form.partnerRtos.map((rto) => ({ ...rto, categories: list(rto.categories), courses: list(rto.courses) })) };
+  return {
+    ...form,
+    partnerRtos: form.partnerRtos.map((rto) => ({
+      ...rto,
+      categories: list(rto.categories),
+      courses: list(rto.courses),
+    })),
+  };
 }
 
 const same = (a: FormState, b: FormState) => JSON.stringify(a) === JSON.stringify(b);
@@ -123,14 +206,21 @@ export default function SettingsPage() {
       toast.success('Settings saved successfully!');
     },
     onError: (cause) => {
-      if (cause instanceof ApiError && cause.errors.length) setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
-      const text = cause instanceof ApiError && cause.status !== 0 && cause.message ? cause.message : 'Failed to save settings';
+      if (cause instanceof ApiError && cause.errors.length)
+        setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
+      const text =
+        cause instanceof ApiError && cause.status !== 0 && cause.message ? cause.message : 'Failed to save settings';
       setBanner({ kind: 'error', text });
       toast.error('Failed to save settings');
     },
   });
 
-  if (isPending || !form) return <p className="admin-loading" role="status">Loading settings...</p>;
+  if (isPending || !form)
+    return (
+      <p className="admin-loading" role="status">
+        Loading settings...
+      </p>
+    );
 
   function change(path: string, mutate: (next: FormState) => void) {
     setForm((current) => {
@@ -143,7 +233,9 @@ export default function SettingsPage() {
   }
 
   const update = (field: Field, value: string) =>
-    change(`${field.group}.${field.name}`, (next) => { (next[field.group] as Record<string, string>)[field.name] = value; });
+    change(`${field.group}.${field.name}`, (next) => {
+      (next[field.group] as Record<string, string>)[field.name] = value;
+    });
 
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -171,7 +263,13 @@ export default function SettingsPage() {
   const busy = save.isPending;
   const fields = (list: Field[]) =>
     list.map((field) => (
-      <Input key={field.name} field={field} value={(form[field.group] as Record<string, string>)[field.name] ?? ''} error={errors[`${field.group}.${field.name}`]} onChange={update} />
+      <Input
+        key={field.name}
+        field={field}
+        value={(form[field.group] as Record<string, string>)[field.name] ?? ''}
+        error={errors[`${field.group}.${field.name}`]}
+        onChange={update}
+      />
     ));
 
   return (
@@ -199,8 +297,9 @@ export default function SettingsPage() {
         <fieldset className="admin-card" disabled={busy} id="partner-rtos">
           <legend>Partner RTOs</legend>
           <p className="admin-hint">
-            The registered training organisations that assess and issue the qualifications. Course pages, the footer, the quote
-            confirmation and the terms name them; until one is entered they say the written quote names the RTO.
+            The registered training organisations that assess and issue the qualifications. Course pages, the footer,
+            the quote confirmation and the terms name them; until one is entered they say the written quote names the
+            RTO.
           </p>
           {form.partnerRtos.map((rto, index) => (
             <RtoFields
@@ -209,12 +308,28 @@ export default function SettingsPage() {
               index={index}
               rto={rto}
               errors={errors}
-              onChange={(name, value) => change(`partnerRtos.${index}.${name}`, (next) => { next.partnerRtos[index]![name] = value; })}
-              onRemove={() => change(`partnerRtos.${index}`, (next) => { next.partnerRtos.splice(index, 1); })}
+              onChange={(name, value) =>
+                change(`partnerRtos.${index}.${name}`, (next) => {
+                  next.partnerRtos[index]![name] = value;
+                })
+              }
+              onRemove={() =>
+                change(`partnerRtos.${index}`, (next) => {
+                  next.partnerRtos.splice(index, 1);
+                })
+              }
             />
           ))}
           <div>
-            <button type="button" className="admin-btn admin-btn--ghost" onClick={() => change('partnerRtos', (next) => { next.partnerRtos.push(emptyRto()); })}>
+            <button
+              type="button"
+              className="admin-btn admin-btn--ghost"
+              onClick={() =>
+                change('partnerRtos', (next) => {
+                  next.partnerRtos.push(emptyRto());
+                })
+              }
+            >
               Add a partner RTO
             </button>
           </div>
@@ -222,8 +337,8 @@ export default function SettingsPage() {
         <fieldset className="admin-card" disabled={busy} id="claims">
           <legend>Claims on the site</legend>
           <p className="admin-hint">
-            Each figure is shown only while it is switched on. Note where it comes from (a report, a survey, your records) so
-            anyone can check it; a claim without a source is listed on the dashboard before launch.
+            Each figure is shown only while it is switched on. Note where it comes from (a report, a survey, your
+            records) so anyone can check it; a claim without a source is listed on the dashboard before launch.
           </p>
           {CLAIM_KEYS.map((key) => (
             <ClaimFields
@@ -231,7 +346,11 @@ export default function SettingsPage() {
               claimKey={key}
               claim={form.claims[key]}
               errors={errors}
-              onChange={(name, value) => change(`claims.${key}.${name}`, (next) => { (next.claims[key] as Record<string, string | boolean>)[name] = value; })}
+              onChange={(name, value) =>
+                change(`claims.${key}.${name}`, (next) => {
+                  (next.claims[key] as Record<string, string | boolean>)[name] = value;
+                })
+              }
             />
           ))}
         </fieldset>
@@ -251,17 +370,44 @@ export default function SettingsPage() {
 
 const fieldId = (path: string) => `setting-${path.replaceAll('.', '-')}`;
 
-function Input({ field, value, error, onChange }: { field: Field; value: string; error?: string; onChange: (field: Field, value: string) => void }) {
+function Input({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: Field;
+  value: string;
+  error?: string;
+  onChange: (field: Field, value: string) => void;
+}) {
   const path = `${field.group}.${field.name}`;
   return (
-    <TextField path={path} label={field.label} type={field.type} value={value} error={error} hint={field.hint} autoComplete={field.autoComplete}
-      inputMode={field.inputMode ?? (field.type === 'tel' ? 'tel' : undefined)} onChange={(value) => onChange(field, value)} />
+    <TextField
+      path={path}
+      label={field.label}
+      type={field.type}
+      value={value}
+      error={error}
+      hint={field.hint}
+      autoComplete={field.autoComplete}
+      inputMode={field.inputMode ?? (field.type === 'tel' ? 'tel' : undefined)}
+      onChange={(value) => onChange(field, value)}
+    />
   );
 }
 
 function TextField(props: {
-  path: string; label: string; value: string; onChange: (value: string) => void; type?: string; error?: string; hint?: ReactNode;
-  autoComplete?: string; inputMode?: 'tel' | 'numeric'; placeholder?: string;
+  path: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  type?: string;
+  error?: string;
+  hint?: ReactNode;
+  autoComplete?: string;
+  inputMode?: 'tel' | 'numeric';
+  placeholder?: string;
 }) {
   const id = fieldId(props.path);
   const hintId = useId();
@@ -282,32 +428,82 @@ function TextField(props: {
         aria-describedby={describedBy}
         onChange={(event) => props.onChange(event.target.value)}
       />
-      {props.hint && <p id={hintId} className="admin-hint">{props.hint}</p>}
-      {props.error && <p id={errorId} className="admin-error">{props.error}</p>}
+      {props.hint && (
+        <p id={hintId} className="admin-hint">
+          {props.hint}
+        </p>
+      )}
+      {props.error && (
+        <p id={errorId} className="admin-error">
+          {props.error}
+        </p>
+      )}
     </div>
   );
 }
 
-function RtoFields({ index, rto, errors, onChange, onRemove }: {
-  index: number; rto: RtoDraft; errors: Record<string, string>; onChange: (name: keyof RtoDraft, value: string) => void; onRemove: () => void;
+function RtoFields({
+  index,
+  rto,
+  errors,
+  onChange,
+  onRemove,
+}: {
+  index: number;
+  rto: RtoDraft;
+  errors: Record<string, string>;
+  onChange: (name: keyof RtoDraft, value: string) => void;
+  onRemove: () => void;
 }) {
   const path = (name: string) => `partnerRtos.${index}.${name}`;
   const title = rto.legalName.trim() || `Partner RTO ${index + 1}`;
   return (
     <fieldset className="settings-subcard">
       <legend>{title}</legend>
-      <TextField path={path('legalName')} label="Legal name" value={rto.legalName} error={errors[path('legalName')]} onChange={(value) => onChange('legalName', value)} />
-      <TextField path={path('code')} label="RTO code" value={rto.code} inputMode="numeric" error={errors[path('code')]}
-        hint="4 to 6 digits, exactly as on training.gov.au." onChange={(value) => onChange('code', value)} />
-      <TextField path={path('registerUrl')} label="Register link" type="url" value={rto.registerUrl} error={errors[path('registerUrl')]}
-        placeholder={/^\d{4,6}$/.test(rto.code) ? registerUrlFor(rto.code) : 'https://training.gov.au/Organisation/Details/…'}
-        hint="Leave empty to link to the RTO's page on training.gov.au." onChange={(value) => onChange('registerUrl', value)} />
-      <TextField path={path('categories')} label="Categories it delivers" value={rto.categories} error={errors[path('categories')] ?? firstItemError(errors, path('categories'))}
+      <TextField
+        path={path('legalName')}
+        label="Legal name"
+        value={rto.legalName}
+        error={errors[path('legalName')]}
+        onChange={(value) => onChange('legalName', value)}
+      />
+      <TextField
+        path={path('code')}
+        label="RTO code"
+        value={rto.code}
+        inputMode="numeric"
+        error={errors[path('code')]}
+        hint="4 to 6 digits, exactly as on training.gov.au."
+        onChange={(value) => onChange('code', value)}
+      />
+      <TextField
+        path={path('registerUrl')}
+        label="Register link"
+        type="url"
+        value={rto.registerUrl}
+        error={errors[path('registerUrl')]}
+        placeholder={
+          /^\d{4,6}$/.test(rto.code) ? registerUrlFor(rto.code) : 'https://training.gov.au/Organisation/Details/…'
+        }
+        hint="Leave empty to link to the RTO's page on training.gov.au."
+        onChange={(value) => onChange('registerUrl', value)}
+      />
+      <TextField
+        path={path('categories')}
+        label="Categories it delivers"
+        value={rto.categories}
+        error={errors[path('categories')] ?? firstItemError(errors, path('categories'))}
         hint="Category slugs separated by commas, for example business-administration. Leave this and the courses empty if it delivers every qualification."
-        onChange={(value) => onChange('categories', value)} />
-      <TextField path={path('courses')} label="Courses it delivers" value={rto.courses} error={errors[path('courses')] ?? firstItemError(errors, path('courses'))}
+        onChange={(value) => onChange('categories', value)}
+      />
+      <TextField
+        path={path('courses')}
+        label="Courses it delivers"
+        value={rto.courses}
+        error={errors[path('courses')] ?? firstItemError(errors, path('courses'))}
         hint="Course codes separated by commas, for example CPC30220. A course listed here goes to this RTO even if another lists its category."
-        onChange={(value) => onChange('courses', value)} />
+        onChange={(value) => onChange('courses', value)}
+      />
       <div>
         <button type="button" className="admin-btn admin-btn--ghost" onClick={onRemove}>
           Remove {title}
@@ -320,8 +516,16 @@ function RtoFields({ index, rto, errors, onChange, onRemove }: {
 const firstItemError = (errors: Record<string, string>, prefix: string) =>
   Object.entries(errors).find(([key]) => key.startsWith(`${prefix}.`))?.[1];
 
-function ClaimFields({ claimKey, claim, errors, onChange }: {
-  claimKey: ClaimKey; claim: SiteSettings['claims'][ClaimKey]; errors: Record<string, string>; onChange: (name: 'value' | 'source' | 'enabled', value: string | boolean) => void;
+function ClaimFields({
+  claimKey,
+  claim,
+  errors,
+  onChange,
+}: {
+  claimKey: ClaimKey;
+  claim: SiteSettings['claims'][ClaimKey];
+  errors: Record<string, string>;
+  onChange: (name: 'value' | 'source' | 'enabled', value: string | boolean) => void;
 }) {
   const { label, value, hint } = claimLabels[claimKey];
   const path = (name: string) => `claims.${claimKey}.${name}`;
@@ -330,12 +534,30 @@ function ClaimFields({ claimKey, claim, errors, onChange }: {
     <fieldset className="settings-subcard">
       <legend>{label}</legend>
       <div className="admin-check">
-        <input id={switchId} type="checkbox" checked={claim.enabled} onChange={(event) => onChange('enabled', event.target.checked)} />
+        <input
+          id={switchId}
+          type="checkbox"
+          checked={claim.enabled}
+          onChange={(event) => onChange('enabled', event.target.checked)}
+        />
         <label htmlFor={switchId}>Show on the site</label>
       </div>
-      <TextField path={path('value')} label={value} value={claim.value} error={errors[path('value')]} hint={hint} onChange={(next) => onChange('value', next)} />
-      <TextField path={path('source')} label="Source note" value={claim.source} error={errors[path('source')]}
-        hint="Where the claim comes from and when it was last checked (staff only, not shown on the site)." onChange={(next) => onChange('source', next)} />
+      <TextField
+        path={path('value')}
+        label={value}
+        value={claim.value}
+        error={errors[path('value')]}
+        hint={hint}
+        onChange={(next) => onChange('value', next)}
+      />
+      <TextField
+        path={path('source')}
+        label="Source note"
+        value={claim.source}
+        error={errors[path('source')]}
+        hint="Where the claim comes from and when it was last checked (staff only, not shown on the site)."
+        onChange={(next) => onChange('source', next)}
+      />
     </fieldset>
   );
 }

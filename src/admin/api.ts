@@ -31,7 +31,10 @@ interface Options {
 }
 
 /** The one client of the admin: every call goes through here, so errors look the same everywhere. */
-export async function api<T>(path: string, { method = 'GET', body, endSessionOn401 = true, timeoutMs = API_TIMEOUT_MS }: Options = {}): Promise<T> {
+export async function api<T>(
+  path: string,
+  { method = 'GET', body, endSessionOn401 = true, timeoutMs = API_TIMEOUT_MS }: Options = {},
+): Promise<T> {
   const token = readSession()?.token;
   const isForm = body instanceof FormData;
   let response: Response;
@@ -60,7 +63,13 @@ export async function api<T>(path: string, { method = 'GET', body, endSessionOn4
   if (!response.ok) {
     const serverText = typeof fields.message === 'string' && fields.message.trim() !== '';
     const errors = Array.isArray(fields.errors) ? (fields.errors as ApiError['errors']) : [];
-    throw new ApiError(serverText ? (fields.message as string) : `Request failed (${response.status})`, response.status, errors, serverText, data);
+    throw new ApiError(
+      serverText ? (fields.message as string) : `Request failed (${response.status})`,
+      response.status,
+      errors,
+      serverText,
+      data,
+    );
   }
   return (data ?? {}) as T;
 }

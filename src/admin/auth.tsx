@@ -61,12 +61,16 @@ export function AuthProvider({ children }: { children: ReactNode }) {
       return { success: true, message: answer.message || 'Login successful! Redirecting...' };
     } catch (cause) {
       // The server's own message when it gave one; the network failure text; otherwise the generic one.
-      if (cause instanceof ApiError) return { success: false, message: cause.fromServer || cause.status === 0 ? cause.message : LOGIN_FAILED };
+      if (cause instanceof ApiError)
+        return { success: false, message: cause.fromServer || cause.status === 0 ? cause.message : LOGIN_FAILED };
       throw cause;
     }
   }, []);
 
-  const login = useCallback((username: string, password: string) => signIn('/auth/login', { username, password }), [signIn]);
+  const login = useCallback(
+    (username: string, password: string) => signIn('/auth/login', { username, password }),
+    [signIn],
+  );
   const redeemLink = useCallback((token: string) => signIn('/auth/link', { token }), [signIn]);
 
   const logout = useCallback(async () => {

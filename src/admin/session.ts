@@ -47,5 +47,7 @@ export function safeNext(next: string | null | undefined): string {
 /** Goes to the login page, replacing history and remembering where the visitor wanted to go. */
 export function redirectToLogin(from: string = location.pathname + location.search): void {
   const next = safeNext(from);
-  location.replace(next === HOME_PATH && !from.startsWith(HOME_PATH) ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(next)}`);
+  location.replace(
+    next === HOME_PATH && !from.startsWith(HOME_PATH) ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(next)}`,
+  );
 }

@@ -59,7 +59,9 @@ export function evidenceFor(course: { code: string; category: string }, lists: E
  */
 export function createCourseRedirect(facts: readonly { code: string; replaces?: readonly string[] }[]) {
   const published = new Set(facts.map((c) => c.code));
-  const superseded = new Map(facts.flatMap((c) => (c.replaces ?? []).map((old) => [old.toUpperCase(), c.code] as const)));
+  const superseded = new Map(
+    facts.flatMap((c) => (c.replaces ?? []).map((old) => [old.toUpperCase(), c.code] as const)),
+  );
   const redirect = (path: string): string | null => {
     const match = /^\/courses\/([^/]+)\/?$/.exec(path);
     if (!match) return null;
@@ -85,11 +87,16 @@ export function createCatalogue(content: CatalogueContent) {
   const evidenceLists = parse(EvidenceChecklistsSchema, content.evidence, 'content/evidence-checklists.json');
 
   const categoryBySlug = new Map(categories.map((c) => [c.slug, c]));
-  if (categoryBySlug.size !== categories.length) throw new CatalogueError('content/categories.json: a slug is listed twice');
+  if (categoryBySlug.size !== categories.length)
+    throw new CatalogueError('content/categories.json: a slug is listed twice');
 
   const details = new Map<string, CourseDetails>();
   for (const entry of content.details) {
-    const { code, ...detail } = parse(DetailEntrySchema, entry, `content/course-details (${(entry as { code?: unknown })?.code ?? 'entry without a code'})`);
+    const { code, ...detail } = parse(
+      DetailEntrySchema,
+      entry,
+      `content/course-details (${(entry as { code?: unknown })?.code ?? 'entry without a code'})`,
+    );
     if (details.has(code)) throw new CatalogueError(`content/course-details: ${code} is described twice`);
     details.set(code, detail);
   }
@@ -102,7 +109,8 @@ export function createCatalogue(content: CatalogueContent) {
     .map((fact) => {
       const detail = details.get(fact.code);
       if (!detail) throw new CatalogueError(`content/course-details: no details written for ${fact.code}`);
-      if (!categoryBySlug.has(fact.category)) throw new CatalogueError(`content/courses.json: ${fact.code} has unknown category "${fact.category}"`);
+      if (!categoryBySlug.has(fact.category))
+        throw new CatalogueError(`content/courses.json: ${fact.code} has unknown category "${fact.category}"`);
       return { ...detail, ...fact, terms: searchTerms[fact.code] ?? [], evidence: evidenceFor(fact, evidenceLists) };
     })
     .sort((a, b) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title));
@@ -200,7 +208,9 @@ export function createCatalogue(content: CatalogueContent) {
       },
     },
     /** Codes with search terms but no course (superseded, removed or not yet added); listed by a unit test. */
-    searchTermsWithoutCourse: Object.keys(searchTerms).filter((code) => !courseByCode.has(code)).sort(),
+    searchTermsWithoutCourse: Object.keys(searchTerms)
+      .filter((code) => !courseByCode.has(code))
+      .sort(),
     courseRedirect: redirects.redirect,
     superseded: redirects.superseded,
     /** Category colours as classes, so cards take their category's colour without style attributes (the CSP forbids those). */

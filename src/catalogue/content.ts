@@ -19,7 +19,19 @@ import searchTerms from '../../content/search-terms.json';
 import evidence from '../../content/evidence-checklists.json';
 import type { CatalogueContent } from './build';
 
-const details = { beauty, business, construction, community, earlyChildhood, finance, government, health, it, leadership, security };
+const details = {
+  beauty,
+  business,
+  construction,
+  community,
+  earlyChildhood,
+  finance,
+  government,
+  health,
+  it,
+  leadership,
+  security,
+};
 
 export const repositoryContent: CatalogueContent = {
   categories,

@@ -14,13 +14,19 @@ export function applyOverlay(content: CatalogueContent, overlay: Overlay): Catal
   const checked = v.safeParse(OverlaySchema, overlay);
   if (!checked.success) {
     const issue = checked.issues[0];
-    throw new CatalogueError(`saved catalogue edits${v.getDotPath(issue) ? ` at ${v.getDotPath(issue)}` : ''}: ${issue.message}`);
+    throw new CatalogueError(
+      `saved catalogue edits${v.getDotPath(issue) ? ` at ${v.getDotPath(issue)}` : ''}: ${issue.message}`,
+    );
   }
   const categories = rows(content.categories);
   let courses = rows(content.courses);
   let details = rows(content.details);
   const searchTerms = { ...(content.searchTerms as Record<string, string[]>) };
-  const evidence = content.evidence as { common: string[]; categories: Record<string, string[]>; courses: Record<string, string[]> };
+  const evidence = content.evidence as {
+    common: string[];
+    categories: Record<string, string[]>;
+    courses: Record<string, string[]>;
+  };
   const evidenceCourses = { ...evidence.courses };
 
   for (const stored of checked.output.categories) {
@@ -35,7 +41,8 @@ export function applyOverlay(content: CatalogueContent, overlay: Overlay): Catal
   for (const stored of checked.output.courses) {
     const { code, added, edit } = stored;
     const existing = courses.find((c) => c.code === code);
-    if (added && existing) throw new CatalogueError(`saved new qualification ${code}: the code is already in content/courses.json`);
+    if (added && existing)
+      throw new CatalogueError(`saved new qualification ${code}: the code is already in content/courses.json`);
     if (!added && !existing) throw new CatalogueError(`saved edit of ${code}: the code is not in content/courses.json`);
     if (added) courses.push({ code, ...added, featured: edit.featured, status: 'current' });
     else existing!.featured = edit.featured;
@@ -56,8 +63,13 @@ export function applyOverlay(content: CatalogueContent, overlay: Overlay): Catal
     const successorCode = edit.retired.successor;
     if (!successorCode) continue;
     const successor = courses.find((c) => c.code === successorCode);
-    if (!successor) throw new CatalogueError(`saved retirement of ${code}: the successor ${successorCode} is not in the catalogue`);
-    const replaces = [...((successor.replaces as string[] | undefined) ?? []), code, ...((retired.replaces as string[] | undefined) ?? [])];
+    if (!successor)
+      throw new CatalogueError(`saved retirement of ${code}: the successor ${successorCode} is not in the catalogue`);
+    const replaces = [
+      ...((successor.replaces as string[] | undefined) ?? []),
+      code,
+      ...((retired.replaces as string[] | undefined) ?? []),
+    ];
     successor.replaces = [...new Set(replaces)];
   }
 
@@ -66,7 +78,8 @@ export function applyOverlay(content: CatalogueContent, overlay: Overlay): Catal
 
 /** The catalogue with the edits applied; with broken edits, the repository's catalogue and the reason. */
 export function catalogueWithOverlay(content: CatalogueContent, overlay: Overlay | null, repository: () => Catalogue) {
-  if (!overlay || (overlay.courses.length === 0 && overlay.categories.length === 0)) return { catalogue: repository(), error: null };
+  if (!overlay || (overlay.courses.length === 0 && overlay.categories.length === 0))
+    return { catalogue: repository(), error: null };
   try {
     return { catalogue: createCatalogue(applyOverlay(content, overlay)), error: null };
   } catch (cause) {

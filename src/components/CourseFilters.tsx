@@ -16,7 +16,9 @@ export default function CourseFilters({ categories, levels, category, level, onC
         <select name="category" value={category} onChange={(event) => onChange({ category: event.target.value })}>
           <option value="">All Categories</option>
           {categories.map((c) => (
-            <option key={c.slug} value={c.slug}>{c.name}</option>
+            <option key={c.slug} value={c.slug}>
+              {c.name}
+            </option>
           ))}
         </select>
       </label>
@@ -25,7 +27,9 @@ export default function CourseFilters({ categories, levels, category, level, onC
         <select name="level" value={level} onChange={(event) => onChange({ level: event.target.value })}>
           <option value="">All Levels</option>
           {levels.map((l) => (
-            <option key={l} value={l}>{l}</option>
+            <option key={l} value={l}>
+              {l}
+            </option>
           ))}
         </select>
       </label>

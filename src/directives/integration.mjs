@@ -5,7 +5,10 @@ export default function interactionDirective() {
     name: 'client-interaction-directive',
     hooks: {
       'astro:config:setup': ({ addClientDirective }) => {
-        addClientDirective({ name: 'interaction', entrypoint: fileURLToPath(new URL('./interaction.ts', import.meta.url)) });
+        addClientDirective({
+          name: 'interaction',
+          entrypoint: fileURLToPath(new URL('./interaction.ts', import.meta.url)),
+        });
       },
     },
   };

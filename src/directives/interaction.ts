@@ -37,7 +37,8 @@ const interaction: ClientDirective = (load, options, el) => {
   let pendingSubmit: { form: HTMLFormElement; submitter: HTMLElement | null } | null = null;
 
   const remember = (event: Event) => {
-    const target = event.target instanceof Element ? event.target.closest<HTMLElement>('button, a, [role="button"]') : null;
+    const target =
+      event.target instanceof Element ? event.target.closest<HTMLElement>('button, a, [role="button"]') : null;
     if (!target) return;
     pendingClick = target;
     // A submit button's native submission is held too; replaying the click submits once the island listens.

@@ -1,6 +1,13 @@
 import { useEffect, useRef, useState, type InputEvent, type SubmitEvent } from 'react';
 import * as v from 'valibot';
-import { CONSENT_FIELDS, ContactSchema, ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, type ContactSource } from '../schemas/inquiry';
+import {
+  CONSENT_FIELDS,
+  ContactSchema,
+  ELAPSED_FIELD,
+  HONEYPOT_FIELD,
+  LIMITS,
+  type ContactSource,
+} from '../schemas/inquiry';
 import { issuesToFieldErrors } from '../schemas/field-errors';
 import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from './fields';
 import { CollectionNotice, ConsentChoices } from './PrivacyNotice';
@@ -77,7 +84,9 @@ export default function ContactForm({ source }: Props) {
         form.reset();
         setOutcome({ success: texts.success });
       } else {
-        const serverErrors = Object.fromEntries((data.errors ?? []).filter((e) => FIELDS.includes(e.field as never)).map((e) => [e.field, e.message]));
+        const serverErrors = Object.fromEntries(
+          (data.errors ?? []).filter((e) => FIELDS.includes(e.field as never)).map((e) => [e.field, e.message]),
+        );
         setErrors(serverErrors);
         setOutcome({ error: texts.error, detail: Object.keys(serverErrors).length ? undefined : data.message });
         focusFirstError(form, serverErrors);
@@ -109,11 +118,58 @@ export default function ContactForm({ source }: Props) {
     >
       <p className="form-note">Name, e-mail, phone and message are required.</p>
       <div className="form-grid">
-        <Field required markRequired={false} id={fieldId('firstName')} name="firstName" label="First name" autoComplete="given-name" maxLength={LIMITS.name} error={errors.firstName} />
-        <Field required markRequired={false} id={fieldId('lastName')} name="lastName" label="Last name" autoComplete="family-name" maxLength={LIMITS.name} error={errors.lastName} />
-        <Field required markRequired={false} id={fieldId('email')} name="email" label="E-mail" type="email" autoComplete="email" maxLength={LIMITS.email} error={errors.email} />
-        <Field required markRequired={false} id={fieldId('phone')} name="phone" label="Phone" type="tel" autoComplete="tel" maxLength={LIMITS.phone} error={errors.phone} />
-        <Field required markRequired={false} id={fieldId('message')} name="message" label="Message" multiline maxLength={LIMITS.message} error={errors.message} />
+        <Field
+          required
+          markRequired={false}
+          id={fieldId('firstName')}
+          name="firstName"
+          label="First name"
+          autoComplete="given-name"
+          maxLength={LIMITS.name}
+          error={errors.firstName}
+        />
+        <Field
+          required
+          markRequired={false}
+          id={fieldId('lastName')}
+          name="lastName"
+          label="Last name"
+          autoComplete="family-name"
+          maxLength={LIMITS.name}
+          error={errors.lastName}
+        />
+        <Field
+          required
+          markRequired={false}
+          id={fieldId('email')}
+          name="email"
+          label="E-mail"
+          type="email"
+          autoComplete="email"
+          maxLength={LIMITS.email}
+          error={errors.email}
+        />
+        <Field
+          required
+          markRequired={false}
+          id={fieldId('phone')}
+          name="phone"
+          label="Phone"
+          type="tel"
+          autoComplete="tel"
+          maxLength={LIMITS.phone}
+          error={errors.phone}
+        />
+        <Field
+          required
+          markRequired={false}
+          id={fieldId('message')}
+          name="message"
+          label="Message"
+          multiline
+          maxLength={LIMITS.message}
+          error={errors.message}
+        />
       </div>
       <CollectionNotice purpose="inquiry" />
       <ConsentChoices idPrefix={source} purpose="inquiry" />

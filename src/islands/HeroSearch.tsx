@@ -46,7 +46,9 @@ export default function HeroSearch({ categories, levels, label }: Props) {
     if (chosen('category')) setCategory(chosen('category'));
     if (chosen('level')) setLevel(chosen('level'));
     // The island wakes when the visitor reaches for it: that is the moment to fetch the search data.
-    loadSearchCourses().then(setCourses, (error: unknown) => console.error('Search suggestions: no course data', error));
+    loadSearchCourses().then(setCourses, (error: unknown) =>
+      console.error('Search suggestions: no course data', error),
+    );
     return () => clearTimeout(hideTimer.current);
   }, []);
 
@@ -97,11 +99,15 @@ export default function HeroSearch({ categories, levels, label }: Props) {
         // Read the form itself: a search sent while the island was waking up is in the fields, not yet in state.
         const data = new FormData(event.currentTarget);
         const read = (name: string) => String(data.get(name) ?? '');
-        window.location.assign(searchHref(read('search'), { category: read('category'), level: read('level') }) ?? '/search');
+        window.location.assign(
+          searchHref(read('search'), { category: read('category'), level: read('level') }) ?? '/search',
+        );
       }}
     >
       <div className="hero-search__text">
-        <label htmlFor={`${id}-q`} className="visually-hidden">Qualification name, code or keyword</label>
+        <label htmlFor={`${id}-q`} className="visually-hidden">
+          Qualification name, code or keyword
+        </label>
         <Search size={20} aria-hidden="true" className="hero-search__icon" />
         <input
           ref={inputRef}
@@ -146,7 +152,9 @@ export default function HeroSearch({ categories, levels, label }: Props) {
               onClick={() => pick(item)}
             >
               <span>{item.name}</span>
-              <span className="hero-search__type">{item.type === 'category' ? 'Category' : item.type === 'level' ? 'Level' : item.code}</span>
+              <span className="hero-search__type">
+                {item.type === 'category' ? 'Category' : item.type === 'level' ? 'Level' : item.code}
+              </span>
             </li>
           ))}
         </ul>
@@ -162,7 +170,9 @@ export default function HeroSearch({ categories, levels, label }: Props) {
           if (change.level !== undefined) setLevel(change.level);
         }}
       />
-      <button type="submit" className="btn btn--accent hero-search__submit">Search</button>
+      <button type="submit" className="btn btn--accent hero-search__submit">
+        Search
+      </button>
     </form>
   );
 }

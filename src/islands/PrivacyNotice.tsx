@@ -46,7 +46,8 @@ export function ConsentChoices({ idPrefix, purpose, values, onChange }: ConsentP
     <fieldset className="consents" aria-describedby={hintId}>
       <legend className="consents__legend">Optional choices</legend>
       <p id={hintId} className="field__hint">
-        Both are optional: your {purpose === 'quote' ? 'quote request' : 'message'} is sent whether or not you tick them.
+        Both are optional: your {purpose === 'quote' ? 'quote request' : 'message'} is sent whether or not you tick
+        them.
       </p>
       {(Object.keys(CONSENT_LABELS) as ConsentField[]).map((field) => (
         <div key={field} className="consents__item">
@@ -55,7 +56,10 @@ export function ConsentChoices({ idPrefix, purpose, values, onChange }: ConsentP
             type="checkbox"
             name={field}
             {...(values
-              ? { checked: values[field], onChange: (event: ChangeEvent<HTMLInputElement>) => onChange?.(field, event.target.checked) }
+              ? {
+                  checked: values[field],
+                  onChange: (event: ChangeEvent<HTMLInputElement>) => onChange?.(field, event.target.checked),
+                }
               : { defaultChecked: false })}
           />
           <label htmlFor={`${idPrefix}-${field}`}>{CONSENT_LABELS[field]}</label>

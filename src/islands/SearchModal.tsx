@@ -18,7 +18,10 @@ export default function SearchModal() {
   const hintId = useId();
   const [courses, setCourses] = useState<CourseSummary[]>([]);
   // The best few qualifications for the words typed so far, once the search data has arrived.
-  const matches = useMemo(() => (term.trim().length > 1 && courses.length ? searchCourses(courses, { search: term }).slice(0, 5) : []), [term, courses]);
+  const matches = useMemo(
+    () => (term.trim().length > 1 && courses.length ? searchCourses(courses, { search: term }).slice(0, 5) : []),
+    [term, courses],
+  );
 
   const open = () => {
     dialogRef.current?.showModal();
@@ -61,8 +64,11 @@ export default function SearchModal() {
               event.preventDefault();
               submit();
             }}
-            className="search-modal__form">
-            <label htmlFor={`${titleId}-input`} className="visually-hidden">Qualification name, code or keyword</label>
+            className="search-modal__form"
+          >
+            <label htmlFor={`${titleId}-input`} className="visually-hidden">
+              Qualification name, code or keyword
+            </label>
             <input
               ref={inputRef}
               id={`${titleId}-input`}
@@ -75,9 +81,13 @@ export default function SearchModal() {
               aria-describedby={hintId}
               maxLength={120}
             />
-            <button type="submit" className="btn btn--accent">Search</button>
+            <button type="submit" className="btn btn--accent">
+              Search
+            </button>
           </form>
-          <p id={hintId} className="search-modal__hint">Enter a qualification name, code or keyword to find relevant courses</p>
+          <p id={hintId} className="search-modal__hint">
+            Enter a qualification name, code or keyword to find relevant courses
+          </p>
           {matches.length > 0 && (
             <ul className="search-modal__matches" aria-label="Matching qualifications">
               {matches.map((course) => (

@@ -31,7 +31,8 @@ interface Props {
 }
 
 /** The free quote, carrying the words the visitor typed, so an empty search is never a dead end. */
-export const quoteHref = (search?: string) => (search?.trim() ? `/free-quote?${new URLSearchParams({ search: search.trim() })}` : '/free-quote');
+export const quoteHref = (search?: string) =>
+  search?.trim() ? `/free-quote?${new URLSearchParams({ search: search.trim() })}` : '/free-quote';
 
 const toHref = (query: SearchQuery) => {
   const params = new URLSearchParams();
@@ -43,14 +44,20 @@ const toHref = (query: SearchQuery) => {
  * Search results. The server renders the first answer into the page; refinements are
  * computed in the browser from the search data (src/lib/search-data.ts), fetched once, so they show at once afterwards.
  */
-export default function SearchResults({ initialQuery, initialResults, initialTotal, categories, levels, phone }: Props) {
+export default function SearchResults({
+  initialQuery,
+  initialResults,
+  initialTotal,
+  categories,
+  levels,
+  phone,
+}: Props) {
   const [query, setQuery] = useState<SearchQuery>(initialQuery);
   const [draft, setDraft] = useState<SearchQuery>(initialQuery);
   const [catalogue, setCatalogue] = useState<CourseSummary[] | null>(null);
   const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
   const [visible, setVisible] = useState(PAGE_SIZE);
   const formRef = useRef<HTMLFormElement>(null);
-
 
   // The island hydrates when the visitor first reaches for it; keep anything chosen or typed before that.
   useEffect(() => {
@@ -88,14 +95,21 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
     return () => window.removeEventListener('popstate', onPopState);
   }, []);
 
-  const results = useMemo(() => (catalogue ? searchCourses(catalogue, query) : initialResults), [catalogue, query, initialResults]);
+  const results = useMemo(
+    () => (catalogue ? searchCourses(catalogue, query) : initialResults),
+    [catalogue, query, initialResults],
+  );
   const total = catalogue ? results.length : initialTotal;
 
   const categoryName = categories.find((c) => c.slug === query.category)?.name ?? query.category;
   const filtered = Boolean(query.search || query.category || query.level);
 
   const apply = async (next: SearchQuery) => {
-    const clean = { search: next.search?.trim() || undefined, category: next.category || undefined, level: next.level || undefined };
+    const clean = {
+      search: next.search?.trim() || undefined,
+      category: next.category || undefined,
+      level: next.level || undefined,
+    };
     if (!(await ensureCatalogue())) return;
     window.history.pushState(null, '', toHref(clean));
     setQuery(clean);
@@ -138,7 +152,9 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
           level={draft.level ?? ''}
           onChange={(change) => setDraft({ ...draft, ...change })}
         />
-        <button type="submit" className="btn btn--accent">Search</button>
+        <button type="submit" className="btn btn--accent">
+          Search
+        </button>
       </form>
 
       {filtered && (
@@ -146,19 +162,37 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
           {query.search && (
             <li>
               <span>{query.search}</span>
-              <button type="button" onClick={() => void apply({ ...query, search: undefined })} aria-label={`Remove search "${query.search}"`}><X size={16} aria-hidden="true" /></button>
+              <button
+                type="button"
+                onClick={() => void apply({ ...query, search: undefined })}
+                aria-label={`Remove search "${query.search}"`}
+              >
+                <X size={16} aria-hidden="true" />
+              </button>
             </li>
           )}
           {query.category && (
             <li>
               <span>Category: {categoryName}</span>
-              <button type="button" onClick={() => void apply({ ...query, category: undefined })} aria-label="Remove category filter"><X size={16} aria-hidden="true" /></button>
+              <button
+                type="button"
+                onClick={() => void apply({ ...query, category: undefined })}
+                aria-label="Remove category filter"
+              >
+                <X size={16} aria-hidden="true" />
+              </button>
             </li>
           )}
           {query.level && (
             <li>
               <span>Level: {query.level}</span>
-              <button type="button" onClick={() => void apply({ ...query, level: undefined })} aria-label="Remove level filter"><X size={16} aria-hidden="true" /></button>
+              <button
+                type="button"
+                onClick={() => void apply({ ...query, level: undefined })}
+                aria-label="Remove level filter"
+              >
+                <X size={16} aria-hidden="true" />
+              </button>
             </li>
           )}
         </ul>
@@ -166,26 +200,44 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
 
       <div className="search-summary">
         <p role="status">
-          {status === 'loading' ? 'Searching for courses...' : `Found ${total} course(s)${filtered ? ' matching your criteria' : ''}`}
+          {status === 'loading'
+            ? 'Searching for courses...'
+            : `Found ${total} course(s)${filtered ? ' matching your criteria' : ''}`}
         </p>
-        {filtered && <a className="btn btn--outline" href="/courses">Clear Filters</a>}
+        {filtered && (
+          <a className="btn btn--outline" href="/courses">
+            Clear Filters
+          </a>
+        )}
       </div>
 
       {status === 'error' && (
-        <p className="search-error" role="alert">Failed to load search results. Please try again later.</p>
+        <p className="search-error" role="alert">
+          Failed to load search results. Please try again later.
+        </p>
       )}
 
       {total === 0 ? (
         <div className="search-empty">
           <h2>No courses found</h2>
-          <p>We couldn't find any courses matching your search criteria. Try adjusting your search terms or browse our categories instead.</p>
-          <a className="btn btn--primary" href="/courses">Browse All Categories</a>
+          <p>
+            We couldn't find any courses matching your search criteria. Try adjusting your search terms or browse our
+            categories instead.
+          </p>
+          <a className="btn btn--primary" href="/courses">
+            Browse All Categories
+          </a>
           <div className="search-empty__help">
             <p>Not sure which qualification fits your work? Tell us what you do and we will match it for you, free.</p>
-            <a className="btn btn--accent" href={quoteHref(query.search)}>Get a Free Quote</a>
+            <a className="btn btn--accent" href={quoteHref(query.search)}>
+              Get a Free Quote
+            </a>
             {phone && (
               <p className="search-empty__call">
-                Or call us on <a href={telHref(phone)} data-setting="contactInfo.phone" data-setting-link="tel">{phone}</a>
+                Or call us on{' '}
+                <a href={telHref(phone)} data-setting="contactInfo.phone" data-setting-link="tel">
+                  {phone}
+                </a>
               </p>
             )}
           </div>
@@ -194,12 +246,19 @@ export default function SearchResults({ initialQuery, initialResults, initialTot
         <>
           <ul className="course-grid" aria-label="Matching courses">
             {results.slice(0, visible).map((course) => (
-              <li key={course.code}><CourseCard course={course} headingLevel={2} /></li>
+              <li key={course.code}>
+                <CourseCard course={course} headingLevel={2} />
+              </li>
             ))}
           </ul>
           {total > visible && (
             <p className="search-more">
-              <button type="button" className="btn btn--primary" onClick={() => void showMore()} disabled={status === 'loading'}>
+              <button
+                type="button"
+                className="btn btn--primary"
+                onClick={() => void showMore()}
+                disabled={status === 'loading'}
+              >
                 Show more ({total - visible} more)
               </button>
             </p>

@@ -71,7 +71,14 @@ export default function VideoPlayer({ title, mp4, webm, captions, poster, poster
                 <rect x="40" y="150" width="44" height="46" rx="8" className="video-cover__bar" />
                 <rect x="96" y="118" width="44" height="78" rx="8" className="video-cover__bar" />
                 <rect x="152" y="86" width="44" height="110" rx="8" className="video-cover__bar" />
-                <rect x="208" y="54" width="44" height="142" rx="8" className="video-cover__bar video-cover__bar--top" />
+                <rect
+                  x="208"
+                  y="54"
+                  width="44"
+                  height="142"
+                  rx="8"
+                  className="video-cover__bar video-cover__bar--top"
+                />
                 <rect x="228" y="14" width="4" height="42" className="video-cover__bar" />
                 <path d="M232 14 L262 24 L232 34 Z" className="video-cover__flag" />
                 <rect x="30" y="198" width="232" height="6" rx="3" fill="rgb(255 255 255 / 0.5)" />
@@ -83,7 +90,9 @@ export default function VideoPlayer({ title, mp4, webm, captions, poster, poster
               <img src={poster} alt="" width={1280} height={720} loading="lazy" decoding="async" />
             </picture>
           )}
-          <span className="video-player__play"><Play size={34} aria-hidden="true" /></span>
+          <span className="video-player__play">
+            <Play size={34} aria-hidden="true" />
+          </span>
           <span className="visually-hidden">Play video: {title}</span>
         </button>
       )}

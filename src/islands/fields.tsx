@@ -25,7 +25,23 @@ interface FieldProps {
   inputRef?: (element: HTMLInputElement | HTMLTextAreaElement | null) => void;
 }
 
-export function Field({ id, name, label, error, hint, required, markRequired = true, type = 'text', autoComplete, maxLength, multiline, rows = 5, value, onChange, inputRef }: FieldProps) {
+export function Field({
+  id,
+  name,
+  label,
+  error,
+  hint,
+  required,
+  markRequired = true,
+  type = 'text',
+  autoComplete,
+  maxLength,
+  multiline,
+  rows = 5,
+  value,
+  onChange,
+  inputRef,
+}: FieldProps) {
   const describedBy = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
   const common = {
     id,
@@ -37,17 +53,36 @@ export function Field({ id, name, label, error, hint, required, markRequired = t
     'aria-describedby': describedBy,
     className: 'field__control',
     ...(value !== undefined ? { value } : {}),
-    ...(onChange ? { onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(event.target.value) } : {}),
+    ...(onChange
+      ? { onChange: (event: ChangeEvent<HTMLInputElement | HTMLTextAreaElement>) => onChange(event.target.value) }
+      : {}),
   };
   return (
     <div className={`field${multiline ? ' field--wide' : ''}`}>
       <label htmlFor={id} className="field__label">
         {label}
-        {required && markRequired && <span className="field__required" aria-hidden="true"> *</span>}
+        {required && markRequired && (
+          <span className="field__required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
-      {hint && <p id={`${id}-hint`} className="field__hint">{hint}</p>}
-      {multiline ? <textarea {...common} rows={rows} ref={inputRef} /> : <input {...common} type={type} ref={inputRef} />}
-      {error && <p id={`${id}-error`} className="field__error">{error}</p>}
+      {hint && (
+        <p id={`${id}-hint`} className="field__hint">
+          {hint}
+        </p>
+      )}
+      {multiline ? (
+        <textarea {...common} rows={rows} ref={inputRef} />
+      ) : (
+        <input {...common} type={type} ref={inputRef} />
+      )}
+      {error && (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }
@@ -89,7 +124,14 @@ export const elapsedSincePageLoad = () => Math.round(performance.now());
 export const API_TIMEOUT_MS = 10_000;
 
 /** POSTs JSON; resolves with the status and body (never throws for an HTTP error). */
-export async function postJson(url: string, body: unknown): Promise<{ ok: boolean; status: number; data: { success?: boolean; message?: string; errors?: { field: string; message: string }[] } }> {
+export async function postJson(
+  url: string,
+  body: unknown,
+): Promise<{
+  ok: boolean;
+  status: number;
+  data: { success?: boolean; message?: string; errors?: { field: string; message: string }[] };
+}> {
   const response = await fetch(url, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
@@ -102,15 +144,27 @@ export async function postJson(url: string, body: unknown): Promise<{ ok: boolea
 
 /** A labelled <select> with a first empty choice (the placeholder), wired up for errors like Field. */
 export function SelectField(props: {
-  id: string; name: string; label: string; value: string; onChange: (value: string) => void;
-  placeholder: string; options: readonly string[]; required?: boolean; error?: string;
+  id: string;
+  name: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  placeholder: string;
+  options: readonly string[];
+  required?: boolean;
+  error?: string;
 }) {
   const { id, name, label, value, onChange, placeholder, options, required, error } = props;
   return (
     <div className="field">
       <label htmlFor={id} className="field__label">
         {label}
-        {required && <span className="field__required" aria-hidden="true"> *</span>}
+        {required && (
+          <span className="field__required" aria-hidden="true">
+            {' '}
+            *
+          </span>
+        )}
       </label>
       <select
         id={id}
@@ -123,9 +177,17 @@ export function SelectField(props: {
         aria-describedby={error ? `${id}-error` : undefined}
       >
         <option value="">{placeholder}</option>
-        {options.map((option) => <option key={option} value={option}>{option}</option>)}
+        {options.map((option) => (
+          <option key={option} value={option}>
+            {option}
+          </option>
+        ))}
       </select>
-      {error && <p id={`${id}-error`} className="field__error">{error}</p>}
+      {error && (
+        <p id={`${id}-error`} className="field__error">
+          {error}
+        </p>
+      )}
     </div>
   );
 }

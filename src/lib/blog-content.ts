@@ -7,11 +7,52 @@ import { Marked } from 'marked';
  * browser). HTML from the editor and HTML rendered from Markdown go through the same allow-list.
  */
 export const ALLOWED_TAGS = [
-  'p', 'br', 'hr', 'h2', 'h3', 'h4', 'strong', 'b', 'em', 'i', 'u', 's', 'del', 'sub', 'sup', 'mark',
-  'blockquote', 'ul', 'ol', 'li', 'a', 'code', 'pre', 'img', 'figure', 'figcaption',
-  'table', 'thead', 'tbody', 'tr', 'th', 'td',
+  'p',
+  'br',
+  'hr',
+  'h2',
+  'h3',
+  'h4',
+  'strong',
+  'b',
+  'em',
+  'i',
+  'u',
+  's',
+  'del',
+  'sub',
+  'sup',
+  'mark',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'code',
+  'pre',
+  'img',
+  'figure',
+  'figcaption',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
 ];
-export const ALLOWED_ATTR = ['href', 'title', 'src', 'alt', 'width', 'height', 'colspan', 'rowspan', 'start', 'reversed', 'scope'];
+export const ALLOWED_ATTR = [
+  'href',
+  'title',
+  'src',
+  'alt',
+  'width',
+  'height',
+  'colspan',
+  'rowspan',
+  'start',
+  'reversed',
+  'scope',
+];
 
 /** In rendered content only links with these protocols are kept; others are blanked (see docs/limits.md). */
 export const LINK_PROTOCOLS = ['http', 'https', 'irc', 'ircs', 'mailto', 'xmpp'] as const;
@@ -51,8 +92,25 @@ export function isAllowedImageSource(url: string): boolean {
 
 /** Elements dropped together with everything inside them (their text is never kept). */
 export const DROPPED_WITH_CONTENT = [
-  'script', 'style', 'template', 'noscript', 'iframe', 'object', 'embed', 'svg', 'math', 'form', 'textarea', 'select',
-  'button', 'title', 'head', 'noembed', 'noframes', 'xmp', 'plaintext',
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'iframe',
+  'object',
+  'embed',
+  'svg',
+  'math',
+  'form',
+  'textarea',
+  'select',
+  'button',
+  'title',
+  'head',
+  'noembed',
+  'noframes',
+  'xmp',
+  'plaintext',
 ];
 
 /** Image sizes are plain pixel counts. */
@@ -92,8 +150,10 @@ export function blogSanitizer(purify: DOMPurify): (html: string) => string {
     configured.add(purify);
     purify.addHook('uponSanitizeAttribute', (node, event) => {
       if (event.attrName === 'href' && !isAllowedLink(event.attrValue)) event.keepAttr = false;
-      if (event.attrName === 'src' && (node.nodeName !== 'IMG' || !isAllowedImageSource(event.attrValue))) event.keepAttr = false;
-      if ((event.attrName === 'width' || event.attrName === 'height') && !isAllowedDimension(event.attrValue)) event.keepAttr = false;
+      if (event.attrName === 'src' && (node.nodeName !== 'IMG' || !isAllowedImageSource(event.attrValue)))
+        event.keepAttr = false;
+      if ((event.attrName === 'width' || event.attrName === 'height') && !isAllowedDimension(event.attrValue))
+        event.keepAttr = false;
     });
     purify.addHook('afterSanitizeAttributes', (node) => {
       if (node.nodeName === 'A' && node.hasAttribute('href')) {
@@ -130,6 +190,10 @@ export function markdownToHtml(source: string): string {
 
 /** Words of HTML content, for the read time (about 200 words a minute; 5 when there is no text). */
 export function readTimeMinutes(html: string): number {
-  const words = html.replace(/<[^>]*>/g, ' ').replace(/&[a-z#0-9]+;/gi, ' ').split(/\s+/).filter(Boolean).length;
+  const words = html
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&[a-z#0-9]+;/gi, ' ')
+    .split(/\s+/)
+    .filter(Boolean).length;
   return words === 0 ? 5 : Math.max(1, Math.ceil(words / 200));
 }

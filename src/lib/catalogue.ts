@@ -49,9 +49,17 @@ export const levelRank = (level: string) => {
 
 /** Categories that have a fixed picture of their own (public/images/categories/{slug}.svg). */
 const PICTURES = new Set([
-  'business-administration', 'finance-administration', 'leadership-management', 'information-technology',
-  'civil-construction', 'government-security', 'security-cleaning', 'community-services', 'health-fitness',
-  'early-childhood-education', 'beauty-hair-services',
+  'business-administration',
+  'finance-administration',
+  'leadership-management',
+  'information-technology',
+  'civil-construction',
+  'government-security',
+  'security-cleaning',
+  'community-services',
+  'health-fitness',
+  'early-childhood-education',
+  'beauty-hair-services',
 ]);
 export const DEFAULT_CATEGORY_PICTURE = '/images/categories/default-business.svg';
 

@@ -26,7 +26,11 @@ export function splitClaims(text: string, timeframe = DEFAULT_TIMEFRAME): ClaimS
   // The space before the sentence goes with it, so hiding it leaves no double space.
   const lead = start > 0 ? start - 1 : 0;
   if (lead > 0) segments.push({ text: text.slice(0, lead) });
-  segments.push({ claim: 'completionTime', before: text.slice(lead, at), after: text.slice(at + timeframe.length, end) });
+  segments.push({
+    claim: 'completionTime',
+    before: text.slice(lead, at),
+    after: text.slice(at + timeframe.length, end),
+  });
   if (end < text.length) segments.push(...splitClaims(text.slice(end), timeframe));
   return segments;
 }
@@ -34,7 +38,9 @@ export function splitClaims(text: string, timeframe = DEFAULT_TIMEFRAME): ClaimS
 /** The same copy as plain text (for meta descriptions and JSON-LD): the claim updated, or left out when off. */
 export function claimPlainText(text: string, claim: { value: string; enabled: boolean }): string {
   return splitClaims(text)
-    .map((segment) => ('text' in segment ? segment.text : claim.enabled ? `${segment.before}${claim.value}${segment.after}` : ''))
+    .map((segment) =>
+      'text' in segment ? segment.text : claim.enabled ? `${segment.before}${claim.value}${segment.after}` : '',
+    )
     .join('')
     .trim();
 }

@@ -15,8 +15,12 @@ export function getCatalogue(): Promise<Catalogue> {
     if (!process.env.NETLIFY_BLOBS_CONTEXT) return repositoryCatalogue();
     const { loadCatalogue } = await import('../server/catalogue');
     const { catalogue, overlay, error } = await loadCatalogue({ maxAgeMs: Number.POSITIVE_INFINITY });
-    if (error) console.warn(`Catalogue: the saved edits were not used, the site is built from the repository content. ${error}`);
-    else if (overlay) console.info(`Catalogue: built with ${overlay.courses.length} course and ${overlay.categories.length} category edits.`);
+    if (error)
+      console.warn(`Catalogue: the saved edits were not used, the site is built from the repository content. ${error}`);
+    else if (overlay)
+      console.info(
+        `Catalogue: built with ${overlay.courses.length} course and ${overlay.categories.length} category edits.`,
+      );
     return catalogue;
   })();
   return built;

@@ -3,7 +3,8 @@ export const COUNT_UP_DURATION = 2000;
 export const COUNT_UP_STEPS = 60;
 
 export function countUpFrames(target: number, decimals = 0, steps = COUNT_UP_STEPS): string[] {
-  const format = (n: number) => n.toLocaleString('en-AU', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
+  const format = (n: number) =>
+    n.toLocaleString('en-AU', { minimumFractionDigits: decimals, maximumFractionDigits: decimals });
   return Array.from({ length: steps }, (_, i) => format(i === steps - 1 ? target : (target * (i + 1)) / steps));
 }
 

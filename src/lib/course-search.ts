@@ -58,12 +58,15 @@ const STOP_WORDS = new Set(
   full part time casual permanent since ago plus more most some all any lot lots many several
   looking look want wanting need needing would like could can will please help find
   qualification qualifications qualified course courses rpl recognition prior recognised nationally
-  trade trades tradie person as`.split(/\s+/).filter(Boolean),
+  trade trades tradie person as`
+    .split(/\s+/)
+    .filter(Boolean),
 );
 
 /** Light stemming shared by the index and the query: "carpenters" finds "carpenter". */
 function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is')) return word.slice(0, -1);
+  if (word.length > 4 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is'))
+    return word.slice(0, -1);
   return word;
 }
 
@@ -179,7 +182,8 @@ function phraseBonus(phrases: Set<string>, words: string[]): number {
 /** How many of the best raw matches the phrase and level bonuses reorder. */
 const RERANKED = 100;
 
-const byLevelThenTitle = (a: SearchableCourse, b: SearchableCourse) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title);
+const byLevelThenTitle = (a: SearchableCourse, b: SearchableCourse) =>
+  levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title);
 
 /**
  * Course search, read the way workers write: free sentences ("I have 10 years as a carpenter"),
@@ -191,7 +195,8 @@ const byLevelThenTitle = (a: SearchableCourse, b: SearchableCourse) => levelRank
 export function searchCourses<T extends SearchableCourse>(courses: readonly T[], query: SearchQuery): T[] {
   const level = query.level?.trim().toLowerCase();
   const category = query.category?.trim().toLowerCase();
-  const passes = (course: T) => (!category || course.category === category) && (!level || course.level.toLowerCase() === level);
+  const passes = (course: T) =>
+    (!category || course.category === category) && (!level || course.level.toLowerCase() === level);
   const text = query.search?.trim() ?? '';
   if (!text) return courses.filter(passes).sort(byLevelThenTitle);
 
@@ -217,7 +222,10 @@ export function searchCourses<T extends SearchableCourse>(courses: readonly T[],
     // keystroke cheap when a short prefix matches thousands of courses.
     const head = results
       .slice(0, RERANKED)
-      .map((r) => ({ id: r.id as number, score: r.score * phraseBonus(phrases(r.id), words) * (1 - 0.04 * Math.min(levelRank(courses[r.id].level), 6)) }))
+      .map((r) => ({
+        id: r.id as number,
+        score: r.score * phraseBonus(phrases(r.id), words) * (1 - 0.04 * Math.min(levelRank(courses[r.id].level), 6)),
+      }))
       .sort((a, b) => b.score - a.score || byLevelThenTitle(courses[a.id], courses[b.id]));
     for (const r of head) push(r.id);
     for (let i = RERANKED; i < results.length; i++) push(results[i].id as number);
@@ -243,7 +251,9 @@ export function suggest(
   const needle = normalise(typed);
   const filters: Suggestion[] = needle
     ? [
-        ...categories.filter((c) => normalise(c.name).includes(needle)).map((c) => ({ type: 'category' as const, name: c.name, slug: c.slug })),
+        ...categories
+          .filter((c) => normalise(c.name).includes(needle))
+          .map((c) => ({ type: 'category' as const, name: c.name, slug: c.slug })),
         ...levels.filter((l) => normalise(l).includes(needle)).map((l) => ({ type: 'level' as const, name: l })),
       ]
     : [];

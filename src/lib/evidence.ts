@@ -22,4 +22,7 @@ export function parseChecklists(input: unknown): EvidenceChecklists {
 export const evidenceChecklists = repositoryCatalogue().evidenceLists;
 
 /** The checklist of one qualification: its own items, then its category's, then the common ones. */
-export const evidenceFor = (course: { code: string; category: string }, lists: EvidenceChecklists = evidenceChecklists) => listFor(course, lists);
+export const evidenceFor = (
+  course: { code: string; category: string },
+  lists: EvidenceChecklists = evidenceChecklists,
+) => listFor(course, lists);

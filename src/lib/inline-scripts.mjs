@@ -25,7 +25,8 @@ function sonnerCss() {
   return JSON.parse(match[1]);
 }
 
-const sha256 = (source) => /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(source).digest('base64')}`);
+const sha256 = (source) =>
+  /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(source).digest('base64')}`);
 
 /** Styles a library inserts while the page runs (admin pages only). */
 export const runtimeStyleHashes = [sonnerCss()].map(sha256);

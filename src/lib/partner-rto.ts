@@ -1,13 +1,18 @@
 import type { PartnerRto } from '../schemas/site-settings.ts';
 
 /** Shown wherever the delivering RTO is not known yet (no partner RTO entered, or none for this course). */
-export const RTO_IN_QUOTE = 'The partner RTO that assesses and issues your qualification is named in your written quote.';
+export const RTO_IN_QUOTE =
+  'The partner RTO that assesses and issues your qualification is named in your written quote.';
 
 /**
  * The partner RTO that delivers a course: one that lists the course code, else one that lists its
  * category, else one that lists neither (it delivers every qualification). Undefined when none does.
  */
-export function deliveringRto(rtos: readonly PartnerRto[] | undefined, code: string, category: string): PartnerRto | undefined {
+export function deliveringRto(
+  rtos: readonly PartnerRto[] | undefined,
+  code: string,
+  category: string,
+): PartnerRto | undefined {
   if (!rtos?.length) return undefined;
   return (
     rtos.find((rto) => rto.courses.includes(code)) ??
@@ -29,7 +34,10 @@ export interface PartsInput {
   business?: { legalName: string; abn: string };
 }
 
-const rtoLink = (rto: PartnerRto): Part => ({ text: rtoLabel(rto), href: rto.registerUrl || `https://training.gov.au/Organisation/Details/${rto.code}` });
+const rtoLink = (rto: PartnerRto): Part => ({
+  text: rtoLabel(rto),
+  href: rto.registerUrl || `https://training.gov.au/Organisation/Details/${rto.code}`,
+});
 
 /**
  * The sentence naming the partner RTO(s) or the business behind the site:
@@ -60,17 +68,28 @@ export function partsFor(kind: PartsKind, settings: PartsInput, course?: { code:
  * Course JSON-LD `provider`: the delivering RTO as an EducationalOrganization with its register page,
  * or nothing when it is not known (this service never appears as the provider).
  */
-export function providerJsonLd(rtos: readonly PartnerRto[] | undefined, code: string, category: string): { provider?: Record<string, string> } {
+export function providerJsonLd(
+  rtos: readonly PartnerRto[] | undefined,
+  code: string,
+  category: string,
+): { provider?: Record<string, string> } {
   const rto = deliveringRto(rtos, code, category);
   return rto ? { provider: { '@type': 'EducationalOrganization', name: rto.legalName, url: rto.registerUrl } } : {};
 }
 
 /** The quote confirmation: the RTO(s) delivering the chosen courses, or the written-quote sentence when any is unknown. */
-export function quoteRtoParts(rtos: readonly PartnerRto[] | undefined, chosen: readonly { code: string; category: string }[]): Part[] {
+export function quoteRtoParts(
+  rtos: readonly PartnerRto[] | undefined,
+  chosen: readonly { code: string; category: string }[],
+): Part[] {
   const found = chosen.map((course) => deliveringRto(rtos, course.code, course.category));
   if (!found.length || found.some((rto) => !rto)) return [RTO_IN_QUOTE];
   const unique = [...new Map(found.map((rto) => [rto!.code, rto!])).values()];
-  const parts: Part[] = [unique.length === 1 ? 'Your qualification is assessed and issued by our partner RTO ' : 'Your qualifications are assessed and issued by our partner RTOs '];
+  const parts: Part[] = [
+    unique.length === 1
+      ? 'Your qualification is assessed and issued by our partner RTO '
+      : 'Your qualifications are assessed and issued by our partner RTOs ',
+  ];
   for (const [index, rto] of unique.entries()) parts.push(...(index ? ['; '] : []), rtoLink(rto));
   parts.push('.');
   return parts;

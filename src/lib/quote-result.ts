@@ -35,19 +35,76 @@ const STOP_WORDS = new Set(
 
 /** Everyday words for what the catalogue calls something else. */
 const ALIASES: Record<string, string> = {
-  childcare: 'childhood', daycare: 'childhood', kindergarten: 'childhood', preschool: 'childhood',
-  chef: 'kitchen', cook: 'kitchen', cooking: 'kitchen', guard: 'security', bouncer: 'security', crowd: 'security',
-  carer: 'support', caregiver: 'support', aged: 'ageing', elderly: 'ageing', nurse: 'nursing', nurses: 'nursing',
-  builder: 'building', bookkeeper: 'bookkeeping', accountant: 'accounting', trainer: 'training', teacher: 'education',
-  tiler: 'tiling', plasterer: 'plastering', painter: 'painting', roofer: 'roof', scaffolder: 'scaffolding',
-  bricklayer: 'bricklaying', brickie: 'bricklaying', chippy: 'carpentry', sparky: 'electrotechnology', hairdresser: 'hairdressing',
-  barber: 'barbering', beautician: 'beauty', makeup: 'make', nails: 'nail', manager: 'management', managing: 'management',
-  supervisor: 'leadership', supervising: 'leadership', leader: 'leadership', lead: 'leadership', warehouse: 'supply',
-  forklift: 'supply', logistics: 'logistics', helpdesk: 'information', coding: 'information', developer: 'information',
-  programmer: 'information', network: 'information', cyber: 'cyber', counsellor: 'counselling', coach: 'coaching',
-  lifeguard: 'aquatics', swimming: 'aquatics', gym: 'fitness', personal: 'fitness', massage: 'massage', dental: 'dental',
-  mortgage: 'mortgage', broker: 'broking', payroll: 'bookkeeping', receptionist: 'business', admin: 'administration',
-  excavator: 'plant', digger: 'plant', operator: 'plant', cleaner: 'cleaning', pest: 'pest', youth: 'youth', disability: 'disability',
+  childcare: 'childhood',
+  daycare: 'childhood',
+  kindergarten: 'childhood',
+  preschool: 'childhood',
+  chef: 'kitchen',
+  cook: 'kitchen',
+  cooking: 'kitchen',
+  guard: 'security',
+  bouncer: 'security',
+  crowd: 'security',
+  carer: 'support',
+  caregiver: 'support',
+  aged: 'ageing',
+  elderly: 'ageing',
+  nurse: 'nursing',
+  nurses: 'nursing',
+  builder: 'building',
+  bookkeeper: 'bookkeeping',
+  accountant: 'accounting',
+  trainer: 'training',
+  teacher: 'education',
+  tiler: 'tiling',
+  plasterer: 'plastering',
+  painter: 'painting',
+  roofer: 'roof',
+  scaffolder: 'scaffolding',
+  bricklayer: 'bricklaying',
+  brickie: 'bricklaying',
+  chippy: 'carpentry',
+  sparky: 'electrotechnology',
+  hairdresser: 'hairdressing',
+  barber: 'barbering',
+  beautician: 'beauty',
+  makeup: 'make',
+  nails: 'nail',
+  manager: 'management',
+  managing: 'management',
+  supervisor: 'leadership',
+  supervising: 'leadership',
+  leader: 'leadership',
+  lead: 'leadership',
+  warehouse: 'supply',
+  forklift: 'supply',
+  logistics: 'logistics',
+  helpdesk: 'information',
+  coding: 'information',
+  developer: 'information',
+  programmer: 'information',
+  network: 'information',
+  cyber: 'cyber',
+  counsellor: 'counselling',
+  coach: 'coaching',
+  lifeguard: 'aquatics',
+  swimming: 'aquatics',
+  gym: 'fitness',
+  personal: 'fitness',
+  massage: 'massage',
+  dental: 'dental',
+  mortgage: 'mortgage',
+  broker: 'broking',
+  payroll: 'bookkeeping',
+  receptionist: 'business',
+  admin: 'administration',
+  excavator: 'plant',
+  digger: 'plant',
+  operator: 'plant',
+  cleaner: 'cleaning',
+  pest: 'pest',
+  youth: 'youth',
+  disability: 'disability',
 };
 
 /** A crude stem, so "carpenter" finds carpentry and "plumber" plumbing through a prefix search. */
@@ -60,7 +117,12 @@ export function stem(word: string): string {
 
 /** Distinct search words of free text, most telling first (aliases, then longer words), at most 25. */
 export function keywords(text: string): string[] {
-  const words = text.toLowerCase().normalize('NFKD').replace(/[^a-z0-9\s-]/g, ' ').split(/[\s-]+/).filter(Boolean);
+  const words = text
+    .toLowerCase()
+    .normalize('NFKD')
+    .replace(/[^a-z0-9\s-]/g, ' ')
+    .split(/[\s-]+/)
+    .filter(Boolean);
   const out = new Set<string>();
   for (const word of words) {
     if (word.length < 3 || /^\d+$/.test(word) || STOP_WORDS.has(word)) continue;
@@ -85,7 +147,8 @@ export function rankByText<T extends CourseSummary>(text: string, pool: readonly
     const hits = searchCourses(pool, { search: word });
     if (!hits.length || (pool.length >= 6 && hits.length > pool.length / 2)) continue;
     const weight = 1 / Math.sqrt(hits.length);
-    for (const [i, course] of hits.entries()) score.set(course.code, (score.get(course.code) ?? 0) + weight * (i < 3 ? 1.2 : 1));
+    for (const [i, course] of hits.entries())
+      score.set(course.code, (score.get(course.code) ?? 0) + weight * (i < 3 ? 1.2 : 1));
   }
   return pool
     .filter((c) => score.has(c.code))

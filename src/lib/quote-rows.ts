@@ -13,7 +13,9 @@ export type QuoteRow = { field: string; label: string; text: string; empty: bool
 /** Fields whose stored value reads better through the catalogue names kept with the quote. */
 const SHOWN_AS: Record<string, (quote: StoredQuoteLike) => string | null> = {
   selectedCategories: (quote) => (quote.categories ?? []).map((category) => category.name).join('\n'),
-  selectedCourses: (quote) => (quote.courses ?? []).map((course) => `${course.code} – ${course.title} (${course.level})`).join('\n') || 'None chosen',
+  selectedCourses: (quote) =>
+    (quote.courses ?? []).map((course) => `${course.code} – ${course.title} (${course.level})`).join('\n') ||
+    'None chosen',
   notSure: (quote) => (quote.notSure === true ? 'Asked for suggestions from their experience' : null),
 };
 

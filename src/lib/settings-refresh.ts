@@ -34,7 +34,8 @@ export function applySettings(root: ParentNode, settings: Settings): number {
     }
     if (!shown) continue;
     const link = node instanceof HTMLAnchorElement ? node : node.closest('a');
-    const href = kind === 'mailto' ? `mailto:${value}` : kind === 'tel' ? telHref(value) : kind === 'url' ? value : undefined;
+    const href =
+      kind === 'mailto' ? `mailto:${value}` : kind === 'tel' ? telHref(value) : kind === 'url' ? value : undefined;
     if (link && href !== undefined && link.getAttribute('href') !== href) {
       // Only http(s) addresses become social links; anything else stays hidden.
       if (kind === 'url' && !/^https?:\/\//i.test(value)) {

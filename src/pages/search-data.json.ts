@@ -11,7 +11,16 @@ export const GET: APIRoute = async () => {
   const { summaries } = await getCatalogue();
   return new Response(
     JSON.stringify({
-      courses: summaries.map(({ code, title, level, category, categoryName, about, featured, terms }) => ({ code, title, level, category, categoryName, about, featured, terms })),
+      courses: summaries.map(({ code, title, level, category, categoryName, about, featured, terms }) => ({
+        code,
+        title,
+        level,
+        category,
+        categoryName,
+        about,
+        featured,
+        terms,
+      })),
     }),
     { headers: { 'content-type': 'application/json; charset=utf-8' } },
   );

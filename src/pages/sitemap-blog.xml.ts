@@ -14,7 +14,9 @@ export const GET: APIRoute = async (context) => {
   const newest = blogs[0]?.updatedAt;
   const entries = [
     `<url><loc>${url('/blog')}</loc>${newest ? `<lastmod>${newest}</lastmod>` : ''}</url>`,
-    ...blogs.map((blog) => `<url><loc>${escapeXml(url(`/blog/${blog.slug}`))}</loc><lastmod>${blog.updatedAt}</lastmod></url>`),
+    ...blogs.map(
+      (blog) => `<url><loc>${escapeXml(url(`/blog/${blog.slug}`))}</loc><lastmod>${blog.updatedAt}</lastmod></url>`,
+    ),
   ];
   const xml = `<?xml version="1.0" encoding="UTF-8"?>\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${entries.join('\n')}\n</urlset>\n`;
   return new Response(xml, { headers: { ...listCacheHeaders(), 'Content-Type': 'application/xml; charset=utf-8' } });

@@ -8,7 +8,12 @@ const required = (max: number) =>
 
 /** POST /api/auth/login body. The username is compared case-insensitively; the password is used as typed. */
 export const LoginSchema = v.object({
-  username: v.pipe(v.string(FILL_ALL_FIELDS), v.trim(), v.nonEmpty(FILL_ALL_FIELDS), v.maxLength(64, 'Usernames are at most 64 characters')),
+  username: v.pipe(
+    v.string(FILL_ALL_FIELDS),
+    v.trim(),
+    v.nonEmpty(FILL_ALL_FIELDS),
+    v.maxLength(64, 'Usernames are at most 64 characters'),
+  ),
   password: required(200),
 });
 
@@ -30,7 +35,13 @@ export const NewPasswordSchema = v.pipe(
 );
 
 /** A staff account's e-mail address (optional): where one-time sign-in links go. */
-export const StaffEmailSchema = v.pipe(v.string(), v.trim(), v.toLowerCase(), v.email('Enter a valid e-mail address'), v.maxLength(254));
+export const StaffEmailSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.toLowerCase(),
+  v.email('Enter a valid e-mail address'),
+  v.maxLength(254),
+);
 
 export const NewUserSchema = v.object({
   username: UsernameSchema,

@@ -14,7 +14,12 @@ export const MAX_KEYWORDS = 30;
 
 /** One image, jpg/jpeg/png/gif/webp, at most 5 MB (docs/limits.md#images). */
 export const MAX_UPLOAD_BYTES = 5_242_880;
-export const UPLOAD_TYPES = { 'image/jpeg': ['.jpg', '.jpeg'], 'image/png': ['.png'], 'image/gif': ['.gif'], 'image/webp': ['.webp'] } as const;
+export const UPLOAD_TYPES = {
+  'image/jpeg': ['.jpg', '.jpeg'],
+  'image/png': ['.png'],
+  'image/gif': ['.gif'],
+  'image/webp': ['.webp'],
+} as const;
 /** Where uploaded images are served from; only these may be a post's featured image. */
 export const UPLOAD_URL_PATTERN = /^\/api\/uploads\/[a-f0-9]{32}\.(?:webp|jpg|png|gif)$/;
 
@@ -38,7 +43,10 @@ const text = (max: number, label: string) =>
   );
 const required = (max: number, label: string) => v.pipe(text(max, label), v.nonEmpty(`${label} is required`));
 const withDefault = (max: number, label: string, fallback: string) =>
-  v.pipe(v.optional(text(max, label), fallback), v.transform((value) => value || fallback));
+  v.pipe(
+    v.optional(text(max, label), fallback),
+    v.transform((value) => value || fallback),
+  );
 
 /** Chips (tags, SEO keywords) are trimmed, never blank, never repeated (compared without case). */
 export function cleanChips(values: string[]): string[] {
@@ -54,7 +62,17 @@ export function cleanChips(values: string[]): string[] {
 }
 const chips = (label: string, maxItems: number, maxChars: number) =>
   v.pipe(
-    v.optional(v.array(v.pipe(v.string(`${label} must be text`), cleanText(label), v.maxLength(maxChars, `Each of the ${label.toLowerCase()} must be at most ${maxChars} characters`)), `${label} must be a list`), () => [] as string[]),
+    v.optional(
+      v.array(
+        v.pipe(
+          v.string(`${label} must be text`),
+          cleanText(label),
+          v.maxLength(maxChars, `Each of the ${label.toLowerCase()} must be at most ${maxChars} characters`),
+        ),
+        `${label} must be a list`,
+      ),
+      () => [] as string[],
+    ),
     v.transform(cleanChips),
     v.maxLength(maxItems, `At most ${maxItems} ${label.toLowerCase()}`),
   );
@@ -94,7 +112,14 @@ const contentEntries = {
   contentType: v.optional(v.picklist(CONTENT_TYPES, 'Content type must be html or markdown'), 'html'),
   author: withDefault(BLOG_LIMITS.author, 'Author', DEFAULT_AUTHOR),
   featuredImage: v.optional(
-    v.pipe(v.string(), v.trim(), v.check((value) => value === '' || UPLOAD_URL_PATTERN.test(value), 'The featured image must be an image uploaded here')),
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.check(
+        (value) => value === '' || UPLOAD_URL_PATTERN.test(value),
+        'The featured image must be an image uploaded here',
+      ),
+    ),
     '',
   ),
   featuredImageAlt: v.optional(text(BLOG_LIMITS.featuredImageAlt, 'Image alt text'), ''),
@@ -107,8 +132,18 @@ const contentEntries = {
 export const BlogContentSchema = v.object(contentEntries);
 export type BlogContent = v.InferOutput<typeof BlogContentSchema>;
 export const CONTENT_FIELDS = [
-  'title', 'excerpt', 'content', 'contentType', 'author', 'featuredImage', 'featuredImageAlt', 'category', 'tags', 'seoKeywords',
-  'metaTitle', 'metaDescription',
+  'title',
+  'excerpt',
+  'content',
+  'contentType',
+  'author',
+  'featuredImage',
+  'featuredImageAlt',
+  'category',
+  'tags',
+  'seoKeywords',
+  'metaTitle',
+  'metaDescription',
 ] as const satisfies readonly (keyof BlogContent)[];
 
 /** A post's automatic address, from its title: "RPL & Licences: What's Different?" -> "rpl-and-licences-whats-different". Never empty. */
@@ -133,7 +168,13 @@ const isoTime = (message: string) =>
   v.pipe(
     v.string(message),
     v.trim(),
-    v.check((value) => value === '' || (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/.test(value) && !Number.isNaN(Date.parse(value))), message),
+    v.check(
+      (value) =>
+        value === '' ||
+        (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/.test(value) &&
+          !Number.isNaN(Date.parse(value))),
+      message,
+    ),
     v.transform((value) => (value === '' ? null : new Date(value).toISOString())),
   );
 
@@ -181,11 +222,21 @@ const wholeNumber = (name: string, max: number) =>
 export const BlogListQuerySchema = v.object({
   page: v.optional(wholeNumber('page', 100_000), '1'),
   limit: v.optional(wholeNumber('limit', 50), String(BLOG_PAGE_SIZE)),
-  search: v.optional(v.pipe(v.unknown(), v.transform(blankToUndefined), v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search text must be at most 100 characters'))))),
+  search: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.transform(blankToUndefined),
+      v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search text must be at most 100 characters'))),
+    ),
+  ),
 });
 
 /** A slug as it appears in /blog/{slug}. */
-export const BlogSlugSchema = v.pipe(v.string(), v.maxLength(100), v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Not a blog address'));
+export const BlogSlugSchema = v.pipe(
+  v.string(),
+  v.maxLength(100),
+  v.regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, 'Not a blog address'),
+);
 
 /** Answer of POST /api/upload/image (docs/routes.md, Blog). */
 export const UploadResponseSchema = v.object({ success: v.boolean(), imageUrl: v.string(), message: v.string() });
@@ -229,8 +280,23 @@ export type AdminBlog = v.InferOutput<typeof AdminBlogSchema>;
 /** The public shape of a post (content is sanitised HTML). */
 export const PublicBlogSchema = v.object({
   ...v.pick(StoredBlogSchema, [
-    '_id', 'slug', 'title', 'excerpt', 'featuredImage', 'featuredImageAlt', 'author', 'category', 'publishedAt', 'createdAt',
-    'updatedAt', 'readTime', 'views', 'tags', 'metaTitle', 'metaDescription', 'seoKeywords',
+    '_id',
+    'slug',
+    'title',
+    'excerpt',
+    'featuredImage',
+    'featuredImageAlt',
+    'author',
+    'category',
+    'publishedAt',
+    'createdAt',
+    'updatedAt',
+    'readTime',
+    'views',
+    'tags',
+    'metaTitle',
+    'metaDescription',
+    'seoKeywords',
   ]).entries,
   content: v.string(),
 });
@@ -258,6 +324,10 @@ export const BlogRevisionsSchema = v.object({ revisions: v.array(BlogRevisionSch
 
 /** POST /api/blogs/admin/{id}/revisions: bring back a revision's text, as a new save of the post. */
 export const BlogRestoreSchema = v.object({
-  revision: v.pipe(v.number('Name the revision to restore'), v.integer('Name the revision to restore'), v.minValue(1, 'Name the revision to restore')),
+  revision: v.pipe(
+    v.number('Name the revision to restore'),
+    v.integer('Name the revision to restore'),
+    v.minValue(1, 'Name the revision to restore'),
+  ),
   version: v.pipe(v.number('The version of the post you edited is missing'), v.integer(), v.minValue(1)),
 });

@@ -31,12 +31,30 @@ const blankToUndefined = (value: unknown) => (typeof value === 'string' && value
 
 /** Query of GET /api/courses and the search page. Unknown parameters are ignored. */
 export const CourseQuerySchema = v.object({
-  search: v.optional(v.pipe(v.unknown(), v.transform(blankToUndefined), v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search text must be at most 100 characters'))))),
+  search: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.transform(blankToUndefined),
+      v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search text must be at most 100 characters'))),
+    ),
+  ),
   category: v.optional(v.pipe(v.unknown(), v.transform(blankToUndefined), v.optional(SlugSchema))),
-  level: v.optional(v.pipe(v.unknown(), v.transform(blankToUndefined), v.optional(v.picklist(LEVELS, `Level must be one of: ${LEVELS.join(', ')}`)))),
+  level: v.optional(
+    v.pipe(
+      v.unknown(),
+      v.transform(blankToUndefined),
+      v.optional(v.picklist(LEVELS, `Level must be one of: ${LEVELS.join(', ')}`)),
+    ),
+  ),
   featured: v.optional(v.picklist(['true', 'false'], 'featured must be true or false')),
   limit: v.optional(
-    v.pipe(v.string(), v.regex(/^\d{1,4}$/, 'limit must be a whole number from 1 to 1000'), v.transform(Number), v.minValue(1, 'limit must be a whole number from 1 to 1000'), v.maxValue(1000, 'limit must be a whole number from 1 to 1000')),
+    v.pipe(
+      v.string(),
+      v.regex(/^\d{1,4}$/, 'limit must be a whole number from 1 to 1000'),
+      v.transform(Number),
+      v.minValue(1, 'limit must be a whole number from 1 to 1000'),
+      v.maxValue(1000, 'limit must be a whole number from 1 to 1000'),
+    ),
     '1000',
   ),
 });
@@ -44,7 +62,12 @@ export const CourseQuerySchema = v.object({
 // ---- Content ---------------------------------------------------------------------------------------
 
 const text = (max: number, name = 'This field') =>
-  v.pipe(v.string(), v.trim(), v.minLength(1, `${name} cannot be empty`), v.maxLength(max, `${name} is at most ${max} characters`));
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, `${name} cannot be empty`),
+    v.maxLength(max, `${name} is at most ${max} characters`),
+  );
 const lines = (min: number, name: string, max = 30) =>
   v.pipe(
     v.array(text(400, `Each item of ${name}`)),
@@ -63,14 +86,34 @@ export const IsoDateSchema = v.pipe(
 );
 
 export const LevelSchema = v.picklist(LEVELS, `Level must be one of: ${LEVELS.join(', ')}`);
-export const CATEGORY_ICONS = ['briefcase', 'monitor', 'heart', 'book', 'tool', 'coffee', 'truck', 'settings', 'leaf', 'camera', 'dollar-sign'] as const;
-export const ColorSchema = v.pipe(v.string(), v.trim(), v.regex(/^#[0-9a-f]{6}$/i, 'Colours are #rrggbb, such as #01675f'), v.toLowerCase());
+export const CATEGORY_ICONS = [
+  'briefcase',
+  'monitor',
+  'heart',
+  'book',
+  'tool',
+  'coffee',
+  'truck',
+  'settings',
+  'leaf',
+  'camera',
+  'dollar-sign',
+] as const;
+export const ColorSchema = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^#[0-9a-f]{6}$/i, 'Colours are #rrggbb, such as #01675f'),
+  v.toLowerCase(),
+);
 /** Pictures come from this site only (the pages' security policy loads no others): our images or staff uploads. */
 export const ImagePathSchema = v.pipe(
   v.string(),
   v.trim(),
   v.maxLength(200, 'The image address is at most 200 characters'),
-  v.regex(/^\/(?:images|api\/uploads)\/[A-Za-z0-9][A-Za-z0-9._/-]*$/, 'The image must be an address on this site, such as /images/categories/health-fitness.svg or /api/uploads/...'),
+  v.regex(
+    /^\/(?:images|api\/uploads)\/[A-Za-z0-9][A-Za-z0-9._/-]*$/,
+    'The image must be an address on this site, such as /images/categories/health-fitness.svg or /api/uploads/...',
+  ),
   v.check((path) => !path.includes('..'), 'The image address cannot contain ".."'),
 );
 
@@ -105,7 +148,10 @@ export const CourseFactsSchema = v.pipe(
     replaces: v.optional(v.array(StoredCode)),
   }),
   v.forward(
-    v.check((course) => course.rplAlone || Boolean(course.rplNote), 'A course not available by RPL alone must explain why (rplNote)'),
+    v.check(
+      (course) => course.rplAlone || Boolean(course.rplNote),
+      'A course not available by RPL alone must explain why (rplNote)',
+    ),
     ['rplNote'],
   ),
 );
@@ -125,7 +171,10 @@ export const DETAIL_FIELDS = {
   careerOutcomes: { label: 'Career outcomes', kind: 'lines', min: 2 },
   studyPathway: { label: 'Study pathway', kind: 'text', max: 2000 },
   assessmentMethods: { label: 'Assessment', kind: 'lines', min: 2, optional: true },
-} as const satisfies Record<string, { label: string; kind: 'text' | 'lines'; max?: number; min?: number; optional?: boolean }>;
+} as const satisfies Record<
+  string,
+  { label: string; kind: 'text' | 'lines'; max?: number; min?: number; optional?: boolean }
+>;
 
 export const CourseDetailsSchema = v.object({
   about: text(260, 'About'),
@@ -146,14 +195,27 @@ export type CourseDetails = v.InferOutput<typeof CourseDetailsSchema>;
 /** A details file entry: the details of one code (a `featured` there is ignored; the facts decide). */
 export const DetailEntrySchema = v.object({ code: StoredCode, ...CourseDetailsSchema.entries });
 
-const EvidenceItem = v.pipe(v.string(), v.trim(), v.minLength(10, 'Checklist items are short sentences'), v.maxLength(200, 'Checklist items are at most 200 characters'));
-const EvidenceList = (min: number) => v.pipe(v.array(EvidenceItem), v.minLength(min, `Each list has at least ${min} item(s)`), v.maxLength(8, 'Each list has at most 8 items'));
+const EvidenceItem = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(10, 'Checklist items are short sentences'),
+  v.maxLength(200, 'Checklist items are at most 200 characters'),
+);
+const EvidenceList = (min: number) =>
+  v.pipe(
+    v.array(EvidenceItem),
+    v.minLength(min, `Each list has at least ${min} item(s)`),
+    v.maxLength(8, 'Each list has at most 8 items'),
+  );
 
 /** content/evidence-checklists.json: a common list, one per category slug and additions per course code. */
 export const EvidenceChecklistsSchema = v.strictObject({
   common: EvidenceList(2),
   categories: v.record(v.pipe(v.string(), v.regex(SLUG_PATTERN, 'Category keys are slugs')), EvidenceList(2)),
-  courses: v.record(v.pipe(v.string(), v.regex(COURSE_CODE_PATTERN, 'Course keys are qualification codes')), EvidenceList(1)),
+  courses: v.record(
+    v.pipe(v.string(), v.regex(COURSE_CODE_PATTERN, 'Course keys are qualification codes')),
+    EvidenceList(1),
+  ),
 });
 export type EvidenceChecklists = v.InferOutput<typeof EvidenceChecklistsSchema>;
 
@@ -214,7 +276,11 @@ export const OverlaySchema = v.object({
 export type Overlay = v.InferOutput<typeof OverlaySchema>;
 
 /** Version the edit was based on: 0 for an item nobody has edited yet. */
-const BaseVersion = v.pipe(v.number('version must be a number'), v.integer('version must be a whole number'), v.minValue(0, 'version cannot be negative'));
+const BaseVersion = v.pipe(
+  v.number('version must be a number'),
+  v.integer('version must be a whole number'),
+  v.minValue(0, 'version cannot be negative'),
+);
 
 export const SaveCourseSchema = v.object({ version: BaseVersion, edit: CourseEditSchema });
 export const AddCourseSchema = v.object({ code: CourseCodeSchema, facts: AddedFactsSchema, edit: CourseEditSchema });

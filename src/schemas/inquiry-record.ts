@@ -34,7 +34,15 @@ export const InquiryContactSchema = v.object({
  */
 export const StoredQuoteSchema = v.object({
   ...entriesWithout(QuoteSchema.entries, [
-    'firstName', 'lastName', 'email', 'phone', 'acceptedTerms', 'consentPartnerRto', 'consentMarketing', 'website', 'elapsedMs',
+    'firstName',
+    'lastName',
+    'email',
+    'phone',
+    'acceptedTerms',
+    'consentPartnerRto',
+    'consentMarketing',
+    'website',
+    'elapsedMs',
   ]),
   /** The chosen categories and courses as the catalogue named them on the day. */
   categories: v.array(v.object({ slug: v.string(), name: v.string() })),
@@ -144,7 +152,13 @@ export type NewInquiry =
       message: string;
       consents?: InquiryConsents;
     }
-  | { kind: 'quote'; source: 'quote'; contact: InquiryContact; quote: v.InferInput<typeof StoredQuoteSchema>; consents?: InquiryConsents };
+  | {
+      kind: 'quote';
+      source: 'quote';
+      contact: InquiryContact;
+      quote: v.InferInput<typeof StoredQuoteSchema>;
+      consents?: InquiryConsents;
+    };
 
 /** When a staff member last opened the inbox (kept per account beside the inquiries). */
 export const InboxVisitSchema = v.object({ at: Timestamp });

@@ -31,7 +31,10 @@ const requiredLine = (label: string, max: number) =>
   );
 
 const optionalText = (label: string, max: number) =>
-  v.optional(v.pipe(v.string(`${label} must be text`), v.trim(), v.maxLength(max, `${label} must be at most ${max} characters`)), '');
+  v.optional(
+    v.pipe(v.string(`${label} must be text`), v.trim(), v.maxLength(max, `${label} must be at most ${max} characters`)),
+    '',
+  );
 
 export const EmailSchema = v.pipe(
   v.string('E-mail is required'),
@@ -98,7 +101,8 @@ export const ContactSchema = v.object({
 export const STATES = ['NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT'] as const;
 export const CONTACT_TIMES = ['Morning (8AM-12PM)', 'Afternoon (12PM-5PM)', 'Evening (5PM-8PM)', 'Any time'] as const;
 
-const unique = <T,>(label: string) => v.check((items: T[]) => new Set(items).size === items.length, `${label} must not repeat`);
+const unique = <T>(label: string) =>
+  v.check((items: T[]) => new Set(items).size === items.length, `${label} must not repeat`);
 
 /** The wizard's steps, 1 to 5. */
 export type QuoteStep = 1 | 2 | 3 | 4 | 5;
@@ -123,59 +127,85 @@ const shownField = <S extends v.GenericSchema>(schema: S, info: QuoteFieldInfo, 
  * added here (with its step, and a label if staff should see it) and to its step's form is checked on
  * both sides, kept in the saved progress, stored, e-mailed to staff and shown in the inbox.
  */
-export const QuoteSchema = v.pipe(v.object({
-  firstName: quoteField(personFields.firstName, { step: 1, typed: true }),
-  lastName: quoteField(personFields.lastName, { step: 1, typed: true }),
-  email: quoteField(personFields.email, { step: 1, typed: true }),
-  phone: quoteField(personFields.phone, { step: 1, typed: true }),
-  /** Sent for compatibility with the original payload; the form never lets anyone edit it. */
-  mobileNumber: v.optional(v.pipe(v.string(), noLineBreaks('Mobile number'), v.trim(), v.maxLength(LIMITS.phone, 'Mobile number is too long')), ''),
-  selectedCategories: shownField(
-    missingAs(
+export const QuoteSchema = v.pipe(
+  v.object({
+    firstName: quoteField(personFields.firstName, { step: 1, typed: true }),
+    lastName: quoteField(personFields.lastName, { step: 1, typed: true }),
+    email: quoteField(personFields.email, { step: 1, typed: true }),
+    phone: quoteField(personFields.phone, { step: 1, typed: true }),
+    /** Sent for compatibility with the original payload; the form never lets anyone edit it. */
+    mobileNumber: v.optional(
       v.pipe(
-        v.array(SlugSchema, 'Choose at least one category'),
-        v.minLength(1, 'Choose at least one category'),
-        v.maxLength(20, 'Choose at most 20 categories'),
-        unique<string>('Categories'),
+        v.string(),
+        noLineBreaks('Mobile number'),
+        v.trim(),
+        v.maxLength(LIMITS.phone, 'Mobile number is too long'),
       ),
-      [],
+      '',
     ),
-    { step: 2 },
-    'Categories',
-  ),
-  selectedCourses: shownField(
-    missingAs(
-      v.pipe(
-        v.array(CourseCodeSchema, 'Choose at least one course'),
-        v.maxLength(50, 'Choose at most 50 courses'),
-        unique<string>('Courses'),
+    selectedCategories: shownField(
+      missingAs(
+        v.pipe(
+          v.array(SlugSchema, 'Choose at least one category'),
+          v.minLength(1, 'Choose at least one category'),
+          v.maxLength(20, 'Choose at most 20 categories'),
+          unique<string>('Categories'),
+        ),
+        [],
       ),
-      [],
+      { step: 2 },
+      'Categories',
     ),
-    { step: 3 },
-    'Courses',
+    selectedCourses: shownField(
+      missingAs(
+        v.pipe(
+          v.array(CourseCodeSchema, 'Choose at least one course'),
+          v.maxLength(50, 'Choose at most 50 courses'),
+          unique<string>('Courses'),
+        ),
+        [],
+      ),
+      { step: 3 },
+      'Courses',
+    ),
+    /** Step 3's "Not sure" choice: suggest qualifications from the experience instead of choosing one. */
+    notSure: shownField(v.optional(v.boolean('"Not sure" must be true or false'), false), { step: 3 }, 'Not sure'),
+    experience: shownField(optionalText('Experience', LIMITS.longText), { step: 3, typed: true }, 'Experience'),
+    goals: shownField(optionalText('Goals', LIMITS.longText), { step: 3, typed: true }, 'Goals'),
+    preferredContact: shownField(
+      v.optional(
+        v.union(
+          [v.literal(''), v.picklist(CONTACT_TIMES)],
+          `Preferred contact time must be one of: ${CONTACT_TIMES.join(', ')}`,
+        ),
+        '',
+      ),
+      { step: 4 },
+      'Preferred contact time',
+    ),
+    state: shownField(missingAs(v.picklist(STATES, 'Choose your state'), '' as never), { step: 4 }, 'State'),
+    additionalInfo: shownField(
+      optionalText('Additional information', LIMITS.longText),
+      { step: 4, typed: true },
+      'Additional information',
+    ),
+    acceptedTerms: quoteField(missingAs(v.literal(true, 'Please agree to the terms and conditions'), false as never), {
+      step: 5,
+    }),
+    consentPartnerRto: quoteField(consentFields.consentPartnerRto, { step: 5 }),
+    consentMarketing: quoteField(consentFields.consentMarketing, { step: 5 }),
+    ...abuseFields,
+  }),
+  // Step 3 is satisfied by a chosen course or by "Not sure" (suggestions from the experience).
+  v.forward(
+    v.partialCheck(
+      [['selectedCourses'], ['notSure']],
+      (quote) => quote.notSure || quote.selectedCourses.length > 0,
+      'Choose at least one course',
+    ),
+    ['selectedCourses'],
   ),
-  /** Step 3's "Not sure" choice: suggest qualifications from the experience instead of choosing one. */
-  notSure: shownField(v.optional(v.boolean('"Not sure" must be true or false'), false), { step: 3 }, 'Not sure'),
-  experience: shownField(optionalText('Experience', LIMITS.longText), { step: 3, typed: true }, 'Experience'),
-  goals: shownField(optionalText('Goals', LIMITS.longText), { step: 3, typed: true }, 'Goals'),
-  preferredContact: shownField(
-    v.optional(v.union([v.literal(''), v.picklist(CONTACT_TIMES)], `Preferred contact time must be one of: ${CONTACT_TIMES.join(', ')}`), ''),
-    { step: 4 },
-    'Preferred contact time',
-  ),
-  state: shownField(missingAs(v.picklist(STATES, 'Choose your state'), '' as never), { step: 4 }, 'State'),
-  additionalInfo: shownField(optionalText('Additional information', LIMITS.longText), { step: 4, typed: true }, 'Additional information'),
-  acceptedTerms: quoteField(missingAs(v.literal(true, 'Please agree to the terms and conditions'), false as never), { step: 5 }),
-  consentPartnerRto: quoteField(consentFields.consentPartnerRto, { step: 5 }),
-  consentMarketing: quoteField(consentFields.consentMarketing, { step: 5 }),
-  ...abuseFields,
-}),
-// Step 3 is satisfied by a chosen course or by "Not sure" (suggestions from the experience).
-v.forward(
-  v.partialCheck([['selectedCourses'], ['notSure']], (quote) => quote.notSure || quote.selectedCourses.length > 0, 'Choose at least one course'),
-  ['selectedCourses'],
-));
+);
 export type QuoteField = keyof typeof QuoteSchema.entries;
 
 /** A field's step and kind (empty for the fields the form sends but never asks for). */
@@ -186,11 +216,16 @@ const QUOTE_FIELDS = Object.keys(QuoteSchema.entries) as QuoteField[];
 /** The fields each quote step collects, for validating one step at a time in the wizard. */
 const fieldsOfStep = (step: QuoteStep) => QUOTE_FIELDS.filter((field) => quoteFieldInfo(field).step === step);
 export const QUOTE_STEP_FIELDS: Record<QuoteStep, readonly QuoteField[]> = {
-  1: fieldsOfStep(1), 2: fieldsOfStep(2), 3: fieldsOfStep(3), 4: fieldsOfStep(4), 5: fieldsOfStep(5),
+  1: fieldsOfStep(1),
+  2: fieldsOfStep(2),
+  3: fieldsOfStep(3),
+  4: fieldsOfStep(4),
+  5: fieldsOfStep(5),
 };
 
 /** The fields staff see, in the form's order, with their labels. */
-export const QUOTE_LABELLED_FIELDS: readonly { field: QuoteField; label: string; typed: boolean }[] = QUOTE_FIELDS.flatMap((field) => {
-  const label = v.getTitle(QuoteSchema.entries[field]);
-  return label ? [{ field, label, typed: quoteFieldInfo(field).typed === true }] : [];
-});
+export const QUOTE_LABELLED_FIELDS: readonly { field: QuoteField; label: string; typed: boolean }[] =
+  QUOTE_FIELDS.flatMap((field) => {
+    const label = v.getTitle(QuoteSchema.entries[field]);
+    return label ? [{ field, label, typed: quoteFieldInfo(field).typed === true }] : [];
+  });

@@ -11,30 +11,54 @@ const socialUrl = v.pipe(
   v.trim(),
   v.transform((value) => (value === '#' || value.toLowerCase() === 'javascript:void(0)' ? '' : value)),
   v.maxLength(300, 'Links must be at most 300 characters'),
-  v.check((value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value), 'Social links must start with http:// or https://'),
+  v.check(
+    (value) => value === '' || /^https?:\/\/[^\s]+$/i.test(value),
+    'Social links must start with http:// or https://',
+  ),
 );
 
-export const ContactInfoSchema = v.object({
-  email: v.pipe(v.string(), v.trim(), v.nonEmpty('E-mail is required'), v.email('Enter a valid e-mail address'), v.maxLength(254)),
-  phone: v.pipe(text(40), v.nonEmpty('Phone is required'), v.regex(/^[+()\d\s-]+$/, 'Phone numbers may contain digits, spaces, +, ( ) and -')),
-  phoneSecondary: v.pipe(text(40), v.regex(/^[+()\d\s-]*$/, 'Phone numbers may contain digits, spaces, +, ( ) and -')),
-  address: v.pipe(text(200), v.nonEmpty('Address is required')),
-  businessHours: v.pipe(text(120), v.nonEmpty('Business hours are required')),
-}, 'Contact information must list email, phone, phoneSecondary, address and businessHours');
+export const ContactInfoSchema = v.object(
+  {
+    email: v.pipe(
+      v.string(),
+      v.trim(),
+      v.nonEmpty('E-mail is required'),
+      v.email('Enter a valid e-mail address'),
+      v.maxLength(254),
+    ),
+    phone: v.pipe(
+      text(40),
+      v.nonEmpty('Phone is required'),
+      v.regex(/^[+()\d\s-]+$/, 'Phone numbers may contain digits, spaces, +, ( ) and -'),
+    ),
+    phoneSecondary: v.pipe(
+      text(40),
+      v.regex(/^[+()\d\s-]*$/, 'Phone numbers may contain digits, spaces, +, ( ) and -'),
+    ),
+    address: v.pipe(text(200), v.nonEmpty('Address is required')),
+    businessHours: v.pipe(text(120), v.nonEmpty('Business hours are required')),
+  },
+  'Contact information must list email, phone, phoneSecondary, address and businessHours',
+);
 
-export const SocialMediaSchema = v.object({
-  facebook: socialUrl,
-  instagram: socialUrl,
-  youtube: socialUrl,
-}, 'Social media links must list facebook, instagram and youtube');
-
+export const SocialMediaSchema = v.object(
+  {
+    facebook: socialUrl,
+    instagram: socialUrl,
+    youtube: socialUrl,
+  },
+  'Social media links must list facebook, instagram and youtube',
+);
 
 /** Australian Business Number: 11 digits whose weighted sum (first digit less one) divides by 89. */
 export function isValidAbn(value: string): boolean {
   const digits = value.replace(/\s+/g, '');
   if (!/^\d{11}$/.test(digits)) return false;
   const weights = [10, 1, 3, 5, 7, 9, 11, 13, 15, 17, 19];
-  const sum = [...digits].reduce((total, digit, index) => total + (Number(digit) - (index === 0 ? 1 : 0)) * weights[index]!, 0);
+  const sum = [...digits].reduce(
+    (total, digit, index) => total + (Number(digit) - (index === 0 ? 1 : 0)) * weights[index]!,
+    0,
+  );
   return sum % 89 === 0;
 }
 
@@ -44,59 +68,94 @@ export const formatAbn = (abn: string) => abn.replace(/^(\d{2})(\d{3})(\d{3})(\d
 /** The national register's page for an RTO (training.gov.au). */
 export const registerUrlFor = (code: string) => `https://training.gov.au/Organisation/Details/${code}`;
 
-export const BusinessSchema = v.object({
-  legalName: text(200),
-  abn: v.pipe(
-    v.string(),
-    v.transform((value) => value.replace(/\s+/g, '')),
-    v.check((value) => value === '' || /^\d{11}$/.test(value), 'An ABN has 11 digits'),
-    v.check((value) => value === '' || isValidAbn(value), 'This ABN is not valid (check digits do not match)'),
-  ),
-}, 'Business details must list legalName and abn');
-
-const slugList = (label: string) => v.pipe(
-  v.array(v.pipe(v.string(), v.trim(), v.maxLength(40), v.regex(/^[A-Za-z0-9-]+$/, `${label} may contain letters, digits and hyphens only`))),
-  v.maxLength(300, `At most 300 ${label.toLowerCase()}`),
+export const BusinessSchema = v.object(
+  {
+    legalName: text(200),
+    abn: v.pipe(
+      v.string(),
+      v.transform((value) => value.replace(/\s+/g, '')),
+      v.check((value) => value === '' || /^\d{11}$/.test(value), 'An ABN has 11 digits'),
+      v.check((value) => value === '' || isValidAbn(value), 'This ABN is not valid (check digits do not match)'),
+    ),
+  },
+  'Business details must list legalName and abn',
 );
 
-export const PartnerRtoSchema = v.pipe(
-  v.object({
-    legalName: v.pipe(text(200), v.nonEmpty('The RTO legal name is required')),
-    code: v.pipe(v.string(), v.trim(), v.regex(/^\d{4,6}$/, 'An RTO code has 4 to 6 digits, as on training.gov.au')),
-    registerUrl: v.pipe(
-      v.optional(v.string(), ''),
-      v.trim(),
-      v.maxLength(300, 'Links must be at most 300 characters'),
-      v.check((value) => value === '' || /^https:\/\/[^\s]+$/i.test(value), 'The register link must start with https://'),
+const slugList = (label: string) =>
+  v.pipe(
+    v.array(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.maxLength(40),
+        v.regex(/^[A-Za-z0-9-]+$/, `${label} may contain letters, digits and hyphens only`),
+      ),
     ),
-    /** Category slugs this RTO delivers; with `courses` both empty it delivers every qualification. */
-    categories: v.optional(slugList('Categories'), []),
-    /** Course codes this RTO delivers (takes precedence over another RTO's category). */
-    courses: v.optional(slugList('Courses'), []),
-  }, 'A partner RTO must list legalName, code, registerUrl, categories and courses'),
+    v.maxLength(300, `At most 300 ${label.toLowerCase()}`),
+  );
+
+export const PartnerRtoSchema = v.pipe(
+  v.object(
+    {
+      legalName: v.pipe(text(200), v.nonEmpty('The RTO legal name is required')),
+      code: v.pipe(v.string(), v.trim(), v.regex(/^\d{4,6}$/, 'An RTO code has 4 to 6 digits, as on training.gov.au')),
+      registerUrl: v.pipe(
+        v.optional(v.string(), ''),
+        v.trim(),
+        v.maxLength(300, 'Links must be at most 300 characters'),
+        v.check(
+          (value) => value === '' || /^https:\/\/[^\s]+$/i.test(value),
+          'The register link must start with https://',
+        ),
+      ),
+      /** Category slugs this RTO delivers; with `courses` both empty it delivers every qualification. */
+      categories: v.optional(slugList('Categories'), []),
+      /** Course codes this RTO delivers (takes precedence over another RTO's category). */
+      courses: v.optional(slugList('Courses'), []),
+    },
+    'A partner RTO must list legalName, code, registerUrl, categories and courses',
+  ),
   v.transform((rto) => ({ ...rto, registerUrl: rto.registerUrl || registerUrlFor(rto.code) })),
 );
 
-const ClaimSchema = (value: v.GenericSchema<string, string>) => v.object({
-  value,
-  source: text(300),
-  enabled: v.boolean('Choose whether the claim is shown'),
-}, 'A claim must list value, source and enabled');
+const ClaimSchema = (value: v.GenericSchema<string, string>) =>
+  v.object(
+    {
+      value,
+      source: text(300),
+      enabled: v.boolean('Choose whether the claim is shown'),
+    },
+    'A claim must list value, source and enabled',
+  );
 
-const figure = v.pipe(v.string(), v.trim(), v.regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter a number, for example 5000 or 4.9'));
+const figure = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter a number, for example 5000 or 4.9'),
+);
 
 /** Marketing claims staff stand behind: the figure or text, where it comes from, and whether it is shown. */
-export const ClaimsSchema = v.object({
-  qualifications: ClaimSchema(figure),
-  sectors: ClaimSchema(figure),
-  successRate: ClaimSchema(figure),
-  satisfaction: ClaimSchema(figure),
-  completionTime: ClaimSchema(v.pipe(text(40), v.nonEmpty('Enter the timeframe, for example 4-8 weeks'))),
-  process: ClaimSchema(v.pipe(text(120), v.nonEmpty('Enter the heading of the process section'))),
-}, 'Claims must list qualifications, sectors, successRate, satisfaction, completionTime and process');
+export const ClaimsSchema = v.object(
+  {
+    qualifications: ClaimSchema(figure),
+    sectors: ClaimSchema(figure),
+    successRate: ClaimSchema(figure),
+    satisfaction: ClaimSchema(figure),
+    completionTime: ClaimSchema(v.pipe(text(40), v.nonEmpty('Enter the timeframe, for example 4-8 weeks'))),
+    process: ClaimSchema(v.pipe(text(120), v.nonEmpty('Enter the heading of the process section'))),
+  },
+  'Claims must list qualifications, sectors, successRate, satisfaction, completionTime and process',
+);
 
 export type ClaimKey = keyof v.InferOutput<typeof ClaimsSchema>;
-export const CLAIM_KEYS: ClaimKey[] = ['qualifications', 'sectors', 'successRate', 'satisfaction', 'completionTime', 'process'];
+export const CLAIM_KEYS: ClaimKey[] = [
+  'qualifications',
+  'sectors',
+  'successRate',
+  'satisfaction',
+  'completionTime',
+  'process',
+];
 
 export const SiteSettingsSchema = v.object({
   contactInfo: ContactInfoSchema,

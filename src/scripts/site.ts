@@ -31,8 +31,10 @@ const onScroll = () => {
   });
 };
 
-const CONTROLS = 'input, textarea, select, button, a[href], label, summary, [role="button"], [contenteditable=""], [contenteditable="true"]';
-const overlaps = (a: DOMRect, b: DOMRect) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+const CONTROLS =
+  'input, textarea, select, button, a[href], label, summary, [role="button"], [contenteditable=""], [contenteditable="true"]';
+const overlaps = (a: DOMRect, b: DOMRect) =>
+  a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
 
 /** Whether the button's box lies over a control or over text: the text's own line boxes, not the whole paragraph. */
 function coversContent(button: HTMLElement): boolean {
@@ -72,7 +74,9 @@ for (const name of ['click', 'input', 'transitionend']) document.addEventListene
 if ('ResizeObserver' in window) new ResizeObserver(onScroll).observe(document.body);
 onScroll();
 backToTop?.addEventListener('click', () => {
-  void scrollToY(0, BACK_TO_TOP_DURATION).then(() => document.querySelector<HTMLElement>('#main')?.focus({ preventScroll: true }));
+  void scrollToY(0, BACK_TO_TOP_DURATION).then(() =>
+    document.querySelector<HTMLElement>('#main')?.focus({ preventScroll: true }),
+  );
 });
 
 // In-page anchors scroll smoothly below the fixed header.
@@ -89,7 +93,8 @@ document.addEventListener('click', (event) => {
 
 // Logo overlay between pages: flag internal navigations; the next page shows and fades the overlay.
 document.addEventListener('click', (event) => {
-  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+  if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey)
+    return;
   const link = event.target instanceof Element ? event.target.closest<HTMLAnchorElement>('a[href]') : null;
   if (!link || link.target || link.hasAttribute('download') || link.origin !== location.origin) return;
   if (link.pathname === location.pathname && link.search === location.search) return;

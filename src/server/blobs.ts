@@ -4,7 +4,17 @@ import { getStore, type Store } from '@netlify/blobs';
  * The site's runtime data stores (Netlify Blobs). One name per kind of record; each store has its own
  * typed accessor module in src/server/ (users, settings, inquiries, outbox, blogs, uploads, counters, catalogue).
  */
-export type StoreName = 'users' | 'sessions' | 'settings' | 'inquiries' | 'outbox' | 'blogs' | 'uploads' | 'counters' | 'throttle' | 'catalogue';
+export type StoreName =
+  | 'users'
+  | 'sessions'
+  | 'settings'
+  | 'inquiries'
+  | 'outbox'
+  | 'blogs'
+  | 'uploads'
+  | 'counters'
+  | 'throttle'
+  | 'catalogue';
 
 /**
  * A site-wide store with strong consistency, so a read right after a write sees it (the admin saves

@@ -4,7 +4,16 @@ import { dataStore, updateJSON } from './blobs.ts';
 import { addView, increment } from './counters.ts';
 import { renderContent, sanitizeHtml } from './sanitize.ts';
 import * as v from 'valibot';
-import { getBlogRecord, listBlogRecords, parseBlogRecord, postKey, readRevisions, revisionsKey, slugKey, type StoredBlog } from './blog-records.ts';
+import {
+  getBlogRecord,
+  listBlogRecords,
+  parseBlogRecord,
+  postKey,
+  readRevisions,
+  revisionsKey,
+  slugKey,
+  type StoredBlog,
+} from './blog-records.ts';
 import { deleteImage, imageIdsIn } from './uploads.ts';
 import { readTimeMinutes } from '../lib/blog-content.ts';
 import {
@@ -98,16 +107,31 @@ async function prepare(input: BlogInput) {
 function publishing(input: Pick<BlogInput, 'isPublished' | 'publishAt'>, publishedAt: string | null, at: string) {
   const due = input.publishAt !== null && input.publishAt <= at;
   const isPublished = input.isPublished || due;
-  return { isPublished, publishedAt: publishedAt ?? (isPublished ? at : null), publishAt: isPublished ? null : input.publishAt };
+  return {
+    isPublished,
+    publishedAt: publishedAt ?? (isPublished ? at : null),
+    publishAt: isPublished ? null : input.publishAt,
+  };
 }
 
 /** Keeps this save as a revision: the newest MAX_REVISIONS, newest first. */
 async function recordRevision(blog: StoredBlog): Promise<void> {
-  const revision: BlogRevision = { version: blog.version, savedAt: blog.updatedAt, savedBy: blog.updatedBy, ...contentOf(blog) };
+  const revision: BlogRevision = {
+    version: blog.version,
+    savedAt: blog.updatedAt,
+    savedBy: blog.updatedBy,
+    ...contentOf(blog),
+  };
   // A new post starts its history (no read needed: nothing can be there yet).
-  if (blog.version === 1 && (await blogs().setJSON(revisionsKey(blog._id), { revisions: [revision] }, { onlyIfNew: true })).modified) return;
+  if (
+    blog.version === 1 &&
+    (await blogs().setJSON(revisionsKey(blog._id), { revisions: [revision] }, { onlyIfNew: true })).modified
+  )
+    return;
   await updateJSON<{ revisions: BlogRevision[] }>(blogs(), revisionsKey(blog._id), (current) => {
-    const kept = (Array.isArray(current?.revisions) ? current.revisions : []).filter((entry) => entry?.version !== revision.version);
+    const kept = (Array.isArray(current?.revisions) ? current.revisions : []).filter(
+      (entry) => entry?.version !== revision.version,
+    );
     return { revisions: [revision, ...kept].slice(0, MAX_REVISIONS) };
   });
 }
@@ -183,7 +207,10 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
     const at = now.toISOString();
     const moved = slug !== latest.slug;
     // A published post's old address is kept (it redirects); a draft's is given up.
-    const previousSlugs = [...latest.previousSlugs, ...(moved && latest.publishedAt !== null ? [latest.slug] : [])].filter((old) => old !== slug);
+    const previousSlugs = [
+      ...latest.previousSlugs,
+      ...(moved && latest.publishedAt !== null ? [latest.slug] : []),
+    ].filter((old) => old !== slug);
     return {
       ...latest,
       ...prepared,
@@ -218,7 +245,13 @@ export type RestoreResult = UpdateResult | { ok: false; reason: 'no-revision' };
  * Brings back the written fields of revision `revision` as a new save (so the restore is itself in the
  * history and can be undone). The address and publishing state stay as they are now.
  */
-export async function restoreRevision(id: string, revision: number, version: number, by: string, now = new Date()): Promise<RestoreResult> {
+export async function restoreRevision(
+  id: string,
+  revision: number,
+  version: number,
+  by: string,
+  now = new Date(),
+): Promise<RestoreResult> {
   const current = await getBlogRecord(id);
   if (!current) return { ok: false, reason: 'not-found' };
   if (current.version !== version) return { ok: false, reason: 'conflict', current };
@@ -241,7 +274,9 @@ export async function restoreRevision(id: string, revision: number, version: num
  */
 export async function publishDuePosts(now = new Date()): Promise<string[]> {
   const at = now.toISOString();
-  const due = (await listBlogRecords()).filter((blog) => !blog.isPublished && blog.publishAt !== null && blog.publishAt <= at);
+  const due = (await listBlogRecords()).filter(
+    (blog) => !blog.isPublished && blog.publishAt !== null && blog.publishAt <= at,
+  );
   const published: string[] = [];
   for (const blog of due) {
     let changed = false;
@@ -356,11 +391,25 @@ export async function adminList(): Promise<AdminBlog[]> {
   return all.map((blog) => toAdmin(blog, views.get(blog._id) ?? 0));
 }
 
-const fold = (text: string) => text.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const fold = (text: string) =>
+  text
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase();
 
 /** Published posts, newest first, filtered by every word of `search`, one page at a time (docs/routes.md, Blog). */
-export async function listPublished({ page, limit, search }: { page: number; limit: number; search?: string }): Promise<BlogListAnswer> {
-  const words = fold(search ?? '').split(/\s+/).filter(Boolean);
+export async function listPublished({
+  page,
+  limit,
+  search,
+}: {
+  page: number;
+  limit: number;
+  search?: string;
+}): Promise<BlogListAnswer> {
+  const words = fold(search ?? '')
+    .split(/\s+/)
+    .filter(Boolean);
   const published = (await listBlogRecords())
     .filter((blog) => blog.isPublished)
     .filter((blog) => {

@@ -33,7 +33,10 @@ export const categoryKey = (slug: string) => `category/${slug}`;
 /** CDN cache tag of every public catalogue answer, purged when the catalogue changes. */
 export const CATALOGUE_CACHE_TAG = 'catalogue';
 /** Public catalogue answers: cached at the CDN until a deploy or a catalogue save purges them. */
-export const CATALOGUE_CACHED: Record<string, string> = { ...cachePolicies.publicCatalogue, 'Netlify-Cache-Tag': CATALOGUE_CACHE_TAG };
+export const CATALOGUE_CACHED: Record<string, string> = {
+  ...cachePolicies.publicCatalogue,
+  'Netlify-Cache-Tag': CATALOGUE_CACHE_TAG,
+};
 
 /** Whether this process can reach a blob store (functions, the build under Netlify or the local CLI, tests). */
 const hasBlobs = () =>
@@ -61,7 +64,10 @@ export async function readOverlay(): Promise<{ overlay: Overlay | null; error: s
     const parsed = v.safeParse(kind === 'courses' ? StoredCourseSchema : StoredCategorySchema, raw);
     if (!parsed.success) {
       const issue = parsed.issues[0];
-      return { overlay: null, error: `saved entry ${key}${v.getDotPath(issue) ? ` at ${v.getDotPath(issue)}` : ''}: ${issue.message}` };
+      return {
+        overlay: null,
+        error: `saved entry ${key}${v.getDotPath(issue) ? ` at ${v.getDotPath(issue)}` : ''}: ${issue.message}`,
+      };
     }
     if (kind === 'courses') overlay.courses.push(parsed.output as StoredCourse);
     else overlay.categories.push(parsed.output as StoredCategory);
@@ -123,10 +129,15 @@ export type SaveResult<T> =
  * Checks the catalogue the edits would give before saving, so an edit that would break the build (a
  * successor that is not published, a new code that already exists) is refused now with a clear message.
  */
-function checkWith(overlay: Overlay | null, replace: { courses?: StoredCourse; categories?: StoredCategory }): string | null {
+function checkWith(
+  overlay: Overlay | null,
+  replace: { courses?: StoredCourse; categories?: StoredCategory },
+): string | null {
   const base = overlay ?? { courses: [], categories: [] };
   const next: Overlay = {
-    courses: replace.courses ? [...base.courses.filter((c) => c.code !== replace.courses!.code), replace.courses] : base.courses,
+    courses: replace.courses
+      ? [...base.courses.filter((c) => c.code !== replace.courses!.code), replace.courses]
+      : base.courses,
     categories: replace.categories
       ? [...base.categories.filter((c) => c.slug !== replace.categories!.slug), replace.categories]
       : base.categories,
@@ -176,7 +187,12 @@ export async function saveCourse(
   return saveVersioned<StoredCourse>(
     courseKey(code),
     input.version,
-    (version) => ({ ...stamp(version, updatedBy), code, ...(input.added ? { added: input.added } : {}), edit: input.edit }),
+    (version) => ({
+      ...stamp(version, updatedBy),
+      code,
+      ...(input.added ? { added: input.added } : {}),
+      edit: input.edit,
+    }),
     async (entry) => {
       const { overlay, error } = await readOverlay();
       if (error) return `The saved catalogue edits cannot be used (${error}); fix or remove that entry first.`;
@@ -185,7 +201,11 @@ export async function saveCourse(
   );
 }
 
-export async function saveCategory(slug: string, input: { version: number; edit: CategoryEdit }, updatedBy: string): Promise<SaveResult<StoredCategory>> {
+export async function saveCategory(
+  slug: string,
+  input: { version: number; edit: CategoryEdit },
+  updatedBy: string,
+): Promise<SaveResult<StoredCategory>> {
   return saveVersioned<StoredCategory>(
     categoryKey(slug),
     input.version,
@@ -211,14 +231,22 @@ export const searchTermsWithoutCourse = repository.searchTermsWithoutCourse;
 export type CourseStatus = 'published' | 'edited' | 'new' | 'retired';
 
 const stampOf = (entry: { version: number; updatedAt: string; updatedBy: string } | undefined) =>
-  entry ? { version: entry.version, updatedAt: entry.updatedAt, updatedBy: entry.updatedBy } : { version: 0, updatedAt: null, updatedBy: null };
+  entry
+    ? { version: entry.version, updatedAt: entry.updatedAt, updatedBy: entry.updatedBy }
+    : { version: 0, updatedAt: null, updatedBy: null };
 
 /** Facts and editable values of one course as saved (the repository's values where nobody has saved yet). */
 function adminCourseFrom(code: string, entry: StoredCourse | undefined) {
   const repository = repositoryCatalogue();
   const course = repository.courseByCode.get(code);
   if (!course && !entry?.added) return undefined;
-  const facts = entry?.added ?? { title: course!.title, level: course!.level, category: course!.category, source: course!.source, checkedOn: course!.checkedOn };
+  const facts = entry?.added ?? {
+    title: course!.title,
+    level: course!.level,
+    category: course!.category,
+    source: course!.source,
+    checkedOn: course!.checkedOn,
+  };
   const edit: CourseEdit = entry?.edit ?? {
     featured: course!.featured,
     details: {
@@ -255,7 +283,10 @@ export async function adminCatalogue() {
   const repository = repositoryCatalogue();
   const entries = new Map((overlay?.courses ?? []).map((entry) => [entry.code, entry]));
   const categoryEntries = new Map((overlay?.categories ?? []).map((entry) => [entry.slug, entry]));
-  const codes = [...repository.courses.map((c) => c.code), ...[...entries.values()].filter((e) => e.added).map((e) => e.code)];
+  const codes = [
+    ...repository.courses.map((c) => c.code),
+    ...[...entries.values()].filter((e) => e.added).map((e) => e.code),
+  ];
   const categoryName = new Map(repository.categories.map((c) => [c.slug, c.name]));
   const courses = codes
     .map((code) => adminCourseFrom(code, entries.get(code))!)

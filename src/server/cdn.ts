@@ -13,6 +13,7 @@ export async function purgeTags(tags: string[]): Promise<void> {
     if (local) await purgeCache({ tags, apiURL: local, token: process.env.LOCAL_CDN_TOKEN ?? '', siteID: 'local' });
     else await purgeCache({ tags });
   } catch (cause) {
-    if (local || process.env.NETLIFY_PURGE_API_TOKEN) console.error(`Could not purge the CDN cache for ${tags.join(', ')}:`, cause);
+    if (local || process.env.NETLIFY_PURGE_API_TOKEN)
+      console.error(`Could not purge the CDN cache for ${tags.join(', ')}:`, cause);
   }
 }

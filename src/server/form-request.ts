@@ -47,14 +47,18 @@ export async function parseFormSubmission<S extends v.GenericSchema>(request: Re
   } catch {
     return { ok: false, response: refuse(400, MESSAGES.badJson) };
   }
-  if (typeof body !== 'object' || body === null || Array.isArray(body)) return { ok: false, response: refuse(400, 'The body must be a JSON object') };
+  if (typeof body !== 'object' || body === null || Array.isArray(body))
+    return { ok: false, response: refuse(400, 'The body must be a JSON object') };
 
   const raw = body as Record<string, unknown>;
   const honeypot = raw[HONEYPOT_FIELD];
   if (honeypot !== undefined && honeypot !== '') return { ok: false, response: refuse(400, MESSAGES.honeypot) };
   const elapsed = raw[ELAPSED_FIELD];
   if (typeof elapsed !== 'number' || !Number.isFinite(elapsed) || elapsed < MIN_FILL_MS) {
-    return { ok: false, response: refuse(400, MESSAGES.tooFast, [{ field: ELAPSED_FIELD, message: MESSAGES.tooFast }]) };
+    return {
+      ok: false,
+      response: refuse(400, MESSAGES.tooFast, [{ field: ELAPSED_FIELD, message: MESSAGES.tooFast }]),
+    };
   }
 
   const result = v.safeParse(schema, raw, { abortPipeEarly: true });
@@ -82,7 +86,10 @@ export async function acceptInquiry(
     record = await createInquiry(input);
   } catch (error) {
     console.error('[inquiries] could not store a submission:', error);
-    return json({ success: false, message: 'Your submission could not be saved. Please try again in a moment.' }, { status: 503 });
+    return json(
+      { success: false, message: 'Your submission could not be saved. Please try again in a moment.' },
+      { status: 503 },
+    );
   }
   const mail = sendNewInquiryMail(record).catch((error) => {
     // Already stored with its e-mails held; the retry job takes them over once the hold runs out.

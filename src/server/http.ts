@@ -52,7 +52,12 @@ export const cachePolicies = {
 export function json(data: unknown, init: { status?: number; headers?: HeaderMap } = {}): Response {
   return new Response(JSON.stringify(data), {
     status: init.status ?? 200,
-    headers: { 'Content-Type': 'application/json; charset=utf-8', ...SECURITY_HEADERS, ...cachePolicies.noStore, ...init.headers },
+    headers: {
+      'Content-Type': 'application/json; charset=utf-8',
+      ...SECURITY_HEADERS,
+      ...cachePolicies.noStore,
+      ...init.headers,
+    },
   });
 }
 

@@ -99,7 +99,10 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
     const leaseUntil = new Date(now.getTime() + SEND_LEASE_MS).toISOString();
     // The request that stores the inquiry sends its e-mails at once, so it starts out holding them.
     const mail = Object.fromEntries(
-      MAIL_KINDS.map((kind) => [kind, { state: 'sending', attempts: 0, idempotencyKey: mailIdempotencyKey(id, kind), nextAttemptAt: leaseUntil }]),
+      MAIL_KINDS.map((kind) => [
+        kind,
+        { state: 'sending', attempts: 0, idempotencyKey: mailIdempotencyKey(id, kind), nextAttemptAt: leaseUntil },
+      ]),
     ) as Record<MailKind, MailDelivery>;
     // Parsed before it is written: the stored shape is the schema's, whatever the caller passed along.
     const record: InquiryRecord = v.parse(InquiryRecordSchema, {
@@ -128,7 +131,9 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
 function parseRecord(id: string, stored: unknown): InquiryRecord {
   const parsed = v.safeParse(InquiryRecordSchema, stored);
   if (parsed.success && parsed.output.id === id) return parsed.output;
-  const reason = parsed.success ? 'its id does not match its key' : `${v.getDotPath(parsed.issues[0]) ?? 'record'}: ${parsed.issues[0].message}`;
+  const reason = parsed.success
+    ? 'its id does not match its key'
+    : `${v.getDotPath(parsed.issues[0]) ?? 'record'}: ${parsed.issues[0].message}`;
   throw new UnreadableInquiryError(id, reason);
 }
 
@@ -177,7 +182,9 @@ export async function updateInquiry(
     const next = v.parse(InquiryRecordSchema, changed);
     // Conditional writes of one record go out one at a time from this process (see serialised); the read and
     // the change above do not wait, so a change that itself updates the record cannot deadlock.
-    const { modified } = await serialised(`inquiries\n${recordKey(id)}`, () => store().setJSON(recordKey(id), next, { onlyIfMatch: current.etag }));
+    const { modified } = await serialised(`inquiries\n${recordKey(id)}`, () =>
+      store().setJSON(recordKey(id), next, { onlyIfMatch: current.etag }),
+    );
     if (modified) return next;
     await settle(attempt);
   }
@@ -217,7 +224,10 @@ async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
 /* ---------- search ---------- */
 
 /** Lower-cased qualification titles by code, so a search for words of a title finds the inquiries naming that code. */
-const TITLES: readonly [code: string, title: string][] = coursesJson.map((course) => [course.code.toLowerCase(), course.title.toLowerCase()]);
+const TITLES: readonly [code: string, title: string][] = coursesJson.map((course) => [
+  course.code.toLowerCase(),
+  course.title.toLowerCase(),
+]);
 
 /**
  * Whether an index entry's search text matches every word of the query: in the name, the e-mail address,
@@ -226,7 +236,9 @@ const TITLES: readonly [code: string, title: string][] = coursesJson.map((course
 export function searchMatcher(query: string): ((search: string) => boolean) | null {
   const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
   if (words.length === 0) return null;
-  const byTitle = words.map((word) => new Set(TITLES.filter(([, title]) => title.includes(word)).map(([code]) => code)));
+  const byTitle = words.map(
+    (word) => new Set(TITLES.filter(([, title]) => title.includes(word)).map(([code]) => code)),
+  );
   return (search) => {
     let codes: string[] | undefined;
     return words.every((word, n) => {
@@ -254,7 +266,12 @@ export interface InboxListQuery {
  * `total` counts the inquiries matching the filter and search. A record on the page that does not parse
  * is left out and named in `unreadable`.
  */
-export async function listInquiries({ status = 'all', offset = 0, limit = 50, q = '' }: InboxListQuery = {}): Promise<Omit<InboxPage, 'staff'>> {
+export async function listInquiries({
+  status = 'all',
+  offset = 0,
+  limit = 50,
+  q = '',
+}: InboxListQuery = {}): Promise<Omit<InboxPage, 'staff'>> {
   const summary = await readSummary(indexEntriesOfAllRecords);
   const matches = searchMatcher(q);
   let ids: string[];
@@ -267,7 +284,9 @@ export async function listInquiries({ status = 'all', offset = 0, limit = 50, q 
     ids = offset >= counts[status] ? [] : await pageOfIds(summary, { filter: status, offset, limit });
   }
   const unreadable: string[] = [];
-  const items = (await Promise.all(ids.map((id) => getInquiry(id, unreadable)))).filter((r): r is InquiryRecord => r !== null); // at most 100
+  const items = (await Promise.all(ids.map((id) => getInquiry(id, unreadable)))).filter(
+    (r): r is InquiryRecord => r !== null,
+  ); // at most 100
   return { items, total: counts[status], counts, unreadable };
 }
 
@@ -307,16 +326,29 @@ export async function newSinceLastVisit(username: string): Promise<NewInquiriesS
 export class TooManyNotesError extends Error {}
 
 /** Adds a staff note (who and when). A conditional write: notes added at the same moment are all kept. */
-export async function addNote(id: string, text: string, author: StaffRef, now = new Date()): Promise<InquiryRecord | null> {
+export async function addNote(
+  id: string,
+  text: string,
+  author: StaffRef,
+  now = new Date(),
+): Promise<InquiryRecord | null> {
   return updateInquiry(id, (current) => {
     const notes = current.notes ?? [];
     if (notes.length >= MAX_NOTES) throw new TooManyNotesError(`An inquiry keeps at most ${MAX_NOTES} notes.`);
-    return { ...current, notes: [...notes, { id: randomBytes(6).toString('hex'), text, author, at: now.toISOString() }] };
+    return {
+      ...current,
+      notes: [...notes, { id: randomBytes(6).toString('hex'), text, author, at: now.toISOString() }],
+    };
   });
 }
 
 /** Assigns the inquiry to a staff member, or with null takes the assignment away; records who and when. */
-export async function assignInquiry(id: string, to: StaffRef | null, by: StaffRef, now = new Date()): Promise<InquiryRecord | null> {
+export async function assignInquiry(
+  id: string,
+  to: StaffRef | null,
+  by: StaffRef,
+  now = new Date(),
+): Promise<InquiryRecord | null> {
   return updateInquiry(id, (current) =>
     (current.assignment?.to?.username ?? null) === (to?.username ?? null)
       ? null
@@ -342,11 +374,20 @@ export async function listAllInquiries(): Promise<InquiryRecord[]> {
 }
 
 /** Staff inbox: mark handled (with the time) or back to new. Null when there is no such inquiry. */
-export async function setInquiryStatus(id: string, status: InquiryStatus, now = new Date()): Promise<InquiryRecord | null> {
+export async function setInquiryStatus(
+  id: string,
+  status: InquiryStatus,
+  now = new Date(),
+): Promise<InquiryRecord | null> {
   const record = await updateInquiry(id, (current) =>
     current.status === status
       ? null
-      : { ...current, status, handledAt: status === 'handled' ? now.toISOString() : null, statusRev: (current.statusRev ?? 0) + 1 },
+      : {
+          ...current,
+          status,
+          handledAt: status === 'handled' ? now.toISOString() : null,
+          statusRev: (current.statusRev ?? 0) + 1,
+        },
   );
   // Also when nothing changed: re-recording the current status costs little and repairs a missed index write.
   if (record) await indexOrMarkStale([indexEntry(record)]);

@@ -37,7 +37,8 @@ type IndexItem = [IndexedStatus, number, string?];
 const isItems = (value: unknown): value is Record<string, IndexItem> => {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   for (const item of Object.values(value)) {
-    if (!Array.isArray(item) || (item[0] !== 'new' && item[0] !== 'handled') || typeof item[1] !== 'number') return false;
+    if (!Array.isArray(item) || (item[0] !== 'new' && item[0] !== 'handled') || typeof item[1] !== 'number')
+      return false;
     if (item[2] !== undefined && typeof item[2] !== 'string') return false;
   }
   return true;
@@ -50,7 +51,9 @@ export const MonthIndexSchema = v.object({
 export type MonthIndex = v.InferOutput<typeof MonthIndexSchema>;
 const MonthCountsSchema = v.object({ rev: Rev, new: Rev, handled: Rev });
 export type MonthCounts = v.InferOutput<typeof MonthCountsSchema>;
-export const IndexSummarySchema = v.object({ months: v.record(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/)), MonthCountsSchema) });
+export const IndexSummarySchema = v.object({
+  months: v.record(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}$/)), MonthCountsSchema),
+});
 export type IndexSummary = v.InferOutput<typeof IndexSummarySchema>;
 const BuiltSchema = v.object({ at: v.string(), version: v.optional(v.number(), 1) });
 
@@ -84,7 +87,8 @@ export function applyToMonth(current: MonthIndex | null, entries: IndexEntry[]):
   let changed = current === null;
   for (const { id, status, statusRev, search } of entries) {
     const known = items[id];
-    if (known && (known[1] > statusRev || (known[1] === statusRev && known[0] === status && known[2] === search))) continue;
+    if (known && (known[1] > statusRev || (known[1] === statusRev && known[0] === status && known[2] === search)))
+      continue;
     // A later status change of an entry keeps the search text it was indexed with if it brings none.
     items[id] = [status, statusRev, search || known?.[2] || ''];
     changed = true;
@@ -100,7 +104,11 @@ export function countMonth(index: MonthIndex): MonthCounts {
 }
 
 /** The summary with one month's counts, or undefined when it already has these or newer ones. */
-export function withMonthCounts(current: IndexSummary | null, month: string, counts: MonthCounts): IndexSummary | undefined {
+export function withMonthCounts(
+  current: IndexSummary | null,
+  month: string,
+  counts: MonthCounts,
+): IndexSummary | undefined {
   const known = current?.months[month];
   if (known && known.rev >= counts.rev) return undefined;
   return { months: { ...(current?.months ?? {}), [month]: counts } };
@@ -116,7 +124,8 @@ export function totals(summary: IndexSummary): InboxCounts {
   return counts;
 }
 
-const matching = (counts: MonthCounts, filter: InboxFilter) => (filter === 'all' ? counts.new + counts.handled : counts[filter]);
+const matching = (counts: MonthCounts, filter: InboxFilter) =>
+  filter === 'all' ? counts.new + counts.handled : counts[filter];
 
 /** Ids of a month entry that match the filter, newest first (ids sort by time). */
 export function idsOf(index: MonthIndex, filter: InboxFilter): string[] {
@@ -135,14 +144,20 @@ async function readParsed<S extends v.GenericSchema>(schema: S, key: string): Pr
   const parsed = v.safeParse(schema, stored);
   if (parsed.success) return parsed.output;
   console.error(`Inquiry index: ${key} is not valid:`, parsed.issues[0]?.message);
-  await store().delete(BUILT_KEY).catch(() => {});
+  await store()
+    .delete(BUILT_KEY)
+    .catch(() => {});
   return null;
 }
 
 const readMonth = (month: string) => readParsed(MonthIndexSchema, monthIndexKey(month));
 
 /** updateJSON on an index entry, where a stored value that does not parse counts as missing. */
-const updateParsed = <S extends v.GenericSchema>(schema: S, key: string, change: (current: v.InferOutput<S> | null) => v.InferOutput<S> | undefined) =>
+const updateParsed = <S extends v.GenericSchema>(
+  schema: S,
+  key: string,
+  change: (current: v.InferOutput<S> | null) => v.InferOutput<S> | undefined,
+) =>
   updateJSON<v.InferOutput<S>>(store(), key, (current) => {
     const parsed = current === null ? null : v.safeParse(schema, current);
     return change(parsed?.success ? parsed.output : null);
@@ -172,7 +187,9 @@ export async function indexOrMarkStale(entries: IndexEntry[]): Promise<void> {
     await indexInquiries(entries);
   } catch (error) {
     console.error('Inquiry index: could not record', entries.map((e) => e.id).join(', '), error);
-    await store().delete(BUILT_KEY).catch(() => {});
+    await store()
+      .delete(BUILT_KEY)
+      .catch(() => {});
   }
 }
 
@@ -182,7 +199,9 @@ export async function indexOrMarkStale(entries: IndexEntry[]): Promise<void> {
  */
 export async function rebuildIndex(readRecords: () => Promise<IndexEntry[]>): Promise<void> {
   await indexInquiries(await readRecords());
-  const months = (await store().list({ prefix: MONTH_PREFIX })).blobs.map((blob) => blob.key.slice(MONTH_PREFIX.length));
+  const months = (await store().list({ prefix: MONTH_PREFIX })).blobs.map((blob) =>
+    blob.key.slice(MONTH_PREFIX.length),
+  );
   // Heal the counts of months no entry above touched.
   for (const month of months) {
     const index = await readMonth(month);
@@ -264,7 +283,11 @@ async function allMonths(summary: IndexSummary): Promise<MonthIndex[]> {
  * Every id whose search text `matches`, newest first, with the counts per status among them. Reads each
  * month entry once and no record.
  */
-export async function searchIds(summary: IndexSummary, filter: InboxFilter, matches: (search: string) => boolean): Promise<{ ids: string[]; counts: InboxCounts }> {
+export async function searchIds(
+  summary: IndexSummary,
+  filter: InboxFilter,
+  matches: (search: string) => boolean,
+): Promise<{ ids: string[]; counts: InboxCounts }> {
   const counts = { all: 0, new: 0, handled: 0 };
   const ids: string[] = [];
   for (const index of await allMonths(summary)) {

@@ -20,7 +20,10 @@ export interface LaunchReadiness {
   items: ReadinessItem[];
 }
 
-interface CourseFacts { code: string; checkedOn?: unknown }
+interface CourseFacts {
+  code: string;
+  checkedOn?: unknown;
+}
 
 const contactLabels: Record<keyof SiteSettings['contactInfo'], string> = {
   email: 'The e-mail address',
@@ -29,7 +32,11 @@ const contactLabels: Record<keyof SiteSettings['contactInfo'], string> = {
   address: 'The street address',
   businessHours: 'The business hours',
 };
-const socialLabels: Record<keyof SiteSettings['socialMedia'], string> = { facebook: 'Facebook', instagram: 'Instagram', youtube: 'YouTube' };
+const socialLabels: Record<keyof SiteSettings['socialMedia'], string> = {
+  facebook: 'Facebook',
+  instagram: 'Instagram',
+  youtube: 'YouTube',
+};
 const claimNames: Record<ClaimKey, string> = {
   qualifications: 'Qualifications facilitated',
   sectors: 'Industry sectors',
@@ -58,27 +65,51 @@ export function computeLaunchReadiness(
   for (const field of Object.keys(contactLabels) as (keyof SiteSettings['contactInfo'])[]) {
     const value = settings.contactInfo[field].trim();
     if (value && value === defaults.contactInfo[field].trim()) {
-      items.push({ id: `default-contactInfo.${field}`, text: `${contactLabels[field]} is still the built-in placeholder (${value}).`, href: '/admin/settings#contact' });
+      items.push({
+        id: `default-contactInfo.${field}`,
+        text: `${contactLabels[field]} is still the built-in placeholder (${value}).`,
+        href: '/admin/settings#contact',
+      });
     }
   }
   for (const network of Object.keys(socialLabels) as (keyof SiteSettings['socialMedia'])[]) {
     const value = settings.socialMedia[network].trim();
     if (value && value === defaults.socialMedia[network].trim()) {
-      items.push({ id: `default-socialMedia.${network}`, text: `The ${socialLabels[network]} link is still the built-in placeholder.`, href: '/admin/settings#social' });
+      items.push({
+        id: `default-socialMedia.${network}`,
+        text: `The ${socialLabels[network]} link is still the built-in placeholder.`,
+        href: '/admin/settings#social',
+      });
     }
   }
   if (!settings.partnerRtos.length) {
-    items.push({ id: 'no-partner-rto', text: 'No partner RTO is entered: pages say the written quote names it.', href: '/admin/settings#partner-rtos' });
+    items.push({
+      id: 'no-partner-rto',
+      text: 'No partner RTO is entered: pages say the written quote names it.',
+      href: '/admin/settings#partner-rtos',
+    });
   }
-  if (!settings.business.abn) items.push({ id: 'no-abn', text: 'No ABN is entered for the business.', href: '/admin/settings#business' });
-  if (!settings.business.legalName) items.push({ id: 'no-legal-name', text: 'No legal name is entered for the business.', href: '/admin/settings#business' });
+  if (!settings.business.abn)
+    items.push({ id: 'no-abn', text: 'No ABN is entered for the business.', href: '/admin/settings#business' });
+  if (!settings.business.legalName)
+    items.push({
+      id: 'no-legal-name',
+      text: 'No legal name is entered for the business.',
+      href: '/admin/settings#business',
+    });
   for (const key of CLAIM_KEYS) {
     const claim = settings.claims[key];
     if (claim.enabled && !claim.source.trim()) {
-      items.push({ id: `claim-no-source-${key}`, text: `The claim "${claimNames[key]}" is shown without a source note.`, href: `/admin/settings#setting-claims-${key}-source` });
+      items.push({
+        id: `claim-no-source-${key}`,
+        text: `The claim "${claimNames[key]}" is shown without a source note.`,
+        href: `/admin/settings#setting-claims-${key}-source`,
+      });
     }
   }
-  const stale = courses.filter((course) => typeof course.checkedOn === 'string' && isOlderThanSixMonths(course.checkedOn, now)).map((course) => course.code);
+  const stale = courses
+    .filter((course) => typeof course.checkedOn === 'string' && isOlderThanSixMonths(course.checkedOn, now))
+    .map((course) => course.code);
   if (stale.length) {
     const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '');
     items.push({

@@ -51,7 +51,11 @@ const SEND_TIMEOUT_MS = 10_000;
 /** For anything that ends up in a mail header (subject, names, addresses): no CR/LF or other control characters. */
 export function sanitizeHeader(value: string, max = 200): string {
   // eslint-disable-next-line no-control-regex
-  return value.replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ').replace(/\s+/g, ' ').trim().slice(0, max);
+  return value
+    .replace(/[\u0000-\u001f\u007f\u2028\u2029]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim()
+    .slice(0, max);
 }
 
 const HTML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
@@ -102,7 +106,10 @@ function inquiryRows(record: InquiryRecord): Row[] {
   }
   if (record.consents) {
     rows.push(
-      ['Share with partner RTO', record.consents.partnerRto ? 'Yes' : 'No (ask before passing these details to an RTO)'],
+      [
+        'Share with partner RTO',
+        record.consents.partnerRto ? 'Yes' : 'No (ask before passing these details to an RTO)',
+      ],
       ['Marketing e-mails', record.consents.marketing ? 'Yes' : 'No'],
     );
   }
@@ -110,7 +117,11 @@ function inquiryRows(record: InquiryRecord): Row[] {
 }
 
 const formName = (record: InquiryRecord) =>
-  record.kind === 'quote' ? 'free quote request' : record.source === 'home' ? 'consultation request (home page)' : 'contact message';
+  record.kind === 'quote'
+    ? 'free quote request'
+    : record.source === 'home'
+      ? 'consultation request (home page)'
+      : 'contact message';
 
 export function htmlDocument(title: string, paragraphs: string[], rows: Row[] = [], after = ''): string {
   const table = rows.length
@@ -143,7 +154,8 @@ export function quoteChecklist(record: InquiryRecord): { text: string; html: str
   const items = resultFor(record.quote?.matches ?? [], record.quote?.selectedCourses ?? []);
   if (!items.length) return { text: '', html: '' };
   const title = 'Your indicative result';
-  const caveat = 'An indication from what you told us, not an assessment: only a partner RTO assessor can decide whether your evidence meets a qualification.';
+  const caveat =
+    'An indication from what you told us, not an assessment: only a partner RTO assessor can decide whether your evidence meets a qualification.';
   const lines = [
     '',
     title.toUpperCase(),
@@ -165,7 +177,9 @@ export function quoteChecklist(record: InquiryRecord): { text: string; html: str
           `<h3 style="font-size:16px;margin:16px 0 4px">${escapeHtml(`${item.code} ${item.title} (${item.level})`)}${item.selected ? ' <small>(you chose this)</small>' : ''}</h3>` +
           `<p style="margin:0 0 4px"><strong>Evidence that usually supports it:</strong></p>` +
           `<ul style="margin:0 0 8px">${item.evidence.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` +
-          (item.notIncluded ? `<p style="margin:0 0 8px"><strong>What RPL cannot give you:</strong> ${escapeHtml(item.notIncluded)}</p>` : ''),
+          (item.notIncluded
+            ? `<p style="margin:0 0 8px"><strong>What RPL cannot give you:</strong> ${escapeHtml(item.notIncluded)}</p>`
+            : ''),
       )
       .join('');
   return { text, html };
@@ -189,11 +203,22 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
       `Reply to this e-mail to answer ${fullName} directly, and mark it handled in the staff inbox: ${siteUrl}/admin/inquiries`,
     ];
     const rows = inquiryRows(record);
-    return { kind, from, to: staffTo, replyTo: visitor, subject, text: textDocument(intro, rows), html: htmlDocument(subject, intro, rows) };
+    return {
+      kind,
+      from,
+      to: staffTo,
+      replyTo: visitor,
+      subject,
+      text: textDocument(intro, rows),
+      html: htmlDocument(subject, intro, rows),
+    };
   }
 
   const name = greetingName(contact.firstName);
-  const subject = record.kind === 'quote' ? 'We received your free quote request – RPL Pathways' : 'We received your message – RPL Pathways';
+  const subject =
+    record.kind === 'quote'
+      ? 'We received your free quote request – RPL Pathways'
+      : 'We received your message – RPL Pathways';
   const paragraphs =
     record.kind === 'quote'
       ? [
@@ -212,7 +237,15 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
           'RPL Pathways',
         ];
   const checklist = record.kind === 'quote' ? quoteChecklist(record) : { text: '', html: '' };
-  return { kind, from, to: visitor, replyTo: staffTo, subject, text: textDocument(paragraphs) + checklist.text, html: htmlDocument(subject, paragraphs, [], checklist.html) };
+  return {
+    kind,
+    from,
+    to: visitor,
+    replyTo: staffTo,
+    subject,
+    text: textDocument(paragraphs) + checklist.text,
+    html: htmlDocument(subject, paragraphs, [], checklist.html),
+  };
 }
 
 /* ---------- Transports ---------- */
@@ -223,19 +256,38 @@ export interface ResendLike {
     send(
       payload: { from: string; to: string; replyTo?: string; subject: string; text: string; html: string },
       options?: { idempotencyKey?: string },
-    ): Promise<{ data: { id: string } | null; error: { message: string; name?: string; statusCode?: number | null } | null }>;
+    ): Promise<{
+      data: { id: string } | null;
+      error: { message: string; name?: string; statusCode?: number | null } | null;
+    }>;
   };
 }
 
-export function resendTransport(apiKey: string, client: ResendLike = new Resend(apiKey) as unknown as ResendLike): MailTransport {
+export function resendTransport(
+  apiKey: string,
+  client: ResendLike = new Resend(apiKey) as unknown as ResendLike,
+): MailTransport {
   return {
     name: 'resend',
     async send(mail, idempotencyKey) {
       const { data, error } = await client.emails.send(
-        { from: mail.from, to: mail.to, replyTo: mail.replyTo, subject: mail.subject, text: mail.text, html: mail.html },
+        {
+          from: mail.from,
+          to: mail.to,
+          replyTo: mail.replyTo,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+        },
         { idempotencyKey },
       );
-      if (error || !data) throw new Error(`Resend: ${error?.name ?? 'error'} ${error?.statusCode ?? ''} ${error?.message ?? 'no answer'}`.replace(/\s+/g, ' '));
+      if (error || !data)
+        throw new Error(
+          `Resend: ${error?.name ?? 'error'} ${error?.statusCode ?? ''} ${error?.message ?? 'no answer'}`.replace(
+            /\s+/g,
+            ' ',
+          ),
+        );
       return { id: data.id };
     },
   };
@@ -251,7 +303,9 @@ export function outboxTransport(): MailTransport {
         { ...mail, idempotencyKey, storedAt: new Date().toISOString() },
         { onlyIfNew: true },
       );
-      console.log(`[outbox] ${modified ? 'stored' : 'already stored'} ${mail.kind} mail to ${mail.to}: "${mail.subject}" (${idempotencyKey})`);
+      console.log(
+        `[outbox] ${modified ? 'stored' : 'already stored'} ${mail.kind} mail to ${mail.to}: "${mail.subject}" (${idempotencyKey})`,
+      );
       return { id: `outbox:${idempotencyKey}` };
     },
   };
@@ -285,11 +339,19 @@ const isOpen = (delivery: MailDelivery) => delivery.state === 'pending' || deliv
  * sent, or failed with the error and the time of the next try; after MAX_ATTEMPTS it gives up.
  * When no message is left open the pending-mail marker goes.
  */
-export async function sendHeld(record: InquiryRecord, kinds: readonly MailKind[], transport: MailTransport, now = new Date()) {
+export async function sendHeld(
+  record: InquiryRecord,
+  kinds: readonly MailKind[],
+  transport: MailTransport,
+  now = new Date(),
+) {
   const outcomes: Outcome[] = await Promise.all(
     kinds.map(async (kind): Promise<Outcome> => {
       try {
-        const { id } = await withTimeout(transport.send(composeMail(record, kind), record.mail[kind].idempotencyKey), SEND_TIMEOUT_MS);
+        const { id } = await withTimeout(
+          transport.send(composeMail(record, kind), record.mail[kind].idempotencyKey),
+          SEND_TIMEOUT_MS,
+        );
         return { kind, ok: true, id };
       } catch (error) {
         return { kind, ok: false, error: error instanceof Error ? error.message : String(error) };
@@ -303,7 +365,12 @@ export async function sendHeld(record: InquiryRecord, kinds: readonly MailKind[]
       delivery.attempts += 1;
       delivery.lastAttemptAt = now.toISOString();
       if (outcome.ok) {
-        Object.assign(delivery, { state: 'sent', sentAt: now.toISOString(), providerId: outcome.id, via: transport.name });
+        Object.assign(delivery, {
+          state: 'sent',
+          sentAt: now.toISOString(),
+          providerId: outcome.id,
+          via: transport.name,
+        });
         delete delivery.nextAttemptAt;
       } else {
         delivery.lastError = sanitizeHeader(outcome.error, 500);
@@ -334,7 +401,13 @@ export const sendNewInquiryMail = (record: InquiryRecord, transport = defaultTra
  * time has come (or whose sender's hold ran out) with a conditional write, so two runs never send the
  * same message at once, then send them.
  */
-export async function retryPendingMail({ transport = defaultTransport(), now = new Date() }: { transport?: MailTransport; now?: Date } = {}) {
+export async function retryPendingMail({
+  transport = defaultTransport(),
+  now = new Date(),
+}: {
+  transport?: MailTransport;
+  now?: Date;
+} = {}) {
   const summary = { inquiries: 0, sent: 0, failed: 0 };
   for (const id of await listPendingMailIds()) {
     if (!(await getInquiry(id))) {
@@ -345,7 +418,11 @@ export async function retryPendingMail({ transport = defaultTransport(), now = n
     const record = await updateInquiry(id, (current) => {
       held = MAIL_KINDS.filter((kind) => {
         const delivery = current.mail[kind];
-        return isOpen(delivery) && delivery.attempts < MAX_ATTEMPTS && (!delivery.nextAttemptAt || Date.parse(delivery.nextAttemptAt) <= now.getTime());
+        return (
+          isOpen(delivery) &&
+          delivery.attempts < MAX_ATTEMPTS &&
+          (!delivery.nextAttemptAt || Date.parse(delivery.nextAttemptAt) <= now.getTime())
+        );
       });
       if (!held.length) return null;
       for (const kind of held) {

@@ -14,7 +14,15 @@ export async function notFoundPage(path: string, fallback: { title: string; mess
       const page = await fetch(new URL(path, origin), { redirect: 'manual' });
       if (page.ok && (page.headers.get('content-type') ?? '').startsWith('text/html')) {
         const headers = new Headers(page.headers);
-        for (const name of ['content-length', 'content-encoding', 'transfer-encoding', 'connection', 'set-cookie', 'x-powered-by']) headers.delete(name);
+        for (const name of [
+          'content-length',
+          'content-encoding',
+          'transfer-encoding',
+          'connection',
+          'set-cookie',
+          'x-powered-by',
+        ])
+          headers.delete(name);
         return new Response(await page.text(), { status: 404, headers: notFoundHeaders(headers) });
       }
     } catch {

@@ -10,8 +10,12 @@ const KEY_LENGTH = 32;
 
 function derive(password: string, salt: Buffer, options: ScryptOptions): Promise<Buffer> {
   return new Promise((resolve, reject) => {
-    scrypt(password.normalize('NFKC'), salt, KEY_LENGTH, { ...options, maxmem: 128 * options.N! * options.r! * 2 }, (err, key) =>
-      err ? reject(err) : resolve(key),
+    scrypt(
+      password.normalize('NFKC'),
+      salt,
+      KEY_LENGTH,
+      { ...options, maxmem: 128 * options.N! * options.r! * 2 },
+      (err, key) => (err ? reject(err) : resolve(key)),
     );
   });
 }
@@ -19,7 +23,9 @@ function derive(password: string, salt: Buffer, options: ScryptOptions): Promise
 export async function hashPassword(password: string): Promise<string> {
   const salt = randomBytes(16);
   const key = await derive(password, salt, DEFAULTS);
-  return ['scrypt', DEFAULTS.N, DEFAULTS.r, DEFAULTS.p, salt.toString('base64url'), key.toString('base64url')].join('$');
+  return ['scrypt', DEFAULTS.N, DEFAULTS.r, DEFAULTS.p, salt.toString('base64url'), key.toString('base64url')].join(
+    '$',
+  );
 }
 
 /** Constant-time comparison; a malformed stored hash never matches. */
@@ -27,7 +33,8 @@ export async function verifyPassword(password: string, stored: string): Promise<
   const [scheme, n, r, p, salt, hash] = stored.split('$');
   if (scheme !== 'scrypt' || !salt || !hash) return false;
   const options = { N: Number(n), r: Number(r), p: Number(p) };
-  if (![options.N, options.r, options.p].every(Number.isSafeInteger) || options.N < 2 ** 14 || options.N > 2 ** 20) return false;
+  if (![options.N, options.r, options.p].every(Number.isSafeInteger) || options.N < 2 ** 14 || options.N > 2 ** 20)
+    return false;
   const expected = Buffer.from(hash, 'base64url');
   if (expected.length !== KEY_LENGTH) return false;
   const actual = await derive(password, Buffer.from(salt, 'base64url'), options);

@@ -6,7 +6,8 @@ const byCode = new Map(summaries.map((c) => [c.code, c]));
 const regulatory = (code: string) => findCourseDetail(code)?.regulatoryRequirements;
 
 /** Codes of the best matches for a quote request, in the order shown. */
-export const matchCodes = (input: MatchInput): string[] => matchQualifications(input, summaries).map((m) => m.course.code);
+export const matchCodes = (input: MatchInput): string[] =>
+  matchQualifications(input, summaries).map((m) => m.course.code);
 
 /** The result of stored match codes (codes no longer in the catalogue are left out). */
 export function resultFor(codes: readonly string[], selectedCourses: readonly string[]): ResultItem[] {

@@ -22,7 +22,14 @@ type RebuildRecord = v.InferOutput<typeof RecordSchema>;
 
 export type RebuildStatus =
   | { state: 'none' }
-  | { state: 'not-configured' | 'failed' | 'requested' | 'building' | 'live'; requestedAt: string; requestedBy: string; finishedAt?: string; durationMs?: number; message?: string };
+  | {
+      state: 'not-configured' | 'failed' | 'requested' | 'building' | 'live';
+      requestedAt: string;
+      requestedBy: string;
+      finishedAt?: string;
+      durationMs?: number;
+      message?: string;
+    };
 
 function localHook(): { url: URL; token: string } | null {
   const raw = process.env.LOCAL_BUILD_HOOK_URL;
@@ -31,7 +38,9 @@ function localHook(): { url: URL; token: string } | null {
   try {
     const url = new URL(raw);
     // Only ever the loopback address: the secret never leaves this machine.
-    return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) ? { url, token } : null;
+    return url.protocol === 'http:' && ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname)
+      ? { url, token }
+      : null;
   } catch {
     return null;
   }
@@ -49,7 +58,11 @@ export async function requestRebuild(requestedBy: string, deployId?: string): Pr
   } else if (local) {
     via = 'local';
     try {
-      const response = await fetch(new URL('build', local.url), { method: 'POST', headers: { 'x-local-secret': local.token }, signal: AbortSignal.timeout(5000) });
+      const response = await fetch(new URL('build', local.url), {
+        method: 'POST',
+        headers: { 'x-local-secret': local.token },
+        signal: AbortSignal.timeout(5000),
+      });
       outcome = response.ok ? 'started' : 'failed';
     } catch (cause) {
       console.error('Could not reach the local build hook:', cause);
@@ -91,14 +104,18 @@ export async function rebuildStatus(currentDeployId?: string): Promise<RebuildSt
   const local = localHook();
   if (!local) return { ...base, state: 'requested' };
   try {
-    const response = await fetch(new URL('status', local.url), { headers: { 'x-local-secret': local.token }, signal: AbortSignal.timeout(3000) });
+    const response = await fetch(new URL('status', local.url), {
+      headers: { 'x-local-secret': local.token },
+      signal: AbortSignal.timeout(3000),
+    });
     const status = v.parse(LocalStatusSchema, await response.json());
     const after = (time?: string) => Boolean(time && time >= record.requestedAt);
     if (status.state === 'building') return { ...base, state: 'building' };
     if (status.state === 'live' && after(status.startedAt)) {
       return { ...base, state: 'live', finishedAt: status.finishedAt, durationMs: status.durationMs };
     }
-    if (status.state === 'failed' && after(status.startedAt)) return { ...base, state: 'failed', message: status.error };
+    if (status.state === 'failed' && after(status.startedAt))
+      return { ...base, state: 'failed', message: status.error };
     return { ...base, state: 'requested' };
   } catch {
     return { ...base, state: 'requested' };

@@ -33,7 +33,10 @@ export async function readSettings(): Promise<SiteSettings & Partial<Pick<Stored
 export type RebuildState = 'started' | 'not-configured' | 'failed';
 
 /** Saves validated settings, drops the CDN copy of the public answer and asks for a rebuild of the pages. */
-export async function saveSettings(settings: SiteSettings, updatedBy: string): Promise<{ settings: StoredSettings; rebuild: RebuildState }> {
+export async function saveSettings(
+  settings: SiteSettings,
+  updatedBy: string,
+): Promise<{ settings: StoredSettings; rebuild: RebuildState }> {
   const record: StoredSettings = { ...settings, updatedAt: new Date().toISOString(), updatedBy };
   await dataStore('settings').setJSON(KEY, record);
   await purgeTags([SETTINGS_CACHE_TAG]);

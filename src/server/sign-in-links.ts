@@ -1,6 +1,13 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import { dataStore, updateJSON } from './blobs.ts';
-import { defaultTransport, htmlDocument, mailSettings, sanitizeHeader, textDocument, type MailTransport } from './mail.ts';
+import {
+  defaultTransport,
+  htmlDocument,
+  mailSettings,
+  sanitizeHeader,
+  textDocument,
+  type MailTransport,
+} from './mail.ts';
 import { getUser, type UserRecord } from './users.ts';
 
 /**
@@ -29,10 +36,20 @@ const keyFor = (token: string) => `sign-in-link/${digest(token)}`;
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 /** Creates a link for the account and e-mails it; returns the mail's idempotency key. */
-export async function sendSignInLink(user: UserRecord, transport: MailTransport = defaultTransport(), now = Date.now()): Promise<string> {
+export async function sendSignInLink(
+  user: UserRecord,
+  transport: MailTransport = defaultTransport(),
+  now = Date.now(),
+): Promise<string> {
   if (!user.email) throw new Error('The account has no e-mail address');
   const token = randomBytes(32).toString('base64url');
-  const record: LinkRecord = { username: user.username, createdAt: now, expiresAt: now + LINK_LIFETIME_MS, usedAt: null, usedBy: null };
+  const record: LinkRecord = {
+    username: user.username,
+    createdAt: now,
+    expiresAt: now + LINK_LIFETIME_MS,
+    usedAt: null,
+    usedBy: null,
+  };
   await store().setJSON(keyFor(token), record, { onlyIfNew: true });
   const { from, siteUrl } = mailSettings();
   const url = `${siteUrl}/admin/login?link=${token}`;
@@ -45,7 +62,14 @@ export async function sendSignInLink(user: UserRecord, transport: MailTransport 
   ];
   const key = `sign-in-link-${digest(token).slice(0, 32)}`;
   await transport.send(
-    { kind: 'sign-in-link', from, to: sanitizeHeader(user.email), subject: 'Your RPL Pathways sign-in link', text: textDocument(paragraphs), html: htmlDocument('Your sign-in link', paragraphs) },
+    {
+      kind: 'sign-in-link',
+      from,
+      to: sanitizeHeader(user.email),
+      subject: 'Your RPL Pathways sign-in link',
+      text: textDocument(paragraphs),
+      html: htmlDocument('Your sign-in link', paragraphs),
+    },
     key,
   );
   return key;

@@ -28,7 +28,11 @@ export async function dashboardStats(now: Date = new Date(), inboxOf: string | n
   const published = blogs.filter((blog) => blog.isPublished);
   const monthStart = startOfMonth(now);
   const publishedBefore = published.filter((blog) => new Date(blog.publishedAt ?? blog.createdAt) < monthStart).length;
-  await recordSnapshot(month, { courses: courses.length, categories: categories.length, publishedBlogs: published.length });
+  await recordSnapshot(month, {
+    courses: courses.length,
+    categories: categories.length,
+    publishedBlogs: published.length,
+  });
 
   const viewsGrowth = growth(viewsNow, viewsBefore);
   const byNewest = <T extends { createdAt: string }>(a: T, b: T) => b.createdAt.localeCompare(a.createdAt);
@@ -42,8 +46,14 @@ export async function dashboardStats(now: Date = new Date(), inboxOf: string | n
       monthlyGrowth: viewsGrowth,
     },
     recentActivity: {
-      courses: courses.filter((course) => course.featured).slice(0, 5).map(({ code, title, level }) => ({ code, title, level })),
-      blogs: [...blogs].sort(byNewest).slice(0, 5).map(({ _id, title, slug, isPublished, createdAt }) => ({ _id, title, slug, isPublished, createdAt })),
+      courses: courses
+        .filter((course) => course.featured)
+        .slice(0, 5)
+        .map(({ code, title, level }) => ({ code, title, level })),
+      blogs: [...blogs]
+        .sort(byNewest)
+        .slice(0, 5)
+        .map(({ _id, title, slug, isPublished, createdAt }) => ({ _id, title, slug, isPublished, createdAt })),
       categories: categories.map(({ slug, name, courseCount }) => ({ slug, name, courseCount })),
     },
     trends: {

@@ -61,21 +61,30 @@ export type ScopeName = keyof typeof POLICIES;
  * scope would lock them all together; the pair and account scopes still apply. Deployed, the platform
  * gives each request the client's real address, never a loopback one.
  */
-const isLoopback = (ip: string) => ip === '::1' || ip === '127.0.0.1' || ip.startsWith('::ffff:127.') || ip.startsWith('127.');
+const isLoopback = (ip: string) =>
+  ip === '::1' || ip === '127.0.0.1' || ip.startsWith('::ffff:127.') || ip.startsWith('127.');
 const scopesFor = (ip: string): ScopeName[] => (isLoopback(ip) ? ['pair', 'account'] : ['pair', 'ip', 'account']);
 
 /** How long a reserved attempt counts as in flight if its instance dies before settling it. */
 export const PENDING_MS = 30_000;
 
 /** Failures that count now: counters are forgotten an hour after their last failure. */
-const liveFailures = (counter: Counter | null, now: number) => (!counter || now - counter.lastFailureAt > FORGET_AFTER_MS ? 0 : counter.failures);
-const livePending = (counter: Counter | null, now: number) => (counter?.pending ?? []).filter((entry) => entry.until > now);
+const liveFailures = (counter: Counter | null, now: number) =>
+  !counter || now - counter.lastFailureAt > FORGET_AFTER_MS ? 0 : counter.failures;
+const livePending = (counter: Counter | null, now: number) =>
+  (counter?.pending ?? []).filter((entry) => entry.until > now);
 
 /** The locks in force for this client and account now (attempts in flight aside). */
-export async function lockState(username: string, ip: string, now = Date.now()): Promise<{ waitMs: number; lockedScopes: ScopeName[] }> {
+export async function lockState(
+  username: string,
+  ip: string,
+  now = Date.now(),
+): Promise<{ waitMs: number; lockedScopes: ScopeName[] }> {
   const { ipHash, keys } = scopes(username, ip);
   const entries = await Promise.all(
-    scopesFor(ip).map(async (scope) => [scope, (await store().get(keys[scope], { type: 'json' })) as Counter | null] as const),
+    scopesFor(ip).map(
+      async (scope) => [scope, (await store().get(keys[scope], { type: 'json' })) as Counter | null] as const,
+    ),
   );
   let waitMs = 0;
   const lockedScopes: ScopeName[] = [];
@@ -106,7 +115,12 @@ export type Reservation =
  * (too many concurrent writers, store down) the attempt is refused too: no check without bookkeeping.
  * `skip` leaves scopes out (the sign-in link path checks a password past the account-wide lock).
  */
-export async function reserveAttempt(username: string, ip: string, now = Date.now(), skip: ScopeName[] = []): Promise<Reservation> {
+export async function reserveAttempt(
+  username: string,
+  ip: string,
+  now = Date.now(),
+  skip: ScopeName[] = [],
+): Promise<Reservation> {
   const { ipHash, keys } = scopes(username, ip);
   const id = randomUUID();
   const wanted = scopesFor(ip).filter((scope) => !skip.includes(scope));
@@ -168,7 +182,11 @@ const emptyCounter = (): Counter => ({ failures: 0, lastFailureAt: 0, lockedUnti
  * trusts the address for the account, 'release' just gives the reservation back. Throws if a counter
  * cannot be written; the caller then refuses the attempt.
  */
-export async function settle(reservation: Extract<Reservation, { ok: true }>, outcome: 'failure' | 'success' | 'release', now = Date.now()): Promise<void> {
+export async function settle(
+  reservation: Extract<Reservation, { ok: true }>,
+  outcome: 'failure' | 'success' | 'release',
+  now = Date.now(),
+): Promise<void> {
   const { ipHash, keys } = scopes(reservation.username, reservation.ip);
   await Promise.all(
     reservation.scopes.map((scope) =>
@@ -179,7 +197,11 @@ export async function settle(reservation: Extract<Reservation, { ok: true }>, ou
         if (outcome === 'release') return current ? base : undefined;
         if (outcome === 'success') {
           if (scope === 'pair') return { ...base, failures: 0, lastFailureAt: 0, lockedUntil: 0 };
-          if (scope === 'account') return { ...base, trusted: [...(current?.trusted ?? []).filter((entry) => entry !== ipHash), ipHash].slice(-20) };
+          if (scope === 'account')
+            return {
+              ...base,
+              trusted: [...(current?.trusted ?? []).filter((entry) => entry !== ipHash), ipHash].slice(-20),
+            };
           return current ? base : undefined;
         }
         const failures = liveFailures(current, now) + 1;
@@ -197,7 +219,11 @@ export async function recordFailure(username: string, ip: string, now = Date.now
 
 /** A correct password from this address: clear its pair counter and remember the address for the account. */
 export async function recordSuccess(username: string, ip: string, now = Date.now()): Promise<void> {
-  await settle({ ok: true, id: '', username, ip, scopes: scopesFor(ip).filter((scope) => scope !== 'ip') }, 'success', now);
+  await settle(
+    { ok: true, id: '', username, ip, scopes: scopesFor(ip).filter((scope) => scope !== 'ip') },
+    'success',
+    now,
+  );
 }
 
 /**

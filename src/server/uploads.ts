@@ -37,15 +37,22 @@ export function sniffImage(bytes: Uint8Array): ImageKind | 'svg' | null {
   if (at(0, 0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a)) return 'png';
   if (ascii(0, 'GIF87a') || ascii(0, 'GIF89a')) return 'gif';
   if (ascii(0, 'RIFF') && ascii(8, 'WEBP')) return 'webp';
-  const head = new TextDecoder('utf-8', { fatal: false }).decode(bytes.subarray(0, 2048)).replace(/^\ufeff/, '').trimStart().toLowerCase();
+  const head = new TextDecoder('utf-8', { fatal: false })
+    .decode(bytes.subarray(0, 2048))
+    .replace(/^\ufeff/, '')
+    .trimStart()
+    .toLowerCase();
   if (head.startsWith('<') && /<svg[\s>]/.test(head)) return 'svg';
   return null;
 }
 
 /** Checks the bytes and re-encodes them; throws UploadError with a message for the person uploading. */
-export async function processImage(bytes: Uint8Array): Promise<{ full: Buffer; variants: { width: number; data: Buffer }[]; width: number; height: number }> {
+export async function processImage(
+  bytes: Uint8Array,
+): Promise<{ full: Buffer; variants: { width: number; data: Buffer }[]; width: number; height: number }> {
   if (bytes.byteLength === 0) throw new UploadError(400, 'The file is empty.');
-  if (bytes.byteLength > MAX_UPLOAD_BYTES) throw new UploadError(413, 'The image is larger than 5 MB. Choose a smaller image.');
+  if (bytes.byteLength > MAX_UPLOAD_BYTES)
+    throw new UploadError(413, 'The image is larger than 5 MB. Choose a smaller image.');
   const kind = sniffImage(bytes);
   if (kind === 'svg') throw new UploadError(415, `SVG images are not accepted. ${ACCEPTED}`);
   if (!kind) throw new UploadError(415, `This file is not an image we can accept. ${ACCEPTED}`);
@@ -74,7 +81,12 @@ export async function processImage(bytes: Uint8Array): Promise<{ full: Buffer; v
     const encode = (maxWidth: number) =>
       base
         .clone()
-        .resize({ width: maxWidth, height: animated ? undefined : MAX_DIMENSION, fit: 'inside', withoutEnlargement: true })
+        .resize({
+          width: maxWidth,
+          height: animated ? undefined : MAX_DIMENSION,
+          fit: 'inside',
+          withoutEnlargement: true,
+        })
         .webp({ quality: 80, effort: 4 })
         .toBuffer({ resolveWithObject: true });
     const [full, ...variants] = await Promise.all([encode(MAX_DIMENSION), ...VARIANT_WIDTHS.map(encode)]);
@@ -91,8 +103,12 @@ export async function processImage(bytes: Uint8Array): Promise<{ full: Buffer; v
 
 function unreadable(cause: unknown): UploadError {
   const text = cause instanceof Error ? cause.message : String(cause);
-  if (/pixel limit/i.test(text)) return new UploadError(413, 'The image has too many pixels to process. Use an image under 50 megapixels.');
-  return new UploadError(415, `The file could not be read as an image (it may be damaged or not really an image). ${ACCEPTED}`);
+  if (/pixel limit/i.test(text))
+    return new UploadError(413, 'The image has too many pixels to process. Use an image under 50 megapixels.');
+  return new UploadError(
+    415,
+    `The file could not be read as an image (it may be damaged or not really an image). ${ACCEPTED}`,
+  );
 }
 
 const KEY = /^[a-f0-9]{32}(?:-w(?:480|960))?\.webp$/;
@@ -107,15 +123,29 @@ export function variantUrls(imageUrl: string): { url: string; width: number }[] 
 }
 
 /** Stores the re-encoded image and its copies under a fresh random name; answers the image's address. */
-export async function storeImage(bytes: Uint8Array, uploadedBy: string): Promise<{ imageUrl: string; width: number; height: number }> {
+export async function storeImage(
+  bytes: Uint8Array,
+  uploadedBy: string,
+): Promise<{ imageUrl: string; width: number; height: number }> {
   const image = await processImage(bytes);
   const id = randomBytes(16).toString('hex');
   const store = dataStore('uploads');
-  const metadata = { contentType: 'image/webp', width: image.width, height: image.height, uploadedBy, uploadedAt: new Date().toISOString() };
-  const toArrayBuffer = (data: Buffer) => data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
+  const metadata = {
+    contentType: 'image/webp',
+    width: image.width,
+    height: image.height,
+    uploadedBy,
+    uploadedAt: new Date().toISOString(),
+  };
+  const toArrayBuffer = (data: Buffer) =>
+    data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
   await Promise.all([
     store.set(`${id}.webp`, toArrayBuffer(image.full), { metadata }),
-    ...image.variants.map((variant) => store.set(`${id}-w${variant.width}.webp`, toArrayBuffer(variant.data), { metadata: { ...metadata, variantOf: id } })),
+    ...image.variants.map((variant) =>
+      store.set(`${id}-w${variant.width}.webp`, toArrayBuffer(variant.data), {
+        metadata: { ...metadata, variantOf: id },
+      }),
+    ),
   ]);
   return { imageUrl: uploadUrl(`${id}.webp`), width: image.width, height: image.height };
 }
@@ -147,7 +177,9 @@ export const uploadCacheTag = (key: string) => `upload-${key.slice(0, 32)}`;
 export async function deleteImage(id: string): Promise<void> {
   if (!/^[a-f0-9]{32}$/.test(id)) return;
   const store = dataStore('uploads');
-  await Promise.all([`${id}.webp`, ...VARIANT_WIDTHS.map((width) => `${id}-w${width}.webp`)].map((key) => store.delete(key)));
+  await Promise.all(
+    [`${id}.webp`, ...VARIANT_WIDTHS.map((width) => `${id}-w${width}.webp`)].map((key) => store.delete(key)),
+  );
   await purgeTags([uploadCacheTag(id)]);
 }
 
@@ -176,5 +208,7 @@ export async function listImages(): Promise<StoredImage[]> {
       };
     }),
   );
-  return images.filter((image): image is StoredImage => image !== null).sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
+  return images
+    .filter((image): image is StoredImage => image !== null)
+    .sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
 }

@@ -30,7 +30,9 @@ export async function getUser(username: string): Promise<UserRecord | null> {
 
 export async function listUsers(): Promise<UserRecord[]> {
   const { blobs } = await users().list();
-  const found = await Promise.all(blobs.map(async ({ key }) => parseUser(key, await users().get(key, { type: 'json' }))));
+  const found = await Promise.all(
+    blobs.map(async ({ key }) => parseUser(key, await users().get(key, { type: 'json' }))),
+  );
   return found.filter((user): user is UserRecord => user !== null);
 }
 

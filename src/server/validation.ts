@@ -9,7 +9,10 @@ export function issuesToErrors(issues: v.BaseIssue<unknown>[]) {
 }
 
 /** Parses URL query parameters (single values) with a schema; answers 400 on bad input. */
-export function parseQuery<S extends Schema>(schema: S, url: URL): { ok: true; data: v.InferOutput<S> } | { ok: false; response: Response } {
+export function parseQuery<S extends Schema>(
+  schema: S,
+  url: URL,
+): { ok: true; data: v.InferOutput<S> } | { ok: false; response: Response } {
   const raw: Record<string, string> = {};
   for (const [key, value] of url.searchParams) raw[key] = value;
   const result = v.safeParse(schema, raw);
@@ -24,16 +27,25 @@ export type Parsed<T> = { ok: true; data: T } | { ok: false; response: Response 
  * Reads a JSON request body with a hard size cap (the stream is cut off, whatever Content-Length says),
  * then validates it: 413 when too large, 415 when not JSON, 400 with `{ message, errors }` when invalid.
  */
-export async function parseJsonBody<S extends Schema>(schema: S, request: Request, maxBytes: number): Promise<Parsed<v.InferOutput<S>>> {
+export async function parseJsonBody<S extends Schema>(
+  schema: S,
+  request: Request,
+  maxBytes: number,
+): Promise<Parsed<v.InferOutput<S>>> {
   const type = request.headers.get('content-type') ?? '';
-  if (!/^application\/json\b/i.test(type)) return { ok: false, response: error(415, 'Send the request body as JSON (Content-Type: application/json).') };
+  if (!/^application\/json\b/i.test(type))
+    return { ok: false, response: error(415, 'Send the request body as JSON (Content-Type: application/json).') };
   let bytes: Uint8Array | null;
   try {
     bytes = await readCappedBody(request, maxBytes);
   } catch {
     return { ok: false, response: error(400, 'The request body could not be read.') };
   }
-  if (!bytes) return { ok: false, response: error(413, `The request body is too large (at most ${Math.round(maxBytes / 1024)} KB).`) };
+  if (!bytes)
+    return {
+      ok: false,
+      response: error(413, `The request body is too large (at most ${Math.round(maxBytes / 1024)} KB).`),
+    };
   let raw: unknown;
   try {
     raw = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes));

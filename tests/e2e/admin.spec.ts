@@ -59,7 +59,9 @@ test.describe('staff sign-in', () => {
     }
     await page.getByLabel('Password', { exact: true }).fill(account.password);
     await page.getByRole('button', { name: 'Login' }).click();
-    await expect(page.getByRole('alert')).toHaveText(/Too many failed sign-in attempts\. Please try again in 1 minute\./);
+    await expect(page.getByRole('alert')).toHaveText(
+      /Too many failed sign-in attempts\. Please try again in 1 minute\./,
+    );
     expect(page.url()).toContain('/admin/login');
   });
 
@@ -82,7 +84,9 @@ test.describe('staff sign-in', () => {
     await signIn(page, account);
     await page.waitForURL('**/admin/dashboard');
     const token = await page.evaluate(() => localStorage.getItem('token'));
-    expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(200);
+    expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
+      200,
+    );
 
     // A stored session shows the Dashboard link on the public site.
     await page.goto('/');
@@ -91,8 +95,13 @@ test.describe('staff sign-in', () => {
     await page.goto('/admin/dashboard');
     await page.getByRole('button', { name: 'Logout' }).click();
     await page.waitForURL('**/admin/login');
-    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([null, null]);
-    expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(401);
+    expect(await page.evaluate(() => [localStorage.getItem('token'), localStorage.getItem('user')])).toEqual([
+      null,
+      null,
+    ]);
+    expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
+      401,
+    );
     await page.goto('/admin/dashboard');
     await page.waitForURL('**/admin/login?next=%2Fadmin%2Fdashboard');
   });
@@ -119,7 +128,9 @@ test.describe('dashboard and catalogue screens', () => {
     await signIn(page, account);
     await page.waitForURL('**/admin/dashboard');
     const token = await page.evaluate(() => localStorage.getItem('token'));
-    const stats = await (await request.get('/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${token}` } })).json();
+    const stats = await (
+      await request.get('/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${token}` } })
+    ).json();
     const courses = (await (await request.get('/api/courses?limit=1000')).json()).total;
     const categories = (await (await request.get('/api/categories')).json()).length;
     expect(stats.overview.totalCourses).toBe(courses);
@@ -132,7 +143,9 @@ test.describe('dashboard and catalogue screens', () => {
     for (const card of await page.locator('.stat-card__growth:has(.visually-hidden)').all()) {
       const text = (await card.textContent()) ?? '';
       // Up is green, down red, and a count that did not change neutral (never a red "0%").
-      await expect(card).toHaveClass(/^(Growth: )?\+/.test(text) ? /is-up/ : /^(Growth: )?No change/.test(text) ? /is-flat/ : /is-down/);
+      await expect(card).toHaveClass(
+        /^(Growth: )?\+/.test(text) ? /is-up/ : /^(Growth: )?No change/.test(text) ? /is-flat/ : /is-down/,
+      );
       expect(text).not.toMatch(/(^|\s|-)0%/);
     }
     await expect(page.locator('.admin-user')).toContainText(`${account.firstName} ${account.lastName}`);
@@ -154,7 +167,9 @@ test.describe('dashboard and catalogue screens', () => {
 
 test.describe('site settings', () => {
   // Settings are site-wide: one project changes them, so the two viewports do not race each other.
-  test('a save shows in the public header and footer; bad input is refused with the field named', { tag: '@desktop-only' }, async ({ page, browser }) => {
+  test('a save shows in the public header and footer; bad input is refused with the field named', {
+    tag: '@desktop-only',
+  }, async ({ page, browser }) => {
     const account = await createStaff();
     await page.goto('/admin/login');
     await signIn(page, account);
@@ -188,16 +203,26 @@ test.describe('site settings', () => {
     await page.goto('/about');
     const footer = page.locator('footer');
     await expect(footer.getByRole('link', { name: phone })).toHaveAttribute('href', `tel:${phone.replace(/\s/g, '')}`);
-    await expect(page.locator('.top-strip a[aria-label^="Facebook"]')).toHaveAttribute('href', 'https://www.facebook.com/rpl.pathways.test');
+    await expect(page.locator('.top-strip a[aria-label^="Facebook"]')).toHaveAttribute(
+      'href',
+      'https://www.facebook.com/rpl.pathways.test',
+    );
     await expect(page.locator('.top-strip a[aria-label^="YouTube"]')).toBeHidden();
 
     // And at phone size, in the menu's Follow Us block.
-    const phoneContext = await browser.newContext({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+    const phoneContext = await browser.newContext({
+      viewport: { width: 360, height: 780 },
+      isMobile: true,
+      hasTouch: true,
+    });
     const phonePage = await phoneContext.newPage();
     await phonePage.goto('/');
     await expect(phonePage.locator('footer').getByRole('link', { name: phone })).toBeAttached();
     await phonePage.getByRole('button', { name: /menu/i }).click();
-    await expect(phonePage.getByRole('dialog').locator('a[aria-label^="Facebook"]')).toHaveAttribute('href', 'https://www.facebook.com/rpl.pathways.test');
+    await expect(phonePage.getByRole('dialog').locator('a[aria-label^="Facebook"]')).toHaveAttribute(
+      'href',
+      'https://www.facebook.com/rpl.pathways.test',
+    );
     await expect(phonePage.getByRole('dialog').locator('a[aria-label^="YouTube"]')).toBeHidden();
     await phoneContext.close();
 
@@ -223,7 +248,11 @@ test.describe('admin API without a valid token', () => {
       ['/api/admin/inquiries/export.csv', 'get'],
     ];
     for (const [path, method] of endpoints) {
-      const headerSets: Record<string, string>[] = [{}, { authorization: 'Bearer not-a-real-token-at-all' }, { authorization: 'Basic c3RhZmY6c3RhZmY=' }];
+      const headerSets: Record<string, string>[] = [
+        {},
+        { authorization: 'Bearer not-a-real-token-at-all' },
+        { authorization: 'Basic c3RhZmY6c3RhZmY=' },
+      ];
       for (const headers of headerSets) {
         const response = await request[method](path, { headers, data: method === 'post' ? {} : undefined });
         expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(401);
@@ -248,7 +277,9 @@ async function signInLinkFor(email: string): Promise<string> {
 }
 
 test.describe('finding 4: an attacker can keep the owner out', () => {
-  test('under an account-wide lock the right password e-mails a one-time link that signs the owner in', async ({ page }) => {
+  test('under an account-wide lock the right password e-mails a one-time link that signs the owner in', async ({
+    page,
+  }) => {
     test.setTimeout(120_000); // 100 recorded failures through the local blob emulation take a while
     const account = await createStaff('owner');
     const email = `${account.username}@example.com`;
@@ -263,7 +294,9 @@ test.describe('finding 4: an attacker can keep the owner out', () => {
 
     await page.goto('/admin/login');
     await signIn(page, account);
-    await expect(page.getByRole('alert')).toHaveText(/a one-time sign-in link has been e-mailed to the address on the account/);
+    await expect(page.getByRole('alert')).toHaveText(
+      /a one-time sign-in link has been e-mailed to the address on the account/,
+    );
 
     await expect.poll(() => signInLinkFor(email), { timeout: 15_000 }).not.toBe('');
     const link = await signInLinkFor(email);
@@ -273,19 +306,25 @@ test.describe('finding 4: an attacker can keep the owner out', () => {
     // Used once: the same link no longer works.
     await page.evaluate(() => localStorage.clear());
     await page.goto(link);
-    await expect(page.getByRole('alert')).toHaveText('This sign-in link is invalid, used or expired. Please sign in again.');
+    await expect(page.getByRole('alert')).toHaveText(
+      'This sign-in link is invalid, used or expired. Please sign in again.',
+    );
   });
 });
 
 test.describe('finding 5: roles are not enforced', () => {
-  test('an editor sees only blog posts, is told other pages are not for the role, and the API refuses with 403', async ({ page, request }) => {
+  test('an editor sees only blog posts, is told other pages are not for the role, and the API refuses with 403', async ({
+    page,
+    request,
+  }) => {
     const account = await createStaff('editor', 'editor');
     await page.goto('/admin/login');
     await signIn(page, account);
     await page.waitForURL('**/admin/dashboard');
     await expect(page.getByText('Site statistics: This is not available for your role.')).toBeVisible();
     await expect(page.getByRole('link', { name: /Manage Blogs/ })).toBeVisible();
-    for (const name of [/Site Settings/, /^Inquiries/, /Manage Courses/, /Manage Categories/]) await expect(page.getByRole('link', { name })).toHaveCount(0);
+    for (const name of [/Site Settings/, /^Inquiries/, /Manage Courses/, /Manage Categories/])
+      await expect(page.getByRole('link', { name })).toHaveCount(0);
 
     await page.goto('/admin/settings');
     await expect(page.getByText('This is not available for your role.')).toBeVisible();
@@ -293,7 +332,12 @@ test.describe('finding 5: roles are not enforced', () => {
 
     const token = await page.evaluate(() => localStorage.getItem('token'));
     const headers = { Authorization: `Bearer ${token}` };
-    for (const path of ['/api/admin/site-settings', '/api/admin/inquiries', '/api/admin/inquiries/export.csv', '/api/admin/dashboard-stats']) {
+    for (const path of [
+      '/api/admin/site-settings',
+      '/api/admin/inquiries',
+      '/api/admin/inquiries/export.csv',
+      '/api/admin/dashboard-stats',
+    ]) {
       const answer = await request.get(path, { headers });
       expect(answer.status(), path).toBe(403);
       expect((await answer.json()).message, path).toMatch(/^Your role \(editor\) does not allow this/);
@@ -311,40 +355,70 @@ test('admin login page has no axe violations', async ({ page }) => {
 
 test.describe('inquiries inbox', () => {
   // Thirty new inquiries at once would push other tests' inquiries off the inbox's first page: this runs after them.
-  test('finding 9: the inbox pages 25 at a time with Previous and Next, with counts per filter', { tag: '@after-others' }, async ({ page }, testInfo) => {
-    // Thirty fresh inquiries straight into the server's store (the forms' rate limit would take minutes).
-    const tag = `Pager${testInfo.project.name}${Date.now()}`;
-    const target = await openUserStore({});
-    try {
-      for (let n = 0; n < 30; n++) {
-        await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: 'Page', lastName: `${tag}n${n}x`, email: `pager${n}@example.com`, phone: '0400 000 000' }, message: `Pager ${n}` });
+  test(
+    'finding 9: the inbox pages 25 at a time with Previous and Next, with counts per filter',
+    { tag: '@after-others' },
+    async ({ page }, testInfo) => {
+      // Thirty fresh inquiries straight into the server's store (the forms' rate limit would take minutes).
+      const tag = `Pager${testInfo.project.name}${Date.now()}`;
+      const target = await openUserStore({});
+      try {
+        for (let n = 0; n < 30; n++) {
+          await createInquiry({
+            kind: 'contact',
+            source: 'contact',
+            contact: {
+              firstName: 'Page',
+              lastName: `${tag}n${n}x`,
+              email: `pager${n}@example.com`,
+              phone: '0400 000 000',
+            },
+            message: `Pager ${n}`,
+          });
+        }
+      } finally {
+        await target.close();
       }
-    } finally {
-      await target.close();
-    }
-    const account = await createStaff();
-    await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
-    await signIn(page, account);
-    await page.waitForURL('**/admin/inquiries');
-    const pager = page.getByRole('navigation', { name: 'Inquiry pages' });
-    await expect(page.locator('.inbox-item')).toHaveCount(25);
-    await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
-    await expect(pager.locator('.inbox-pager__status')).toHaveText(/^1–25 of [\d,]+ \(page 1 of \d+\)$/);
-    const newCount = Number((await page.getByRole('button', { name: /^New/ }).locator('.segmented__count').textContent())?.replace(/\D/g, ''));
-    expect(newCount).toBeGreaterThanOrEqual(30);
-    await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled();
-    await pager.getByRole('button', { name: 'Next' }).click();
-    await expect(pager.locator('.inbox-pager__status')).toHaveText(/^26–\d+ of [\d,]+ \(page 2 of \d+\)$/);
-    await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n0x` })).toBeVisible();
-    await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toHaveCount(0);
-    await pager.getByRole('button', { name: 'Previous' }).click();
-    await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
-  });
+      const account = await createStaff();
+      await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
+      await signIn(page, account);
+      await page.waitForURL('**/admin/inquiries');
+      const pager = page.getByRole('navigation', { name: 'Inquiry pages' });
+      await expect(page.locator('.inbox-item')).toHaveCount(25);
+      await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
+      await expect(pager.locator('.inbox-pager__status')).toHaveText(/^1–25 of [\d,]+ \(page 1 of \d+\)$/);
+      const newCount = Number(
+        (await page.getByRole('button', { name: /^New/ }).locator('.segmented__count').textContent())?.replace(
+          /\D/g,
+          '',
+        ),
+      );
+      expect(newCount).toBeGreaterThanOrEqual(30);
+      await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled();
+      await pager.getByRole('button', { name: 'Next' }).click();
+      await expect(pager.locator('.inbox-pager__status')).toHaveText(/^26–\d+ of [\d,]+ \(page 2 of \d+\)$/);
+      await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n0x` })).toBeVisible();
+      await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toHaveCount(0);
+      await pager.getByRole('button', { name: 'Previous' }).click();
+      await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
+    },
+  );
 
-  test('a contact message shows in the inbox with its e-mail status and can be marked handled', async ({ page, request }, testInfo) => {
+  test('a contact message shows in the inbox with its e-mail status and can be marked handled', async ({
+    page,
+    request,
+  }, testInfo) => {
     const email = `inbox-${testInfo.project.name}-${Date.now()}@example.com`;
     const sent = await request.post('/api/email/contact', {
-      data: { firstName: 'Robin', lastName: `Inbox${testInfo.project.name}`, email, phone: '0400 123 456', message: 'Please call me about carpentry RPL.', website: '', elapsedMs: 8000 },
+      data: {
+        firstName: 'Robin',
+        lastName: `Inbox${testInfo.project.name}`,
+        email,
+        phone: '0400 123 456',
+        message: 'Please call me about carpentry RPL.',
+        website: '',
+        elapsedMs: 8000,
+      },
     });
     expect(sent.status()).toBe(200);
 
@@ -367,7 +441,12 @@ test.describe('inquiries inbox', () => {
     await expect(page.locator('.inbox-item').filter({ hasText: email })).toHaveCount(0);
     await page.getByRole('button', { name: /^Handled/ }).click();
     await expect(page.locator('.inbox-item').filter({ hasText: email })).toBeVisible();
-    await expect(page.locator('.inbox-item').filter({ hasText: email }).getByRole('button', { name: /Mark as new/ })).toBeVisible();
+    await expect(
+      page
+        .locator('.inbox-item')
+        .filter({ hasText: email })
+        .getByRole('button', { name: /Mark as new/ }),
+    ).toBeVisible();
 
     const download = page.waitForEvent('download');
     await page.getByRole('button', { name: 'Export CSV' }).click();
@@ -388,11 +467,23 @@ test.describe('inbox as a daily tool', () => {
       const contact = { firstName: 'Search', lastName, email, phone: '0400 000 000' };
       return quote
         ? await createInquiry({
-            kind: 'quote', source: 'quote', contact,
+            kind: 'quote',
+            source: 'quote',
+            contact,
             quote: {
-              state: 'VIC', preferredContact: 'Any time', selectedCategories: ['civil-construction'], selectedCourses: ['CPC30220'],
+              state: 'VIC',
+              preferredContact: 'Any time',
+              selectedCategories: ['civil-construction'],
+              selectedCourses: ['CPC30220'],
               categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-              courses: [{ code: 'CPC30220', title: 'Certificate III in Carpentry', level: 'Certificate III', category: 'civil-construction' }],
+              courses: [
+                {
+                  code: 'CPC30220',
+                  title: 'Certificate III in Carpentry',
+                  level: 'Certificate III',
+                  category: 'civil-construction',
+                },
+              ],
               experience: 'Eight years framing houses.',
             },
           })
@@ -402,7 +493,9 @@ test.describe('inbox as a daily tool', () => {
     }
   }
 
-  test('search finds an inquiry by e-mail; a note and an assignment are kept with who and when', async ({ page }, testInfo) => {
+  test('search finds an inquiry by e-mail; a note and an assignment are kept with who and when', async ({
+    page,
+  }, testInfo) => {
     const stamp = `${testInfo.project.name}${Date.now()}`;
     const email = `find-${stamp}@example.com`;
     await storeInquiry(`Quote${stamp}`, email, true);
@@ -423,7 +516,9 @@ test.describe('inbox as a daily tool', () => {
 
     // The detail view: the quote's answers, then the note and the assignment.
     await item.getByRole('button', { name: /Details, notes and assignment/ }).click();
-    await eventually(item.getByRole('definition').filter({ hasText: 'CPC30220 Certificate III in Carpentry' })).toBeVisible();
+    await eventually(
+      item.getByRole('definition').filter({ hasText: 'CPC30220 Certificate III in Carpentry' }),
+    ).toBeVisible();
     await eventually(item.getByText('Eight years framing houses.')).toBeVisible();
     await item.getByRole('button', { name: 'Add note' }).click();
     await eventually(item.getByRole('alert')).toHaveText('Write the note first');
@@ -458,7 +553,9 @@ test.describe('inbox as a daily tool', () => {
     await eventually(page.locator('.inbox-item').first()).toBeVisible();
   });
 
-  test('the dashboard counts new inquiries since this staff member last opened the inbox and links there', async ({ page }, testInfo) => {
+  test('the dashboard counts new inquiries since this staff member last opened the inbox and links there', async ({
+    page,
+  }, testInfo) => {
     const account = await createStaff();
     await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
     await signIn(page, account);

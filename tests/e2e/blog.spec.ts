@@ -61,7 +61,9 @@ test.describe('public blog', () => {
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
     // The page and the public API are cached at the CDN, so the count they show may lag; the view
     // call answers with the fresh count.
-    const viewCall = page.waitForResponse((r) => r.url().endsWith(`/api/blogs/${post.slug}/view`) && r.request().method() === 'POST');
+    const viewCall = page.waitForResponse(
+      (r) => r.url().endsWith(`/api/blogs/${post.slug}/view`) && r.request().method() === 'POST',
+    );
     const response = await page.goto(`/blog/${post.slug}`);
     expect(response?.status()).toBe(200);
     expect(response!.headers()['netlify-cache-tag']).toBe(`blog,blog-${post.slug}`);
@@ -75,17 +77,29 @@ test.describe('public blog', () => {
     expect((await (await viewCall).json()).views).toBeGreaterThan(before);
   });
 
-  test('finding: a post page shows the live view count above 0, even from a cached page rendered at 0 views', async ({ page, request }, testInfo) => {
+  test('finding: a post page shows the live view count above 0, even from a cached page rendered at 0 views', async ({
+    page,
+    request,
+  }, testInfo) => {
     const account = await createStaff('views');
-    const { token } = await (await request.post('/api/auth/login', { data: { username: account.username, password: account.password } })).json();
+    const { token } = await (
+      await request.post('/api/auth/login', { data: { username: account.username, password: account.password } })
+    ).json();
     const auth = { authorization: `Bearer ${token}` };
     const title = `Fresh views ${testInfo.project.name} ${Date.now()}`;
-    const { blog } = await (await request.post('/api/blogs', { headers: auth, data: { title, excerpt: 'Nobody has read this yet', content: '<p>Hello</p>', isPublished: true } })).json();
+    const { blog } = await (
+      await request.post('/api/blogs', {
+        headers: auth,
+        data: { title, excerpt: 'Nobody has read this yet', content: '<p>Hello</p>', isPublished: true },
+      })
+    ).json();
     try {
       const views = page.locator('.post-meta').getByText(/\bviews?$/);
       for (const expected of ['1 view', '2 views']) {
         // The second visit gets the copy the CDN kept from the first (rendered when the post had 0 views).
-        const viewCall = page.waitForResponse((r) => r.url().endsWith(`/api/blogs/${blog.slug}/view`) && r.request().method() === 'POST');
+        const viewCall = page.waitForResponse(
+          (r) => r.url().endsWith(`/api/blogs/${blog.slug}/view`) && r.request().method() === 'POST',
+        );
         await page.goto(`/blog/${blog.slug}`);
         await viewCall;
         await expect(views).toHaveText(expected);
@@ -96,7 +110,12 @@ test.describe('public blog', () => {
     }
   });
 
-  test('the share button copies the link where there is no share sheet', async ({ page, context, request, baseURL }) => {
+  test('the share button copies the link where there is no share sheet', async ({
+    page,
+    context,
+    request,
+    baseURL,
+  }) => {
     const post = await firstPublished(request);
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: baseURL });
     await page.addInitScript(() => Object.defineProperty(navigator, 'share', { value: undefined }));
@@ -104,19 +123,27 @@ test.describe('public blog', () => {
     await page.getByRole('button', { name: 'Share' }).click();
     await expect(page.getByText('Link copied to clipboard!')).toBeVisible();
     // The canonical address of the post (the site's configured address), not the local one.
-    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(new RegExp(`^https?://[^/]+/blog/${post.slug}$`));
+    expect(await page.evaluate(() => navigator.clipboard.readText())).toMatch(
+      new RegExp(`^https?://[^/]+/blog/${post.slug}$`),
+    );
   });
 
   test('the share button opens the device share sheet when there is one', async ({ page, request }) => {
     const post = await firstPublished(request);
     await page.addInitScript(() => {
       (window as unknown as { shared: unknown[] }).shared = [];
-      Object.defineProperty(navigator, 'share', { value: async (data: unknown) => void (window as unknown as { shared: unknown[] }).shared.push(data) });
+      Object.defineProperty(navigator, 'share', {
+        value: async (data: unknown) => void (window as unknown as { shared: unknown[] }).shared.push(data),
+      });
     });
     await page.goto(`/blog/${post.slug}`);
     await page.getByRole('button', { name: 'Share' }).click();
-    await expect.poll(() => page.evaluate(() => (window as unknown as { shared: { title: string }[] }).shared.length)).toBe(1);
-    expect(await page.evaluate(() => (window as unknown as { shared: { title: string }[] }).shared[0].title)).toBe(post.title);
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { shared: { title: string }[] }).shared.length))
+      .toBe(1);
+    expect(await page.evaluate(() => (window as unknown as { shared: { title: string }[] }).shared[0].title)).toBe(
+      post.title,
+    );
   });
 
   test('search, empty results and a missing post', async ({ page }) => {
@@ -175,8 +202,12 @@ test.describe('Manage Blogs', () => {
     await page.keyboard.type('Tasks performed');
 
     // The image: a real PNG made here, uploaded through the drop zone's file input.
-    const png = await sharp({ create: { width: 1200, height: 675, channels: 3, background: '#01675f' } }).png().toBuffer();
-    await modal.locator('input[type="file"]').setInputFiles({ name: 'site-photo.png', mimeType: 'image/png', buffer: png });
+    const png = await sharp({ create: { width: 1200, height: 675, channels: 3, background: '#01675f' } })
+      .png()
+      .toBuffer();
+    await modal
+      .locator('input[type="file"]')
+      .setInputFiles({ name: 'site-photo.png', mimeType: 'image/png', buffer: png });
     await expect(modal.getByRole('button', { name: 'Remove Image' })).toBeVisible({ timeout: 20_000 });
     await modal.getByLabel('Image alt text').fill('A site supervisor signing off a report');
 
@@ -185,7 +216,10 @@ test.describe('Manage Blogs', () => {
       await tags.fill(tag);
       await tags.press('Enter');
     }
-    await expect(modal.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText(['Evidence', 'Supervisors']);
+    await expect(modal.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([
+      'Evidence',
+      'Supervisors',
+    ]);
     await expect(modal.getByRole('checkbox', { name: 'Publish immediately' })).not.toBeChecked();
     await modal.getByRole('button', { name: 'Create Blog' }).click();
     await expect(modal).toBeHidden();
@@ -193,7 +227,9 @@ test.describe('Manage Blogs', () => {
     const card = page.locator('.blog-admin-card').filter({ hasText: title });
     await expect(card.getByText('Draft', { exact: true })).toBeVisible();
     const slug = (await page.evaluate(async (t) => {
-      const answer = await fetch('/api/blogs/admin/all', { headers: { Authorization: `Bearer ${localStorage.getItem('token')}` } }).then((r) => r.json());
+      const answer = await fetch('/api/blogs/admin/all', {
+        headers: { Authorization: `Bearer ${localStorage.getItem('token')}` },
+      }).then((r) => r.json());
       return answer.blogs.find((b: { title: string }) => b.title === t).slug;
     }, title)) as string;
     expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404); // a draft is not public
@@ -209,7 +245,9 @@ test.describe('Manage Blogs', () => {
     await expect(page.locator('.post-content li')).toHaveText('Tasks performed');
     const image = page.getByRole('img', { name: 'A site supervisor signing off a report' });
     await expect(image).toBeVisible();
-    await expect.poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(0);
+    await expect
+      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+      .toBeGreaterThan(0);
     await expect(page.locator('.post-footer .tag')).toHaveText(['Evidence', 'Supervisors']);
 
     await page.goto('/admin/blogs');
@@ -228,7 +266,9 @@ test.describe('Manage Blogs', () => {
     await expect(card).toHaveCount(0);
   });
 
-  test('form rules: required fields, Markdown preview, unsaved-changes warning, edit conflict', async ({ page }, testInfo) => {
+  test('form rules: required fields, Markdown preview, unsaved-changes warning, edit conflict', async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(90_000);
     await signInTo(page, '/admin/blogs');
     await page.getByRole('button', { name: 'New Blog Post' }).click();
@@ -241,7 +281,9 @@ test.describe('Manage Blogs', () => {
 
     // Markdown with a preview that keeps only allowed link protocols.
     await modal.getByRole('button', { name: 'Markdown' }).click();
-    await modal.getByRole('textbox', { name: 'Content', exact: true }).fill('Some **bold** text, [safe](https://training.gov.au/) and [bad](javascript:alert(1))');
+    await modal
+      .getByRole('textbox', { name: 'Content', exact: true })
+      .fill('Some **bold** text, [safe](https://training.gov.au/) and [bad](javascript:alert(1))');
     await modal.getByRole('button', { name: 'Show Preview' }).click();
     const preview = modal.getByRole('region', { name: 'Preview' });
     await expect(preview.locator('strong')).toHaveText('bold');
@@ -263,13 +305,25 @@ test.describe('Manage Blogs', () => {
     // Two editors: the second save of the same version gets the clear 409 message, and keeps its text.
     const title = `Conflict ${testInfo.project.name} ${Date.now()}`;
     const token = await page.evaluate(() => localStorage.getItem('token'));
-    const created = await (await page.request.post('/api/blogs', { headers: { authorization: `Bearer ${token}` }, data: { title, excerpt: 'x', content: '<p>first</p>' } })).json();
+    const created = await (
+      await page.request.post('/api/blogs', {
+        headers: { authorization: `Bearer ${token}` },
+        data: { title, excerpt: 'x', content: '<p>first</p>' },
+      })
+    ).json();
     await page.reload();
     const card = page.locator('.blog-admin-card').filter({ hasText: title });
     await card.getByRole('button', { name: 'Edit' }).click();
     const edit = page.getByRole('dialog', { name: 'Edit Blog Post' });
     await edit.getByLabel('Excerpt').fill('My careful edit');
-    expect((await page.request.put(`/api/blogs/${created.blog._id}`, { headers: { authorization: `Bearer ${token}` }, data: { ...created.blog, excerpt: 'Someone else' } })).status()).toBe(200);
+    expect(
+      (
+        await page.request.put(`/api/blogs/${created.blog._id}`, {
+          headers: { authorization: `Bearer ${token}` },
+          data: { ...created.blog, excerpt: 'Someone else' },
+        })
+      ).status(),
+    ).toBe(200);
     await edit.getByRole('button', { name: 'Update Blog' }).click();
     await expect(edit.getByRole('alert')).toContainText('Error saving blog: This blog was changed by');
     await expect(edit.getByLabel('Excerpt')).toHaveValue('My careful edit');
@@ -294,7 +348,9 @@ test.describe('Blog workflow', () => {
     return { authorization: `Bearer ${token}` };
   }
 
-  test('a post scheduled a little ahead stays hidden, then appears on /blog once it is due', async ({ page }, testInfo) => {
+  test('a post scheduled a little ahead stays hidden, then appears on /blog once it is due', async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const auth = await staffOnBlogs(page);
     const title = `Scheduled ${testInfo.project.name} ${Date.now()}`;
@@ -320,7 +376,9 @@ test.describe('Blog workflow', () => {
     const slug = (blogs as { title: string; slug: string }[]).find((blog) => blog.title === title)!.slug;
 
     // Not yet due: a run of the schedule leaves it a draft.
-    expect((await (await page.request.post('/api/blogs/admin/publish-due', { headers: auth })).json()).published).not.toContain(slug);
+    expect(
+      (await (await page.request.post('/api/blogs/admin/publish-due', { headers: auth })).json()).published,
+    ).not.toContain(slug);
     expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404);
 
     // The scheduled function does not run by itself locally: run it until the post's time has come.
@@ -337,15 +395,25 @@ test.describe('Blog workflow', () => {
     await expect(page.locator('.blog-card').filter({ hasText: title })).toBeVisible();
     await page.goto('/admin/blogs');
     await expect(card.locator('.status-badge')).toHaveText('Published', { timeout: 20_000 });
-    await page.request.delete(`/api/blogs/${blogs.find((blog: { slug: string }) => blog.slug === slug)._id}`, { headers: auth });
+    await page.request.delete(`/api/blogs/${blogs.find((blog: { slug: string }) => blog.slug === slug)._id}`, {
+      headers: auth,
+    });
   });
 
   test('restore an older revision from the history', async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     const auth = await staffOnBlogs(page);
     const title = `Revisions ${testInfo.project.name} ${Date.now()}`;
-    const { blog } = await (await page.request.post('/api/blogs', { headers: auth, data: { title, excerpt: 'First excerpt', content: '<p>The first wording.</p>', isPublished: true } })).json();
-    const second = await page.request.put(`/api/blogs/${blog._id}`, { headers: auth, data: { ...blog, excerpt: 'Second excerpt', content: '<p>A rewrite nobody liked.</p>' } });
+    const { blog } = await (
+      await page.request.post('/api/blogs', {
+        headers: auth,
+        data: { title, excerpt: 'First excerpt', content: '<p>The first wording.</p>', isPublished: true },
+      })
+    ).json();
+    const second = await page.request.put(`/api/blogs/${blog._id}`, {
+      headers: auth,
+      data: { ...blog, excerpt: 'Second excerpt', content: '<p>A rewrite nobody liked.</p>' },
+    });
     expect(second.status()).toBe(200);
     await page.reload();
 
@@ -359,24 +427,34 @@ test.describe('Blog workflow', () => {
     await page.screenshot({ path: testInfo.outputPath('editor-history.png') });
 
     await history.getByRole('button', { name: 'Restore version 1' }).click();
-    await page.getByRole('alertdialog', { name: 'Restore version 1?' }).getByRole('button', { name: 'Restore' }).click();
+    await page
+      .getByRole('alertdialog', { name: 'Restore version 1?' })
+      .getByRole('button', { name: 'Restore' })
+      .click();
     await expect(edit.getByLabel('Excerpt')).toHaveValue('First excerpt', { timeout: 20_000 });
     await expect(edit.getByRole('textbox', { name: 'Content' })).toContainText('The first wording.');
     await expect(history.getByRole('listitem')).toHaveCount(3);
 
     const page1 = await page.request.get(`/blog/${blog.slug}`);
     expect(await page1.text()).toContain('The first wording.');
-    const stored = (await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json()).blogs.find((entry: { _id: string }) => entry._id === blog._id);
+    const stored = (await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json()).blogs.find(
+      (entry: { _id: string }) => entry._id === blog._id,
+    );
     expect(stored).toMatchObject({ version: 3, excerpt: 'First excerpt', isPublished: true });
     await page.request.delete(`/api/blogs/${blog._id}`, { headers: auth });
   });
 
-  test('changing a published post\'s address keeps the old one as a 301', async ({ page }, testInfo) => {
+  test("changing a published post's address keeps the old one as a 301", async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     const auth = await staffOnBlogs(page);
     const stamp = `${testInfo.project.name}-${Date.now()}`;
     const title = `Moving post ${stamp}`;
-    const { blog } = await (await page.request.post('/api/blogs', { headers: auth, data: { title, excerpt: 'It moves.', content: '<p>Same words, new address.</p>', isPublished: true } })).json();
+    const { blog } = await (
+      await page.request.post('/api/blogs', {
+        headers: auth,
+        data: { title, excerpt: 'It moves.', content: '<p>Same words, new address.</p>', isPublished: true },
+      })
+    ).json();
     expect((await page.request.get(`/blog/${blog.slug}`)).status()).toBe(200);
     await page.reload();
 
@@ -387,7 +465,9 @@ test.describe('Blog workflow', () => {
     await expect(edit.getByText('the old address keeps working')).toBeVisible();
     await address.fill(`Bad Address!`);
     await edit.getByRole('button', { name: 'Update Blog' }).click();
-    await expect(edit.getByText('The address may use only lower-case letters, digits and single hyphens between words')).toBeVisible();
+    await expect(
+      edit.getByText('The address may use only lower-case letters, digits and single hyphens between words'),
+    ).toBeVisible();
     await address.fill(`new-home-${stamp}`);
     await edit.getByRole('button', { name: 'Update Blog' }).click();
     await expect(edit).toBeHidden({ timeout: 20_000 });
@@ -427,13 +507,18 @@ test.describe('Blog workflow', () => {
 
     // Thrown away on purpose: nothing is offered any more.
     await again.getByRole('button', { name: 'Cancel' }).click();
-    await page.getByRole('alertdialog', { name: /unsaved changes/ }).getByRole('button', { name: 'Discard changes' }).click();
+    await page
+      .getByRole('alertdialog', { name: /unsaved changes/ })
+      .getByRole('button', { name: 'Discard changes' })
+      .click();
     await page.reload();
     await expect(page.locator('.blog-admin-card').first()).toBeVisible({ timeout: 20_000 });
     await expect(page.getByRole('button', { name: /^Continue editing/ })).toHaveCount(0);
   });
 
-  test('editor toolbar: headings, quotes, links held to the sanitiser\'s rules, pictures from the media picker with alt text', async ({ page }, testInfo) => {
+  test("editor toolbar: headings, quotes, links held to the sanitiser's rules, pictures from the media picker with alt text", async ({
+    page,
+  }, testInfo) => {
     test.setTimeout(120_000);
     const auth = await staffOnBlogs(page);
     const title = `Toolbar ${testInfo.project.name} ${Date.now()}`;
@@ -460,13 +545,18 @@ test.describe('Blog workflow', () => {
     await expect(modal.getByText('This address cannot be linked.')).toBeVisible();
     await address.fill('https://training.gov.au/');
     await modal.getByRole('button', { name: 'Apply' }).click();
-    await expect(editor.getByRole('link', { name: 'See the register' })).toHaveAttribute('href', 'https://training.gov.au/');
+    await expect(editor.getByRole('link', { name: 'See the register' })).toHaveAttribute(
+      'href',
+      'https://training.gov.au/',
+    );
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
 
     await modal.getByRole('button', { name: 'Image', exact: true }).click();
     const picker = page.getByRole('dialog', { name: 'Insert an image' });
-    const png = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#c9e265' } }).png().toBuffer();
+    const png = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#c9e265' } })
+      .png()
+      .toBuffer();
     await picker.locator('input[type="file"]').setInputFiles({ name: 'lime.png', mimeType: 'image/png', buffer: png });
     await expect(picker.locator('.media-picker__item[aria-pressed="true"]')).toBeVisible({ timeout: 20_000 });
     await page.screenshot({ path: testInfo.outputPath('media-picker.png') });
@@ -485,7 +575,9 @@ test.describe('Blog workflow', () => {
     expect(saved.content).toContain('<h2>What counts as evidence</h2>');
     expect(saved.content).toMatch(/<blockquote><p>Show what you did, not what you know\.<\/p><\/blockquote>/);
     expect(saved.content).toContain('href="https://training.gov.au/"');
-    expect(saved.content).toMatch(/<img[^>]+src="\/api\/uploads\/[a-f0-9]{32}\.webp"[^>]*alt="A lime green square"|<img[^>]+alt="A lime green square"[^>]*src="\/api\/uploads\//);
+    expect(saved.content).toMatch(
+      /<img[^>]+src="\/api\/uploads\/[a-f0-9]{32}\.webp"[^>]*alt="A lime green square"|<img[^>]+alt="A lime green square"[^>]*src="\/api\/uploads\//,
+    );
 
     // The same picture is offered again for the next post, and goes when its only post is deleted.
     const image = /\/api\/uploads\/[a-f0-9]{32}\.webp/.exec(saved.content)![0];

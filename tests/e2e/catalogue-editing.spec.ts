@@ -36,7 +36,13 @@ async function addCourse(request: APIRequestContext, token: string, code: string
     headers,
     data: {
       code: code.toLowerCase(),
-      facts: { title, level: 'Certificate III', category: 'civil-construction', source: `https://training.gov.au/Training/Details/${code}`, checkedOn: '2026-11-20' },
+      facts: {
+        title,
+        level: 'Certificate III',
+        category: 'civil-construction',
+        source: `https://training.gov.au/Training/Details/${code}`,
+        checkedOn: '2026-11-20',
+      },
       edit: { featured: false, details, evidence: [], terms: [], retired: null },
     },
   });
@@ -71,16 +77,25 @@ test.afterAll(async ({ request }) => {
   const category = categories.find((c: { slug: string }) => c.slug === 'civil-construction');
   const saved = await request.put('/api/admin/catalogue/categories/civil-construction', {
     headers,
-    data: { version: category.version, edit: { description: category.description, color: category.color, image: category.image } },
+    data: {
+      version: category.version,
+      edit: { description: category.description, color: category.color, image: category.image },
+    },
   });
   expect(saved.status()).toBe(200);
   await expect
-    .poll(async () => (await (await request.get('/api/admin/catalogue/rebuild', { headers })).json()).state, { timeout: REBUILD_TIMEOUT, intervals: [2000] })
+    .poll(async () => (await (await request.get('/api/admin/catalogue/rebuild', { headers })).json()).state, {
+      timeout: REBUILD_TIMEOUT,
+      intervals: [2000],
+    })
     .toBe('live');
   expect((await request.get(`/courses/${FIRST}`, { maxRedirects: 0 })).status()).toBe(404);
 });
 
-test('staff edit a course and retire another with a successor; the local rebuild publishes both', async ({ page, request }) => {
+test('staff edit a course and retire another with a successor; the local rebuild publishes both', async ({
+  page,
+  request,
+}) => {
   test.setTimeout(2 * REBUILD_TIMEOUT);
   const account = await createStaff('catalogue');
   await signIn(page, account);
@@ -165,7 +180,8 @@ test('the editor role sees no catalogue controls and the catalogue API refuses i
   test.setTimeout(3 * 60_000);
   const account = await createStaff('cat-editor', 'editor');
   await signIn(page, account);
-  for (const name of [/Manage Courses/, /Manage Categories/]) await expect(page.getByRole('link', { name })).toHaveCount(0);
+  for (const name of [/Manage Courses/, /Manage Categories/])
+    await expect(page.getByRole('link', { name })).toHaveCount(0);
   for (const path of ['/admin/courses', '/admin/categories']) {
     await page.goto(path);
     await expect(page.getByText('This is not available for your role.')).toBeVisible();

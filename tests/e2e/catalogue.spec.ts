@@ -3,10 +3,13 @@ import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 
 /** Published courses (content/courses.json, after withdrawn and superseded codes left the catalogue). */
-const TOTAL = (JSON.parse(readFileSync(new URL('../../content/courses.json', import.meta.url), 'utf8')) as unknown[]).length;
+const TOTAL = (JSON.parse(readFileSync(new URL('../../content/courses.json', import.meta.url), 'utf8')) as unknown[])
+  .length;
 
 const axe = async (page: Page) => {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
 };
 
@@ -15,7 +18,9 @@ test('courses index shows the eleven industries with course counts', async ({ pa
   const cards = page.locator('.category-card');
   await expect(cards).toHaveCount(11);
   await expect(cards.filter({ hasText: 'Security & Cleaning' })).toContainText('10 Courses');
-  await expect(cards.filter({ hasText: 'Security & Cleaning' }).getByRole('link', { name: /Explore Courses/ })).toHaveAttribute('href', '/category/security-cleaning');
+  await expect(
+    cards.filter({ hasText: 'Security & Cleaning' }).getByRole('link', { name: /Explore Courses/ }),
+  ).toHaveAttribute('href', '/category/security-cleaning');
   await axe(page);
 });
 
@@ -39,8 +44,16 @@ test('a course page shows its sections and calls to action', async ({ page }) =>
   for (const name of ['Overview', 'Requirements and eligibility', 'Career pathways and assessment']) {
     await expect(page.getByRole('heading', { level: 2, name })).toBeVisible();
   }
-  await expect(page.getByRole('main').getByRole('link', { name: /Get a Free Quote/ }).first()).toHaveAttribute('href', '/free-quote?course=CHC33021');
-  await expect(page.getByRole('main').getByRole('link', { name: 'How RPL Works' }).first()).toHaveAttribute('href', '/how-rpl-works');
+  await expect(
+    page
+      .getByRole('main')
+      .getByRole('link', { name: /Get a Free Quote/ })
+      .first(),
+  ).toHaveAttribute('href', '/free-quote?course=CHC33021');
+  await expect(page.getByRole('main').getByRole('link', { name: 'How RPL Works' }).first()).toHaveAttribute(
+    'href',
+    '/how-rpl-works',
+  );
   const jsonLd = await page.locator('script[type="application/ld+json"]').textContent();
   expect(jsonLd).toContain('"@type":"Course"');
   expect(jsonLd).toContain('"courseCode":"CHC33021"');
@@ -53,10 +66,15 @@ test('a course page shows its national code, register title, register link and c
   await expect(facts.getByRole('heading', { level: 2, name: 'Qualification facts' })).toBeVisible();
   await expect(facts.getByTestId('facts-code')).toHaveText('CPC30220');
   await expect(facts.getByTestId('facts-title')).toHaveText('Certificate III in Carpentry');
-  await expect(facts.getByRole('link', { name: /CPC30220 on training\.gov\.au/ })).toHaveAttribute('href', 'https://training.gov.au/Training/Details/CPC30220');
+  await expect(facts.getByRole('link', { name: /CPC30220 on training\.gov\.au/ })).toHaveAttribute(
+    'href',
+    'https://training.gov.au/Training/Details/CPC30220',
+  );
   const checked = facts.getByTestId('checked-on');
   await expect(checked).toBeVisible();
-  await expect(checked).toHaveText(/^\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}$/);
+  await expect(checked).toHaveText(
+    /^\d{1,2} (January|February|March|April|May|June|July|August|September|October|November|December) \d{4}$/,
+  );
   await expect(checked).toHaveAttribute('datetime', /^\d{4}-\d{2}-\d{2}$/);
   // Nothing of the facts box is cut off on a phone.
   const box = await facts.boundingBox();
@@ -75,10 +93,15 @@ test('a qualification that cannot be completed by RPL alone says so on its page 
   await expect(page.getByTestId('rpl-flag')).toContainText('400 hours');
   await axe(page);
   await page.goto('/search?search=nursing');
-  await expect(page.locator('.course-card').filter({ hasText: 'Diploma of Nursing' })).toContainText('Not available by RPL alone');
+  await expect(page.locator('.course-card').filter({ hasText: 'Diploma of Nursing' })).toContainText(
+    'Not available by RPL alone',
+  );
 });
 
-test('superseded and lower-case course addresses redirect permanently; withdrawn codes are not found', async ({ page, request }) => {
+test('superseded and lower-case course addresses redirect permanently; withdrawn codes are not found', async ({
+  page,
+  request,
+}) => {
   for (const [path, target] of [
     ['/courses/TLI50221', '/courses/TLI50224'],
     ['/courses/tli50221', '/courses/TLI50224'],
@@ -143,7 +166,11 @@ test.describe('search results page', () => {
     await expect(page.locator('.course-card').first()).toContainText('BSB50120');
     await page.goto('/search?search=underwater%20basket%20weaving');
     await expect(page.getByRole('heading', { name: 'No courses found' })).toBeVisible();
-    await expect(page.getByText("We couldn't find any courses matching your search criteria. Try adjusting your search terms or browse our categories instead.")).toBeVisible();
+    await expect(
+      page.getByText(
+        "We couldn't find any courses matching your search criteria. Try adjusting your search terms or browse our categories instead.",
+      ),
+    ).toBeVisible();
     await expect(page.getByRole('link', { name: 'Browse All Categories' })).toHaveAttribute('href', '/courses');
     await axe(page);
   });
@@ -186,7 +213,11 @@ test.describe('search results page', () => {
     await page.goto('/search');
     await expect(page.locator('.course-card')).toHaveCount(24);
     // The results island loads no code until the visitor reaches for it: the first click wakes it and is replayed.
-    expect(await page.evaluate(() => performance.getEntriesByType('resource').some((r) => /\/_astro\/client\./.test(r.name)))).toBe(false);
+    expect(
+      await page.evaluate(() =>
+        performance.getEntriesByType('resource').some((r) => /\/_astro\/client\./.test(r.name)),
+      ),
+    ).toBe(false);
     await page.getByRole('button', { name: `Show more (${TOTAL - 24} more)` }).click();
     await expect(page.locator('.course-card')).toHaveCount(48);
   });
@@ -218,7 +249,12 @@ test.describe('home page', () => {
       'Why Choose RPL Pathways',
       'Industries We Serve',
     ]);
-    await expect(page.locator('.process__step')).toHaveText([/Free Skills Assessment/, /Portfolio of Experience/, /Evidence Review/, /You're Qualified/]);
+    await expect(page.locator('.process__step')).toHaveText([
+      /Free Skills Assessment/,
+      /Portfolio of Experience/,
+      /Evidence Review/,
+      /You're Qualified/,
+    ]);
     await expect(page.getByRole('link', { name: "Let's GO!" })).toHaveAttribute('href', '/contact');
     await expect(page.locator('.icon-card')).toHaveCount(6);
     await expect(page.locator('.industry-grid .category-card')).toHaveCount(11);
@@ -242,7 +278,9 @@ test.describe('home page', () => {
     await expect(last).toHaveClass(/is-active/);
   });
 
-  test('hero search suggests categories and levels, works from the keyboard and submits the filters', async ({ page }) => {
+  test('hero search suggests categories and levels, works from the keyboard and submits the filters', async ({
+    page,
+  }) => {
     await page.goto('/');
     const field = page.getByRole('combobox', { name: 'Qualification name, code or keyword' });
     await field.click();
@@ -256,7 +294,9 @@ test.describe('home page', () => {
     await expect(list.getByRole('option').first()).toHaveAttribute('aria-selected', 'true');
     await field.press('Enter');
     await expect(field).toHaveValue('Community Services');
-    await expect(page.getByRole('combobox', { name: 'Category' }).or(page.getByLabel('Category'))).toHaveValue('community-services');
+    await expect(page.getByRole('combobox', { name: 'Category' }).or(page.getByLabel('Category'))).toHaveValue(
+      'community-services',
+    );
     await page.getByLabel('Level').selectOption('Diploma');
     await page.locator('.hero-search').getByRole('button', { name: 'Search' }).click();
     await expect(page).toHaveURL(/\/search\?search=Community\+Services&category=community-services&level=Diploma$/);
@@ -295,9 +335,13 @@ test.describe('home page', () => {
     await play.click();
     const video = player.locator('video');
     await expect(video).toHaveJSProperty('controls', true);
-    await expect.poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10000 }).toBeGreaterThan(0);
+    await expect
+      .poll(() => video.evaluate((v: HTMLVideoElement) => v.readyState), { timeout: 10000 })
+      .toBeGreaterThan(0);
     expect(await video.evaluate((v: HTMLVideoElement) => v.textTracks[0]?.kind)).toBe('captions');
-    await video.evaluate((v: HTMLVideoElement) => { v.currentTime = v.duration - 0.2; });
+    await video.evaluate((v: HTMLVideoElement) => {
+      v.currentTime = v.duration - 0.2;
+    });
     await expect(play).toBeVisible({ timeout: 10000 });
     expect(await video.evaluate((v: HTMLVideoElement) => v.currentTime)).toBe(0);
   });

@@ -21,7 +21,9 @@ async function signIn(page: Page, account: { username: string; password: string 
 
 async function apiToken(request: APIRequestContext) {
   const account = await createStaff('facts');
-  const answer = await request.post('/api/auth/login', { data: { username: account.username, password: account.password } });
+  const answer = await request.post('/api/auth/login', {
+    data: { username: account.username, password: account.password },
+  });
   expect(answer.status()).toBe(200);
   return ((await answer.json()) as { token: string }).token;
 }
@@ -38,10 +40,13 @@ test.describe('facts staff own', () => {
   });
 
   test.afterAll(async ({ request }) => {
-    if (saved) await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: saved });
+    if (saved)
+      await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: saved });
   });
 
-  test('a claim switched off in settings disappears from the About page, and comes back when switched on', async ({ page }) => {
+  test('a claim switched off in settings disappears from the About page, and comes back when switched on', async ({
+    page,
+  }) => {
     const account = await createStaff('claims');
     await signIn(page, account);
     await expect(page.getByRole('heading', { name: 'Ready to launch?' })).toBeVisible();
@@ -70,14 +75,26 @@ test.describe('facts staff own', () => {
     await expect(page.getByRole('region', { name: 'Our results' }).getByText('Success Rate')).toBeVisible();
   });
 
-  test('the completion time goes from every page with its switch and never breaks across lines', async ({ page, request }) => {
-    const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as SiteSettings;
+  test('the completion time goes from every page with its switch and never breaks across lines', async ({
+    page,
+    request,
+  }) => {
+    const current = (await (
+      await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as SiteSettings;
     await page.goto('/about');
     const figure = page.locator('.note__big');
     await expect(figure).toHaveText('4-8 weeks');
     expect(await figure.evaluate((el) => getComputedStyle(el).whiteSpace)).toBe('nowrap');
-    const off = { ...current, claims: { ...current.claims, completionTime: { ...current.claims.completionTime, enabled: false } } };
-    expect((await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: off })).status()).toBe(200);
+    const off = {
+      ...current,
+      claims: { ...current.claims, completionTime: { ...current.claims.completionTime, enabled: false } },
+    };
+    expect(
+      (
+        await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: off })
+      ).status(),
+    ).toBe(200);
     for (const path of ['/about', '/faq', '/free-quote', '/']) {
       await page.goto(path);
       // innerText leaves out what is hidden; the refresh script hides the claim once the settings arrive.
@@ -86,18 +103,36 @@ test.describe('facts staff own', () => {
     }
   });
 
-  test('a course page says the written quote names the RTO until one is entered, then names it', async ({ page, request }) => {
-    const current = (await (await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })).json()) as SiteSettings;
+  test('a course page says the written quote names the RTO until one is entered, then names it', async ({
+    page,
+    request,
+  }) => {
+    const current = (await (
+      await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })
+    ).json()) as SiteSettings;
     const none = { ...current, partnerRtos: [] };
-    expect((await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: none })).status()).toBe(200);
+    expect(
+      (
+        await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: none })
+      ).status(),
+    ).toBe(200);
     await page.goto('/courses/CPC30220');
     const provider = page.getByTestId('course-provider');
     await expect(provider).toContainText('named in your written quote');
     await expect(page.locator('footer')).toContainText('named in your written quote');
 
-    const rto = { legalName: 'Example Skills Institute Pty Ltd', code: '45678', registerUrl: '', categories: [], courses: ['CPC30220'] };
+    const rto = {
+      legalName: 'Example Skills Institute Pty Ltd',
+      code: '45678',
+      registerUrl: '',
+      categories: [],
+      courses: ['CPC30220'],
+    };
     const withRto = { ...current, partnerRtos: [rto] };
-    const saved = await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: withRto });
+    const saved = await request.post('/api/admin/site-settings', {
+      headers: { authorization: `Bearer ${token}` },
+      data: withRto,
+    });
     expect(saved.status()).toBe(200);
     await page.reload();
     const link = provider.getByRole('link', { name: 'Example Skills Institute Pty Ltd (RTO 45678)' });
@@ -106,13 +141,18 @@ test.describe('facts staff own', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     // A bad RTO code is refused with the field named.
-    const bad = await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: { ...current, partnerRtos: [{ ...rto, code: '123' }] } });
+    const bad = await request.post('/api/admin/site-settings', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { ...current, partnerRtos: [{ ...rto, code: '123' }] },
+    });
     expect(bad.status()).toBe(400);
     expect(await bad.json()).toMatchObject({ errors: [{ field: 'partnerRtos.0.code' }] });
   });
 });
 
-test('the settings form works at 360px and by keyboard, with validation messages for RTO code and ABN', async ({ page }) => {
+test('the settings form works at 360px and by keyboard, with validation messages for RTO code and ABN', async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 360, height: 780 });
   const account = await createStaff('facts-phone');

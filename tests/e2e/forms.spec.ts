@@ -44,7 +44,8 @@ async function outboxFor(id: string) {
   const mails: Record<string, { to: string; subject: string; replyTo?: string; text: string; html: string }> = {};
   for (const file of await storeFiles('outbox')) {
     const name = file.split('/').pop()!;
-    if (name.startsWith(`inquiry-${id}-`)) mails[name.slice(`inquiry-${id}-`.length)] = JSON.parse(await readFile(file, 'utf8'));
+    if (name.startsWith(`inquiry-${id}-`))
+      mails[name.slice(`inquiry-${id}-`.length)] = JSON.parse(await readFile(file, 'utf8'));
   }
   return mails;
 }
@@ -71,7 +72,9 @@ async function stubMap(page: Page) {
 }
 
 test.describe('/contact', () => {
-  test('has the hero, breadcrumb, form, Get In Touch details and a 550px map, with zero axe violations', async ({ page }) => {
+  test('has the hero, breadcrumb, form, Get In Touch details and a 550px map, with zero axe violations', async ({
+    page,
+  }) => {
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
     page.on('pageerror', (error) => problems.push(error.message));
@@ -86,7 +89,10 @@ test.describe('/contact', () => {
 
     const touch = page.locator('section.touch');
     await expect(touch.getByRole('heading', { name: 'Get In Touch' })).toBeVisible();
-    await expect(touch.getByRole('link', { name: 'support@rplpathways.com.au' })).toHaveAttribute('href', 'mailto:support@rplpathways.com.au');
+    await expect(touch.getByRole('link', { name: 'support@rplpathways.com.au' })).toHaveAttribute(
+      'href',
+      'mailto:support@rplpathways.com.au',
+    );
     await expect(touch.getByRole('link', { name: '(02) 5550 1234' })).toHaveAttribute('href', 'tel:0255501234');
     await expect(touch.getByRole('link', { name: '0491 570 156' })).toHaveAttribute('href', 'tel:0491570156');
     await expect(touch).toContainText('200 Gilchrist Dr, Campbelltown NSW 2560');
@@ -100,7 +106,10 @@ test.describe('/contact', () => {
     const map = page.locator('[data-map]');
     expect((await map.boundingBox())?.height).toBe(550);
     await expect(map.locator('iframe')).toHaveCount(0);
-    await expect(map.getByRole('link', { name: /Open in OpenStreetMap/ })).toHaveAttribute('href', /openstreetmap\.org\/search\?query=200%20Gilchrist/);
+    await expect(map.getByRole('link', { name: /Open in OpenStreetMap/ })).toHaveAttribute(
+      'href',
+      /openstreetmap\.org\/search\?query=200%20Gilchrist/,
+    );
     await axe(page);
     expect(problems).toEqual([]);
   });
@@ -147,11 +156,19 @@ test.describe('/contact', () => {
     await expect(form.getByLabel('Message')).toHaveValue('');
 
     const [stored] = await inquiriesFor(email);
-    expect(stored).toMatchObject({ kind: 'contact', source: 'contact', contact: { firstName: 'Jane', lastName: 'Citizen', phone: '0412 345 678' } });
+    expect(stored).toMatchObject({
+      kind: 'contact',
+      source: 'contact',
+      contact: { firstName: 'Jane', lastName: 'Citizen', phone: '0412 345 678' },
+    });
     expect(stored.message).toBe('Ten years as a site supervisor.\nWhich qualification fits?');
     await expect.poll(async () => Object.keys(await outboxFor(stored.id)).sort()).toEqual(['ack', 'staff']);
     const mails = await outboxFor(stored.id);
-    expect(mails.staff).toMatchObject({ to: 'support@rplpathways.com.au', replyTo: email, subject: 'New contact message from Jane Citizen' });
+    expect(mails.staff).toMatchObject({
+      to: 'support@rplpathways.com.au',
+      replyTo: email,
+      subject: 'New contact message from Jane Citizen',
+    });
     expect(mails.staff.text).toContain('Which qualification fits?');
     expect(mails.ack).toMatchObject({ to: email, subject: 'We received your message – RPL Pathways' });
   });
@@ -191,7 +208,11 @@ test.describe('home consultation form', () => {
     await expect(section.getByLabel('First name')).toHaveValue('');
 
     const [stored] = await inquiriesFor(email);
-    expect(stored).toMatchObject({ kind: 'contact', source: 'home', message: 'Chef for 8 years, interested in a Diploma.' });
+    expect(stored).toMatchObject({
+      kind: 'contact',
+      source: 'home',
+      message: 'Chef for 8 years, interested in a Diploma.',
+    });
     await expect.poll(async () => Object.keys(await outboxFor(stored.id)).sort()).toEqual(['ack', 'staff']);
     expect((await outboxFor(stored.id)).staff.subject).toBe('New consultation request from Sam Nguyen');
   });
@@ -207,7 +228,9 @@ test.describe('home consultation form', () => {
 });
 
 test.describe('/free-quote', () => {
-  test('five steps from the keyboard to the thank-you screen; stored with course names and mailed', async ({ page }, info) => {
+  test('five steps from the keyboard to the thank-you screen; stored with course names and mailed', async ({
+    page,
+  }, info) => {
     const email = uniqueEmail(info, 'quote');
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
@@ -285,7 +308,11 @@ test.describe('/free-quote', () => {
     await axe(page);
 
     const [stored] = await inquiriesFor(email);
-    expect(stored).toMatchObject({ kind: 'quote', source: 'quote', quote: { state: 'VIC', categories: [{ name: 'Civil Construction & Trades' }] } });
+    expect(stored).toMatchObject({
+      kind: 'quote',
+      source: 'quote',
+      quote: { state: 'VIC', categories: [{ name: 'Civil Construction & Trades' }] },
+    });
     expect(stored.quote!.courses[0].title).toBe(courseTitle);
     await expect.poll(async () => Object.keys(await outboxFor(stored.id)).sort()).toEqual(['ack', 'staff']);
     const mails = await outboxFor(stored.id);
@@ -363,7 +390,9 @@ test.describe('privacy at the point of collection', () => {
     await axe(page, 'section.consult');
   });
 
-  test('the free quote shows the notice where details are collected and stores the partner RTO consent when ticked', async ({ page }, info) => {
+  test('the free quote shows the notice where details are collected and stores the partner RTO consent when ticked', async ({
+    page,
+  }, info) => {
     const email = uniqueEmail(info, 'consent');
     await page.goto('/free-quote');
     const wizard = page.locator('.quote');
@@ -395,24 +424,70 @@ test.describe('privacy at the point of collection', () => {
 });
 
 test.describe('the form API refuses bad input with a clear 4xx and stores nothing', () => {
-  const valid = (email: string) => ({ firstName: 'Eve', lastName: 'Tester', email, phone: '0412 345 678', message: 'Hello', elapsedMs: 8000, website: '' });
+  const valid = (email: string) => ({
+    firstName: 'Eve',
+    lastName: 'Tester',
+    email,
+    phone: '0412 345 678',
+    message: 'Hello',
+    elapsedMs: 8000,
+    website: '',
+  });
 
-  const cases: [string, (email: string) => { data?: unknown; body?: string; headers?: Record<string, string> }, number, RegExp][] = [
+  const cases: [
+    string,
+    (email: string) => { data?: unknown; body?: string; headers?: Record<string, string> },
+    number,
+    RegExp,
+  ][] = [
     ['missing fields', (email) => ({ data: { email, elapsedMs: 8000 } }), 400, /First name is required/],
-    ['a bad e-mail', (email) => ({ data: { ...valid(email), email: `x${email}`.replace('@', '') } }), 400, /Enter a valid e-mail address/],
+    [
+      'a bad e-mail',
+      (email) => ({ data: { ...valid(email), email: `x${email}`.replace('@', '') } }),
+      400,
+      /Enter a valid e-mail address/,
+    ],
     ['a 1 MB message', (email) => ({ data: { ...valid(email), message: 'x'.repeat(1024 * 1024) } }), 413, /too large/],
-    ['CR/LF in the e-mail (header injection)', (email) => ({ data: { ...valid(email), email: `${email}\r\nBcc: victim@example.com` } }), 400, /line breaks/],
-    ['CR/LF in a name (header injection)', (email) => ({ data: { ...valid(email), firstName: 'Eve\r\nSubject: spam' } }), 400, /line breaks/],
-    ['a filled honeypot', (email) => ({ data: { ...valid(email), website: 'https://spam.example' } }), 400, /automated/],
-    ['a submission faster than a person', (email) => ({ data: { ...valid(email), elapsedMs: 300 } }), 400, /too quickly/],
-    ['broken JSON', (email) => ({ body: `{"email":"${email}"`, headers: { 'Content-Type': 'application/json' } }), 400, /Invalid JSON body/],
+    [
+      'CR/LF in the e-mail (header injection)',
+      (email) => ({ data: { ...valid(email), email: `${email}\r\nBcc: victim@example.com` } }),
+      400,
+      /line breaks/,
+    ],
+    [
+      'CR/LF in a name (header injection)',
+      (email) => ({ data: { ...valid(email), firstName: 'Eve\r\nSubject: spam' } }),
+      400,
+      /line breaks/,
+    ],
+    [
+      'a filled honeypot',
+      (email) => ({ data: { ...valid(email), website: 'https://spam.example' } }),
+      400,
+      /automated/,
+    ],
+    [
+      'a submission faster than a person',
+      (email) => ({ data: { ...valid(email), elapsedMs: 300 } }),
+      400,
+      /too quickly/,
+    ],
+    [
+      'broken JSON',
+      (email) => ({ body: `{"email":"${email}"`, headers: { 'Content-Type': 'application/json' } }),
+      400,
+      /Invalid JSON body/,
+    ],
   ];
 
   for (const [name, build, status, message] of cases) {
     test(name, async ({ request }, info) => {
       const email = uniqueEmail(info, 'bad');
       const { data, body, headers } = build(email);
-      const response = await request.post('/api/email/contact', body !== undefined ? { data: Buffer.from(body), headers } : { data });
+      const response = await request.post(
+        '/api/email/contact',
+        body !== undefined ? { data: Buffer.from(body), headers } : { data },
+      );
       expect(response.status()).toBe(status);
       const answer = await response.json();
       expect(answer).toMatchObject({ success: false, message: expect.stringMatching(message) });
@@ -425,8 +500,16 @@ test.describe('the form API refuses bad input with a clear 4xx and stores nothin
     const email = uniqueEmail(info, 'bad-quote');
     const response = await request.post('/api/email/quote', {
       data: {
-        firstName: 'Eve', lastName: 'Tester', email, phone: '0412 345 678', state: 'NSW', selectedCategories: ['civil-construction'],
-        selectedCourses: ['ZZZ99999'], acceptedTerms: true, elapsedMs: 60_000, website: '',
+        firstName: 'Eve',
+        lastName: 'Tester',
+        email,
+        phone: '0412 345 678',
+        state: 'NSW',
+        selectedCategories: ['civil-construction'],
+        selectedCourses: ['ZZZ99999'],
+        acceptedTerms: true,
+        elapsedMs: 60_000,
+        website: '',
       },
     });
     expect(response.status()).toBe(400);

@@ -16,7 +16,9 @@ for (const { path, heading } of pages) {
     expect(response?.status()).toBe(200);
     await expect(page.getByRole('heading', { level: 1 })).toHaveText(heading);
     await expect(page).toHaveTitle(/RPL Pathways/);
-    const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+    const results = await new AxeBuilder({ page })
+      .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+      .analyze();
     expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
   });
 }
@@ -91,7 +93,9 @@ test('the privacy policy has 20 numbered sections and the dates', async ({ page 
 
 test('the terms state the not-an-RTO disclaimer', async ({ page }) => {
   await page.goto('/terms-conditions');
-  await expect(page.getByRole('main')).toContainText('is not a registered training organisation (RTO) and does not issue qualifications');
+  await expect(page.getByRole('main')).toContainText(
+    'is not a registered training organisation (RTO) and does not issue qualifications',
+  );
 });
 
 test('about statistics count up once when scrolled into view', async ({ page }) => {
@@ -115,7 +119,9 @@ test('how RPL works lists the six benefits, the skills check and every industry'
   await expect(page.locator('.industry')).toHaveCount(11);
 });
 
-test('no page breaks its own Content-Security-Policy (every inline script and style is allowed by hash)', async ({ page }) => {
+test('no page breaks its own Content-Security-Policy (every inline script and style is allowed by hash)', async ({
+  page,
+}) => {
   test.setTimeout(90_000); // eleven pages, each with every island woken
   const violations: string[] = [];
   page.on('console', (message) => {
@@ -123,10 +129,24 @@ test('no page breaks its own Content-Security-Policy (every inline script and st
   });
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
-      console.error(`Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`);
+      console.error(
+        `Content Security Policy violation: ${event.violatedDirective} ${event.blockedURI} ${event.sample}`,
+      );
     });
   });
-  for (const path of ['/', '/about', '/faq', '/courses', '/category/civil-construction', '/courses/CPC30220', '/search?search=diploma', '/contact', '/free-quote', '/admin/login', '/no-such-page']) {
+  for (const path of [
+    '/',
+    '/about',
+    '/faq',
+    '/courses',
+    '/category/civil-construction',
+    '/courses/CPC30220',
+    '/search?search=diploma',
+    '/contact',
+    '/free-quote',
+    '/admin/login',
+    '/no-such-page',
+  ]) {
     await page.goto(path, { waitUntil: 'networkidle' });
     // Wake the islands that hydrate on interaction, so their code runs under the policy too, and wait
     // until every island on the page has hydrated (Astro drops the ssr attribute then).

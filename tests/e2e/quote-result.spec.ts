@@ -23,11 +23,17 @@ const uniqueEmail = (info: TestInfo, label: string) =>
   `${label}-${info.project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const waitLikeAPerson = (page: Page) => page.waitForFunction(() => performance.now() > 3200);
 const axe = async (page: Page) => {
-  const results = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']).analyze();
+  const results = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
+    .analyze();
   expect(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`)).toEqual([]);
 };
 const shot = (page: Page, info: TestInfo, name: string) =>
-  page.screenshot({ path: `test-results/quote-screens/${info.project.name}-${name}.png`, fullPage: true, animations: 'disabled' });
+  page.screenshot({
+    path: `test-results/quote-screens/${info.project.name}-${name}.png`,
+    fullPage: true,
+    animations: 'disabled',
+  });
 
 async function fillStep1(page: Page, email: string) {
   const wizard = page.locator('.quote');
@@ -42,7 +48,10 @@ test.describe('free quote from the visitor', () => {
     await page.goto('/courses/CPC30220');
     const link = page.locator('.course-hero').getByRole('link', { name: 'Get a Free Quote' });
     await expect(link).toHaveAttribute('href', '/free-quote?course=CPC30220');
-    await expect(page.locator('.cta-card').getByRole('link', { name: /Get a Free Quote/ })).toHaveAttribute('href', '/free-quote?course=CPC30220');
+    await expect(page.locator('.cta-card').getByRole('link', { name: /Get a Free Quote/ })).toHaveAttribute(
+      'href',
+      '/free-quote?course=CPC30220',
+    );
     await link.click();
     const wizard = page.locator('.quote');
     // The island wakes by itself for the parameter, says what is chosen and drops the parameter.
@@ -96,7 +105,9 @@ test.describe('free quote from the visitor', () => {
     await expect(next).toBeDisabled();
     await wizard.getByLabel(/Not sure/).check();
     await expect(next).toBeEnabled();
-    await wizard.getByLabel('Your experience (optional)').fill('Carpenter for 10 years: framing, formwork and fit-off on houses.');
+    await wizard
+      .getByLabel('Your experience (optional)')
+      .fill('Carpenter for 10 years: framing, formwork and fit-off on houses.');
     await wizard.getByLabel('Your goals (optional)').fill('Get my trade papers recognised.');
     await shot(page, info, '3-courses');
     await next.click();
@@ -151,7 +162,8 @@ test.describe('back-to-top at 360px', () => {
         const button = document.querySelector<HTMLElement>('[data-back-to-top]')!;
         if (getComputedStyle(button).visibility === 'hidden') return null;
         const b = button.getBoundingClientRect();
-        const hits = (r: DOMRect) => r.width > 0 && b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom;
+        const hits = (r: DOMRect) =>
+          r.width > 0 && b.left < r.right && r.left < b.right && b.top < r.bottom && r.top < b.bottom;
         for (const el of document.querySelectorAll(selector)) {
           // Controls by their box; paragraphs by their lines of text (the blank end of a short line is not text).
           if (el.matches('p')) {
@@ -167,19 +179,23 @@ test.describe('back-to-top at 360px', () => {
   }
 
   // The phone layout is where the button sits over content.
-  test('never covers the quote Next button, the goals field or an FAQ answer', { tag: '@phone-only' }, async ({ page }, info) => {
-    test.setTimeout(120_000);
-    await page.goto('/free-quote');
-    const wizard = page.locator('.quote');
-    await fillStep1(page, uniqueEmail(info, 'totop'));
-    await neverCovers(page, '.quote__next, .quote input, .quote label');
-    await wizard.getByRole('button', { name: 'Next' }).click();
-    await wizard.getByLabel('Civil Construction & Trades').check();
-    await wizard.getByRole('button', { name: 'Next' }).click();
-    await neverCovers(page, '.quote__next, .quote textarea, .quote .choice');
+  test(
+    'never covers the quote Next button, the goals field or an FAQ answer',
+    { tag: '@phone-only' },
+    async ({ page }, info) => {
+      test.setTimeout(120_000);
+      await page.goto('/free-quote');
+      const wizard = page.locator('.quote');
+      await fillStep1(page, uniqueEmail(info, 'totop'));
+      await neverCovers(page, '.quote__next, .quote input, .quote label');
+      await wizard.getByRole('button', { name: 'Next' }).click();
+      await wizard.getByLabel('Civil Construction & Trades').check();
+      await wizard.getByRole('button', { name: 'Next' }).click();
+      await neverCovers(page, '.quote__next, .quote textarea, .quote .choice');
 
-    await page.goto('/faq');
-    await page.locator('#faq-5 summary').click();
-    await neverCovers(page, '.faq__item[open] p, .faq__question');
-  });
+      await page.goto('/faq');
+      await page.locator('#faq-5 summary').click();
+      await neverCovers(page, '.faq__item[open] p, .faq__question');
+    },
+  );
 });

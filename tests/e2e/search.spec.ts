@@ -39,7 +39,7 @@ test('the carpenter sentence in the header search shows Carpentry and its result
   await expect(page.locator('.course-card').first()).toContainText('Certificate III in Carpentry');
 });
 
-test('the carpenter sentence in the quote wizard\'s course filter keeps Carpentry first', async ({ page }) => {
+test("the carpenter sentence in the quote wizard's course filter keeps Carpentry first", async ({ page }) => {
   await page.goto('/free-quote');
   const wizard = page.locator('.quote');
   const heading = wizard.getByRole('heading', { level: 2 });
@@ -55,7 +55,9 @@ test('the carpenter sentence in the quote wizard\'s course filter keeps Carpentr
   await expect(heading).toHaveText('Courses');
   await wizard.getByLabel('Filter the list').fill(SENTENCE);
   // Job names come with the shared search data, loaded when the filter is first used.
-  await expect(wizard.locator('.choice--course').first().locator('.choice__title')).toHaveText('Certificate III in Carpentry');
+  await expect(wizard.locator('.choice--course').first().locator('.choice__title')).toHaveText(
+    'Certificate III in Carpentry',
+  );
 });
 
 test('misspelt trades and codes in any case still find their course', async ({ page }) => {
@@ -70,7 +72,10 @@ test('an empty result offers the free quote with the words typed and the phone n
   await expect(page.getByRole('heading', { name: 'No courses found' })).toBeVisible();
   await expect(page.getByRole('link', { name: 'Browse All Categories' })).toHaveAttribute('href', '/courses');
   const empty = page.locator('.search-empty');
-  await expect(empty.getByRole('link', { name: 'Get a Free Quote' })).toHaveAttribute('href', '/free-quote?search=underwater+basket+weaving');
+  await expect(empty.getByRole('link', { name: 'Get a Free Quote' })).toHaveAttribute(
+    'href',
+    '/free-quote?search=underwater+basket+weaving',
+  );
   // The same phone number the footer shows (from the site settings).
   const phone = (await page.locator('footer a[data-setting="contactInfo.phone"]').textContent())!.trim();
   expect(phone).not.toBe('');
@@ -83,5 +88,8 @@ test('an empty result offers the free quote with the words typed and the phone n
   await box.fill('astronaut');
   await page.getByRole('main').getByRole('button', { name: 'Search', exact: true }).click();
   await expect(page).toHaveURL(/\?search=astronaut$/);
-  await expect(empty.getByRole('link', { name: 'Get a Free Quote' })).toHaveAttribute('href', '/free-quote?search=astronaut');
+  await expect(empty.getByRole('link', { name: 'Get a Free Quote' })).toHaveAttribute(
+    'href',
+    '/free-quote?search=astronaut',
+  );
 });

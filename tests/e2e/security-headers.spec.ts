@@ -12,9 +12,25 @@ import { createStaff } from './helpers/accounts';
  */
 
 const PAGES = [
-  '/', '/about', '/how-rpl-works', '/faq', '/privacy-policy', '/terms-conditions', '/contact', '/free-quote',
-  '/courses', '/category/civil-construction', '/courses/CPC30220', '/search?search=diploma', '/search?search=%3Cscript%3E',
-  '/admin/login', '/admin/dashboard', '/admin/settings', '/admin/inquiries', '/admin/categories', '/admin/courses',
+  '/',
+  '/about',
+  '/how-rpl-works',
+  '/faq',
+  '/privacy-policy',
+  '/terms-conditions',
+  '/contact',
+  '/free-quote',
+  '/courses',
+  '/category/civil-construction',
+  '/courses/CPC30220',
+  '/search?search=diploma',
+  '/search?search=%3Cscript%3E',
+  '/admin/login',
+  '/admin/dashboard',
+  '/admin/settings',
+  '/admin/inquiries',
+  '/admin/categories',
+  '/admin/courses',
 ];
 /** Pages that answer 404 on purpose, with the site's not-found pages. */
 const NOT_FOUND_PAGES = ['/no-such-page', '/courses/ZZZ99999', '/category/no-such-category', '/_astro/missing.js'];
@@ -22,15 +38,22 @@ const NOT_FOUND_PAGES = ['/no-such-page', '/courses/ZZZ99999', '/category/no-suc
 async function scanOf(request: APIRequestContext, path: string, response: APIResponse): Promise<Scan> {
   const cors = await request.get(path, { headers: { Origin: 'https://evil.example' }, maxRedirects: 0 });
   const body = (response.headers()['content-type'] ?? '').includes('html') ? await response.text() : undefined;
-  return scan({ url: response.url(), headers: headerMap(response.headersArray()), body, corsHeaders: headerMap(cors.headersArray()) });
+  return scan({
+    url: response.url(),
+    headers: headerMap(response.headersArray()),
+    body,
+    corsHeaders: headerMap(cors.headersArray()),
+  });
 }
 
 const explain = (path: string, result: Scan) =>
-  `${path}: ${result.score} (${result.grade}) ${result.results.filter((r) => r.modifier !== 0).map((r) => `${r.result} ${r.modifier > 0 ? '+' : ''}${r.modifier}`).join(', ')}`;
+  `${path}: ${result.score} (${result.grade}) ${result.results
+    .filter((r) => r.modifier !== 0)
+    .map((r) => `${r.result} ${r.modifier > 0 ? '+' : ''}${r.modifier}`)
+    .join(', ')}`;
 
 // Headers do not depend on the viewport: desktop only.
 test.describe('Observatory grade of every page type', { tag: '@desktop-only' }, () => {
-
   test('public, admin and search pages score A+', async ({ request }) => {
     test.setTimeout(120_000);
     const pages = [...PAGES];
@@ -70,13 +93,25 @@ test.describe('Observatory grade of every page type', { tag: '@desktop-only' }, 
 });
 
 test.describe('headers on every other answer', { tag: '@desktop-only' }, () => {
-
-  test('static assets: scripts, styles, fonts, images, media (whole, ranges, bad ranges), feeds', async ({ request }) => {
+  test('static assets: scripts, styles, fonts, images, media (whole, ranges, bad ranges), feeds', async ({
+    request,
+  }) => {
     const home = await (await request.get('/')).text();
-    const script = /<script[^>]+src="(\/_astro\/[^"]+\.js)"/.exec(home)?.[1] ?? /"(\/_astro\/[^"]+\.js)"/.exec(home)?.[1];
+    const script =
+      /<script[^>]+src="(\/_astro\/[^"]+\.js)"/.exec(home)?.[1] ?? /"(\/_astro\/[^"]+\.js)"/.exec(home)?.[1];
     const style = /href="(\/_astro\/[^"]+\.css)"/.exec(home)?.[1];
     const font = /(\/_astro\/fonts\/[^")]+\.woff2)/.exec(home)?.[1];
-    const assets = [script, style, font, '/favicon.svg', '/robots.txt', '/sitemap-index.xml', '/images/categories/civil-construction.svg', '/media/how-rpl-works.mp4', '/media/how-rpl-works.en.vtt'].filter(Boolean) as string[];
+    const assets = [
+      script,
+      style,
+      font,
+      '/favicon.svg',
+      '/robots.txt',
+      '/sitemap-index.xml',
+      '/images/categories/civil-construction.svg',
+      '/media/how-rpl-works.mp4',
+      '/media/how-rpl-works.en.vtt',
+    ].filter(Boolean) as string[];
     expect(assets.length).toBeGreaterThanOrEqual(8);
     for (const path of assets) {
       const response = await request.get(path);
@@ -93,7 +128,9 @@ test.describe('headers on every other answer', { tag: '@desktop-only' }, () => {
   test('every function endpoint, including its errors', async ({ request }) => {
     test.setTimeout(240_000); // about 45 calls, each also probed for CORS; functions start cold locally
     const account = await createStaff('headers');
-    const login = await request.post('/api/auth/login', { data: { username: account.username, password: account.password } });
+    const login = await request.post('/api/auth/login', {
+      data: { username: account.username, password: account.password },
+    });
     expect(login.status()).toBe(200);
     const token = (await login.json()).token as string;
     const auth = { Authorization: `Bearer ${token}` };
@@ -112,9 +149,17 @@ test.describe('headers on every other answer', { tag: '@desktop-only' }, () => {
       ['GET', '/api/course-details/NOPE0000'],
       ['GET', '/api/public/site-settings'],
       ['POST', '/api/auth/login', { headers: json, data: '{}' }],
-      ['POST', '/api/auth/login', { headers: json, data: { username: `nobody-${Date.now()}`, password: 'wrong password' } }],
+      [
+        'POST',
+        '/api/auth/login',
+        { headers: json, data: { username: `nobody-${Date.now()}`, password: 'wrong password' } },
+      ],
       ['POST', '/api/auth/login', { headers: { 'Content-Type': 'text/plain' }, data: 'x' }],
-      ['POST', '/api/auth/login', { headers: json, data: JSON.stringify({ username: 'x', password: 'y'.repeat(10_000) }) }],
+      [
+        'POST',
+        '/api/auth/login',
+        { headers: json, data: JSON.stringify({ username: 'x', password: 'y'.repeat(10_000) }) },
+      ],
       ['GET', '/api/auth/verify'],
       ['GET', '/api/auth/verify', { headers: auth }],
       ['POST', '/api/auth/logout', { headers: { Authorization: 'Bearer not.a.token' } }],
@@ -127,10 +172,18 @@ test.describe('headers on every other answer', { tag: '@desktop-only' }, () => {
       ['GET', '/api/admin/inquiries?limit=0', { headers: auth }],
       ['GET', '/api/admin/inquiries/export.csv', { headers: auth }],
       ['GET', '/api/admin/inquiries/export.csv'],
-      ['PATCH', '/api/admin/inquiries/20990101T000000000Z-00000000', { headers: { ...auth, ...json }, data: { status: 'handled' } }],
+      [
+        'PATCH',
+        '/api/admin/inquiries/20990101T000000000Z-00000000',
+        { headers: { ...auth, ...json }, data: { status: 'handled' } },
+      ],
       ['POST', '/api/email/contact', { headers: { 'Content-Type': 'text/plain' }, data: 'hello' }],
       ['POST', '/api/email/contact', { headers: json, data: JSON.stringify({ message: 'x'.repeat(40_000) }) }],
-      ['POST', '/api/email/contact', { headers: json, data: { firstName: 'A', website: 'http://spam.example', elapsedMs: 5000 } }],
+      [
+        'POST',
+        '/api/email/contact',
+        { headers: json, data: { firstName: 'A', website: 'http://spam.example', elapsedMs: 5000 } },
+      ],
       ['POST', '/api/email/quote', { headers: json, data: { elapsedMs: 5000 } }],
       ['GET', '/categories/health-fitness'],
       ['GET', '/courses/category/health-fitness'],
@@ -140,9 +193,16 @@ test.describe('headers on every other answer', { tag: '@desktop-only' }, () => {
     // The blog's endpoints, once they exist.
     if ((await request.get('/api/blogs')).ok()) {
       calls.push(
-        ['GET', '/api/blogs'], ['GET', '/api/blogs?page=abc'], ['GET', '/api/blogs/no-such-post'], ['GET', '/api/blogs/admin/all'], ['GET', '/api/blogs/admin/all', { headers: auth }],
-        ['POST', '/api/blogs', { headers: { ...auth, ...json }, data: {} }], ['POST', '/api/blogs/no-such-post/view'], ['POST', '/api/upload/image'],
-        ['POST', '/api/upload/image', { headers: { ...auth, ...json }, data: {} }], ['GET', '/api/uploads/0123456789abcdef0123456789abcdef.webp'],
+        ['GET', '/api/blogs'],
+        ['GET', '/api/blogs?page=abc'],
+        ['GET', '/api/blogs/no-such-post'],
+        ['GET', '/api/blogs/admin/all'],
+        ['GET', '/api/blogs/admin/all', { headers: auth }],
+        ['POST', '/api/blogs', { headers: { ...auth, ...json }, data: {} }],
+        ['POST', '/api/blogs/no-such-post/view'],
+        ['POST', '/api/upload/image'],
+        ['POST', '/api/upload/image', { headers: { ...auth, ...json }, data: {} }],
+        ['GET', '/api/uploads/0123456789abcdef0123456789abcdef.webp'],
       );
     }
     const statuses = new Set<number>();
@@ -168,18 +228,46 @@ test('the scorer itself marks weak headers down (it can fail)', async () => {
     'referrer-policy': ['strict-origin-when-cross-origin'],
     'content-type': ['text/html'],
   };
-  const of = (headers: Record<string, string[]>, body = '<script src="/a.js"></script>') => scan({ url: 'https://rplpathways.com.au/', headers, body });
+  const of = (headers: Record<string, string[]>, body = '<script src="/a.js"></script>') =>
+    scan({ url: 'https://rplpathways.com.au/', headers, body });
   expect(of(strong)).toMatchObject({ score: 115, grade: 'A+' });
-  expect(of({ ...strong, 'content-security-policy': ["default-src 'self'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'"] }).grade).not.toBe('A+');
-  expect(of({ ...strong, 'content-security-policy': ["default-src 'self'; script-src 'self' 'sha256-abc=' 'unsafe-inline'; frame-ancestors 'none'"] }).score).toBe(115); // hashes cancel unsafe-inline
-  expect(of({ ...strong, 'content-security-policy': ["default-src 'self'; default-src 'none'"] }).results[0].result).toBe('csp-header-invalid');
+  expect(
+    of({
+      ...strong,
+      'content-security-policy': ["default-src 'self'; script-src 'self' 'unsafe-inline'; frame-ancestors 'none'"],
+    }).grade,
+  ).not.toBe('A+');
+  expect(
+    of({
+      ...strong,
+      'content-security-policy': [
+        "default-src 'self'; script-src 'self' 'sha256-abc=' 'unsafe-inline'; frame-ancestors 'none'",
+      ],
+    }).score,
+  ).toBe(115); // hashes cancel unsafe-inline
+  expect(
+    of({ ...strong, 'content-security-policy': ["default-src 'self'; default-src 'none'"] }).results[0].result,
+  ).toBe('csp-header-invalid');
   const { 'content-security-policy': _csp, ...noCsp } = strong;
   expect(of(noCsp)).toMatchObject({ score: 55, grade: 'C' }); // -25 CSP, -20 no frame protection
-  expect(of({ ...strong, 'strict-transport-security': ['max-age=300'] }).results.find((r) => r.test === 'strict-transport-security')).toMatchObject({ result: 'hsts-implemented-max-age-less-than-six-months', modifier: -10 });
+  expect(
+    of({ ...strong, 'strict-transport-security': ['max-age=300'] }).results.find(
+      (r) => r.test === 'strict-transport-security',
+    ),
+  ).toMatchObject({ result: 'hsts-implemented-max-age-less-than-six-months', modifier: -10 });
   expect(of({ ...strong, 'strict-transport-security': ['max-age=300'] }).score).toBe(105); // 90 after penalties keeps the bonuses
   expect(of({ ...strong, 'referrer-policy': ['unsafe-url'] }).score).toBe(105);
   expect(of({ ...strong, 'strict-transport-security': [] }).score).toBe(80); // -20, and no bonuses below 90
   expect(of({ ...strong, 'set-cookie': ['session=abc; Path=/'] }).grade).not.toBe('A+');
   expect(of(strong, '<script src="http://cdn.example.com/x.js"></script>').score).toBeLessThan(100);
-  expect(scan({ url: 'https://x.example/', headers: strong, corsHeaders: { 'access-control-allow-origin': ['https://evil.example'], 'access-control-allow-credentials': ['true'] } }).score).toBeLessThan(100);
+  expect(
+    scan({
+      url: 'https://x.example/',
+      headers: strong,
+      corsHeaders: {
+        'access-control-allow-origin': ['https://evil.example'],
+        'access-control-allow-credentials': ['true'],
+      },
+    }).score,
+  ).toBeLessThan(100);
 });

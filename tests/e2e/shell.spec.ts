@@ -9,13 +9,19 @@ test.describe('header', () => {
     await expect(nav.getByRole('link')).toHaveText(['Home', 'Courses', 'About Us', 'Contact Us', 'How RPL Works']);
     await expect(nav.getByRole('link', { name: 'About Us' })).toHaveAttribute('aria-current', 'page');
     await expect(nav.getByRole('link', { name: 'Home' })).not.toHaveAttribute('aria-current', 'page');
-    await expect(page.getByRole('banner').getByRole('link', { name: 'Free Quote' })).toHaveAttribute('href', '/free-quote');
+    await expect(page.getByRole('banner').getByRole('link', { name: 'Free Quote' })).toHaveAttribute(
+      'href',
+      '/free-quote',
+    );
   });
 
   test('desktop top strip shows the e-mail, hours and social links', { tag: '@desktop-only' }, async ({ page }) => {
     await page.goto('/');
     const strip = page.locator('.top-strip');
-    await expect(strip.getByRole('link', { name: 'support@rplpathways.com.au' })).toHaveAttribute('href', 'mailto:support@rplpathways.com.au');
+    await expect(strip.getByRole('link', { name: 'support@rplpathways.com.au' })).toHaveAttribute(
+      'href',
+      'mailto:support@rplpathways.com.au',
+    );
     await expect(strip).toContainText('Mon - Sat: 8:00 am - 7:00 pm');
     for (const name of ['Facebook', 'Instagram', 'YouTube']) {
       await expect(strip.getByRole('link', { name: new RegExp(name) })).toHaveAttribute('target', '_blank');
@@ -32,7 +38,10 @@ test.describe('header', () => {
     await page.reload();
     if (isPhone(page)) {
       await page.getByRole('button', { name: 'Open menu' }).click();
-      await expect(page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Dashboard' })).toHaveAttribute('href', '/admin/dashboard');
+      await expect(page.getByRole('dialog', { name: 'Menu' }).getByRole('link', { name: 'Dashboard' })).toHaveAttribute(
+        'href',
+        '/admin/dashboard',
+      );
     } else {
       await expect(page.getByRole('banner').getByRole('link', { name: 'Dashboard' }).first()).toBeVisible();
     }
@@ -51,7 +60,11 @@ test.describe('search modal', () => {
     await expect(dialog).toContainText('Enter a qualification name, code or keyword to find relevant courses');
     for (let i = 0; i < 6; i++) {
       await page.keyboard.press('Tab');
-      expect(await page.evaluate(() => !!document.activeElement?.closest('dialog') || document.activeElement === document.body)).toBe(true);
+      expect(
+        await page.evaluate(
+          () => !!document.activeElement?.closest('dialog') || document.activeElement === document.body,
+        ),
+      ).toBe(true);
     }
     await page.keyboard.press('Escape');
     await expect(dialog).toBeHidden();
@@ -87,7 +100,9 @@ test.describe('search modal', () => {
 });
 
 test.describe('mobile menu', () => {
-  test('slides in with the links, Free Quote and Follow Us; locks scrolling; closes on navigation', { tag: '@phone-only' }, async ({ page }) => {
+  test('slides in with the links, Free Quote and Follow Us; locks scrolling; closes on navigation', {
+    tag: '@phone-only',
+  }, async ({ page }) => {
     await page.goto('/');
     await expect(page.getByRole('navigation', { name: 'Main' })).toBeHidden();
     const toggle = page.getByRole('button', { name: 'Open menu' });
@@ -95,7 +110,13 @@ test.describe('mobile menu', () => {
     const menu = page.getByRole('dialog', { name: 'Menu' });
     await expect(menu).toBeVisible();
     await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-    await expect(menu.getByRole('navigation').getByRole('link')).toHaveText(['Home', 'Courses', 'About Us', 'Contact Us', 'How RPL Works']);
+    await expect(menu.getByRole('navigation').getByRole('link')).toHaveText([
+      'Home',
+      'Courses',
+      'About Us',
+      'Contact Us',
+      'How RPL Works',
+    ]);
     await expect(menu.getByRole('link', { name: 'Free Quote' })).toBeVisible();
     await expect(menu.getByText('Follow Us')).toBeVisible();
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).toBe('hidden');
@@ -105,7 +126,9 @@ test.describe('mobile menu', () => {
     expect(await page.evaluate(() => getComputedStyle(document.documentElement).overflow)).not.toBe('hidden');
   });
 
-  test('closes with its close button and Escape, releasing the scroll lock', { tag: '@phone-only' }, async ({ page }) => {
+  test('closes with its close button and Escape, releasing the scroll lock', { tag: '@phone-only' }, async ({
+    page,
+  }) => {
     await page.goto('/faq');
     const menu = page.getByRole('dialog', { name: 'Menu' });
     await page.getByRole('button', { name: 'Open menu' }).click();
@@ -123,7 +146,12 @@ test.describe('footer', () => {
     await page.goto('/');
     const footer = page.getByRole('contentinfo');
     await expect(footer.getByRole('navigation', { name: 'Quick links' }).getByRole('link')).toHaveText([
-      'Courses', 'About Us', 'FAQ', 'Privacy Policy', 'Terms & Conditions', 'Blog',
+      'Courses',
+      'About Us',
+      'FAQ',
+      'Privacy Policy',
+      'Terms & Conditions',
+      'Blog',
     ]);
     await expect(footer.getByRole('link', { name: '(02) 5550 1234' })).toHaveAttribute('href', 'tel:0255501234');
     await expect(footer.getByRole('link', { name: '0491 570 156' })).toBeVisible();
@@ -135,7 +163,9 @@ test.describe('footer', () => {
 });
 
 test.describe('scrolling helpers', () => {
-  test('back-to-top appears after 300px and returns to the top; the progress bar follows the scroll', async ({ page }) => {
+  test('back-to-top appears after 300px and returns to the top; the progress bar follows the scroll', async ({
+    page,
+  }) => {
     await page.goto('/privacy-policy');
     const button = page.getByRole('button', { name: 'Back to top' });
     await expect(button).toBeHidden();
@@ -143,7 +173,8 @@ test.describe('scrolling helpers', () => {
     await expect(button).toBeHidden();
     await page.evaluate(() => window.scrollTo(0, 1200));
     // On a phone it steps aside while it would cover text, so there the state is what appears.
-    if (test.info().project.name === 'phone') await expect(page.locator('[data-back-to-top]')).toHaveClass(/\bis-visible\b/);
+    if (test.info().project.name === 'phone')
+      await expect(page.locator('[data-back-to-top]')).toHaveClass(/\bis-visible\b/);
     else await expect(button).toBeVisible();
     const bar = page.locator('[data-scroll-progress]');
     await expect.poll(() => bar.evaluate((el) => new DOMMatrix(getComputedStyle(el).transform).a)).toBeGreaterThan(0);
@@ -158,7 +189,11 @@ test.describe('scrolling helpers', () => {
     const id = (await link.getAttribute('href'))!.slice(1);
     await link.click();
     await expect(page).toHaveURL(new RegExp(`#${id}$`));
-    await expect.poll(() => page.evaluate((i) => Math.round(document.getElementById(i)!.getBoundingClientRect().top), id), { timeout: 3000 }).toBe(120);
+    await expect
+      .poll(() => page.evaluate((i) => Math.round(document.getElementById(i)!.getBoundingClientRect().top), id), {
+        timeout: 3000,
+      })
+      .toBe(120);
   });
 });
 

@@ -19,7 +19,12 @@ const once = { tag: '@desktop-only' };
 
 test('the harness sees payloads run when nothing sanitises them (self-test)', once, async ({ page }) => {
   const raw = HTML_PAYLOADS.filter((p) => p.raw);
-  const report = await renderAndCheck(page, '/__xss-harness/raw', fragmentPage(raw.map((p) => p.html).join('\n')), '#content');
+  const report = await renderAndCheck(
+    page,
+    '/__xss-harness/raw',
+    fragmentPage(raw.map((p) => p.html).join('\n')),
+    '#content',
+  );
   const fired = new Set(report.fired.map((f) => f.replace(/^(alert|dialog):/, '')));
   const missed = raw.filter((p) => !fired.has(p.id)).map((p) => p.id);
   expect(missed, 'payloads marked raw that the harness did not see run').toEqual([]);
@@ -56,45 +61,64 @@ test('search: payloads in the query are shown as text, never run', once, async (
 
 async function signInAs(page: Page, request: APIRequestContext) {
   const account = await createStaff('xss');
-  const login = await request.post('/api/auth/login', { data: { username: account.username, password: account.password } });
+  const login = await request.post('/api/auth/login', {
+    data: { username: account.username, password: account.password },
+  });
   expect(login.status()).toBe(200);
   const { token, user } = await login.json();
-  await page.addInitScript(([t, u]) => {
-    localStorage.setItem('token', t);
-    localStorage.setItem('user', u);
-  }, [token, JSON.stringify(user)] as const);
+  await page.addInitScript(
+    ([t, u]) => {
+      localStorage.setItem('token', t);
+      localStorage.setItem('user', u);
+    },
+    [token, JSON.stringify(user)] as const,
+  );
   return token as string;
 }
 
-test('staff inbox: a visitor\'s names and message full of payloads are shown as text', once, async ({ page, request }) => {
-  test.setTimeout(120_000);
-  const email = `xss-${Date.now()}@example.com`;
-  const names = SHORT_PAYLOADS.filter((p) => p.html.length <= 60 && !/[\r\n]/.test(p.html));
-  const message = HTML_PAYLOADS.map((p) => p.html).join('\n').slice(0, 5000);
-  const sent = await request.post('/api/email/contact', {
-    data: { firstName: names[0].html, lastName: names[2].html, email, phone: '0400 123 456', message, website: '', elapsedMs: 8000 },
-  });
-  expect(sent.status()).toBe(200);
-  await signInAs(page, request);
+test(
+  "staff inbox: a visitor's names and message full of payloads are shown as text",
+  once,
+  async ({ page, request }) => {
+    test.setTimeout(120_000);
+    const email = `xss-${Date.now()}@example.com`;
+    const names = SHORT_PAYLOADS.filter((p) => p.html.length <= 60 && !/[\r\n]/.test(p.html));
+    const message = HTML_PAYLOADS.map((p) => p.html)
+      .join('\n')
+      .slice(0, 5000);
+    const sent = await request.post('/api/email/contact', {
+      data: {
+        firstName: names[0].html,
+        lastName: names[2].html,
+        email,
+        phone: '0400 123 456',
+        message,
+        website: '',
+        elapsedMs: 8000,
+      },
+    });
+    expect(sent.status()).toBe(200);
+    await signInAs(page, request);
 
-  const report = await watchForXss(page);
-  await page.goto('/admin/inquiries');
-  const item = page.locator('.inbox-item').filter({ hasText: email });
-  await expect(item).toBeVisible();
-  await expect(item).toContainText(HTML_PAYLOADS[0].html);
-  const dangerousReal = await exerciseAndInspect(page, '.inbox-item');
-  const real = await report();
-  expect(real.fired).toEqual([]);
-  expect(real.violations).toEqual([]);
-  expect(dangerousReal).toEqual([]);
+    const report = await watchForXss(page);
+    await page.goto('/admin/inquiries');
+    const item = page.locator('.inbox-item').filter({ hasText: email });
+    await expect(item).toBeVisible();
+    await expect(item).toContainText(HTML_PAYLOADS[0].html);
+    const dangerousReal = await exerciseAndInspect(page, '.inbox-item');
+    const real = await report();
+    expect(real.fired).toEqual([]);
+    expect(real.violations).toEqual([]);
+    expect(dangerousReal).toEqual([]);
 
-  // The admin page's HTML without CSP: the app renders the same data, and React's escaping alone must hold.
-  const shell = await (await request.get('/admin/inquiries')).text();
-  const bare = await renderAndCheck(page, '/__xss-harness/admin/inquiries', shell, 'main');
-  await expect(page.locator('.inbox-item').filter({ hasText: email })).toBeVisible();
-  expect(bare.fired).toEqual([]);
-  expect(await exerciseAndInspect(page, '.inbox-item')).toEqual([]);
-});
+    // The admin page's HTML without CSP: the app renders the same data, and React's escaping alone must hold.
+    const shell = await (await request.get('/admin/inquiries')).text();
+    const bare = await renderAndCheck(page, '/__xss-harness/admin/inquiries', shell, 'main');
+    await expect(page.locator('.inbox-item').filter({ hasText: email })).toBeVisible();
+    expect(bare.fired).toEqual([]);
+    expect(await exerciseAndInspect(page, '.inbox-item')).toEqual([]);
+  },
+);
 
 /* ---------- Blog ---------- */
 
@@ -103,13 +127,17 @@ const SANITIZER = new URL('../../src/server/sanitize.ts', import.meta.url);
 test.describe('blog posts', once, () => {
   test('every payload alone through the server renderer (HTML and Markdown)', async ({ page }) => {
     test.setTimeout(180_000);
-    const { renderContent } = (await import(SANITIZER.href)) as { renderContent: (content: string, type: 'html' | 'markdown') => Promise<string> };
+    const { renderContent } = (await import(SANITIZER.href)) as {
+      renderContent: (content: string, type: 'html' | 'markdown') => Promise<string>;
+    };
     const cases = [
       ...HTML_PAYLOADS.map((p) => ({ ...p, type: 'html' as const })),
       ...HTML_PAYLOADS.map((p) => ({ ...p, type: 'markdown' as const })),
       ...MARKDOWN_PAYLOADS.map((p) => ({ ...p, type: 'markdown' as const })),
     ];
-    const rendered = await Promise.all(cases.map(async (c) => `<section data-case="${c.type}:${c.id}">${await renderContent(c.html, c.type)}</section>`));
+    const rendered = await Promise.all(
+      cases.map(async (c) => `<section data-case="${c.type}:${c.id}">${await renderContent(c.html, c.type)}</section>`),
+    );
     const report = await renderAndCheck(page, '/__xss-harness/renderer', fragmentPage(rendered.join('\n')), '#content');
     expect(report.fired).toEqual([]);
     expect(report.dangerous).toEqual([]);
@@ -123,7 +151,10 @@ test.describe('blog posts', once, () => {
     const ids: string[] = [];
     // Other suites read the newest published posts: these are deleted again however the test ends.
     try {
-      for (const [contentType, payloads] of [['html', HTML_PAYLOADS], ['markdown', [...MARKDOWN_PAYLOADS, ...HTML_PAYLOADS]]] as const) {
+      for (const [contentType, payloads] of [
+        ['html', HTML_PAYLOADS],
+        ['markdown', [...MARKDOWN_PAYLOADS, ...HTML_PAYLOADS]],
+      ] as const) {
         const created = await request.post('/api/blogs', {
           headers: { Authorization: `Bearer ${token}` },
           data: {
@@ -150,10 +181,20 @@ test.describe('blog posts', once, () => {
           const real = await report();
           expect(real.fired, path).toEqual([]);
           expect(real.violations, `${path}: reached the page, stopped only by CSP`).toEqual([]);
-          const bare = await renderAndCheck(page, `/__xss-harness${path}`, await (await request.get(path)).text(), 'main');
+          const bare = await renderAndCheck(
+            page,
+            `/__xss-harness${path}`,
+            await (await request.get(path)).text(),
+            'main',
+          );
           expect(bare.fired, path).toEqual([]);
         }
-        const article = await renderAndCheck(page, `/__xss-harness/article/${slug}`, await (await request.get(`/blog/${slug}`)).text(), 'article');
+        const article = await renderAndCheck(
+          page,
+          `/__xss-harness/article/${slug}`,
+          await (await request.get(`/blog/${slug}`)).text(),
+          'article',
+        );
         expect(article.dangerous, slug).toEqual([]);
       }
     } finally {

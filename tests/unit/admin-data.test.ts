@@ -19,12 +19,21 @@ let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({ username: 'dash-admin', firstName: 'Dana', lastName: 'Admin', role: 'admin', password: 'a long enough password' });
+  await createUser({
+    username: 'dash-admin',
+    firstName: 'Dana',
+    lastName: 'Admin',
+    role: 'admin',
+    password: 'a long enough password',
+  });
   token = await issueToken((await getUser('dash-admin'))!);
 });
 afterAll(() => blobs.stop());
 
-const auth = (init: RequestInit = {}) => ({ ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } });
+const auth = (init: RequestInit = {}) => ({
+  ...init,
+  headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
+});
 
 describe('months and growth', () => {
   it('counts months in Sydney time', () => {
@@ -46,7 +55,16 @@ describe('dashboard stats', () => {
     const now = new Date('2026-11-20T02:00:00Z');
     const blogsStore = dataStore('blogs');
     const post = (id: string, isPublished: boolean, createdAt: string, publishedAt?: string) =>
-      blogsStore.setJSON(`post/${id}`, { _id: id, slug: id, title: id, excerpt: '', isPublished, createdAt, publishedAt: publishedAt ?? null, views: 0 });
+      blogsStore.setJSON(`post/${id}`, {
+        _id: id,
+        slug: id,
+        title: id,
+        excerpt: '',
+        isPublished,
+        createdAt,
+        publishedAt: publishedAt ?? null,
+        views: 0,
+      });
     await post('old-published', true, '2026-09-01T00:00:00Z', '2026-09-02T00:00:00Z');
     await post('new-published', true, '2026-11-10T00:00:00Z', '2026-11-10T00:00:00Z');
     await post('draft', false, '2026-11-12T00:00:00Z');
@@ -55,11 +73,27 @@ describe('dashboard stats', () => {
     await recordSnapshot('2026-10', { courses: coursesJson.length - 3, categories: 11, publishedBlogs: 1 });
 
     const stats = await dashboardStats(now);
-    expect(stats.overview).toEqual({ totalCourses: coursesJson.length, totalCategories: 11, totalBlogs: 3, publishedBlogs: 2, totalViews: 6, monthlyGrowth: 50 });
-    expect(stats.trends).toEqual({ coursesGrowth: growth(coursesJson.length, coursesJson.length - 3), blogsGrowth: 100, categoriesGrowth: 0, viewsGrowth: 50 });
+    expect(stats.overview).toEqual({
+      totalCourses: coursesJson.length,
+      totalCategories: 11,
+      totalBlogs: 3,
+      publishedBlogs: 2,
+      totalViews: 6,
+      monthlyGrowth: 50,
+    });
+    expect(stats.trends).toEqual({
+      coursesGrowth: growth(coursesJson.length, coursesJson.length - 3),
+      blogsGrowth: 100,
+      categoriesGrowth: 0,
+      viewsGrowth: 50,
+    });
     expect(stats.recentActivity.blogs.map((b) => b._id)).toEqual(['draft', 'new-published', 'old-published']);
     // This month's baseline was recorded for next month's growth.
-    expect(await dataStore('counters').get('snapshot/2026-11', { type: 'json' })).toMatchObject({ courses: coursesJson.length, categories: 11, publishedBlogs: 2 });
+    expect(await dataStore('counters').get('snapshot/2026-11', { type: 'json' })).toMatchObject({
+      courses: coursesJson.length,
+      categories: 11,
+      publishedBlogs: 2,
+    });
   });
 
   it('counts concurrent views without losing any', async () => {
@@ -72,17 +106,32 @@ describe('dashboard stats', () => {
     expect((await statsHandler(new Request('http://localhost/api/admin/dashboard-stats'))).status).toBe(401);
     const response = await statsHandler(new Request('http://localhost/api/admin/dashboard-stats', auth()));
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ overview: { totalCourses: coursesJson.length }, trends: expect.any(Object), recentActivity: expect.any(Object) });
+    expect(await response.json()).toMatchObject({
+      overview: { totalCourses: coursesJson.length },
+      trends: expect.any(Object),
+      recentActivity: expect.any(Object),
+    });
   });
 });
 
 describe('site settings API', () => {
   const valid = {
-    contactInfo: { email: 'hello@example.com.au', phone: '(02) 5550 9999', phoneSecondary: '', address: '1 Test St, Sydney NSW 2000', businessHours: 'Mon - Fri: 9:00 am - 5:00 pm' },
+    contactInfo: {
+      email: 'hello@example.com.au',
+      phone: '(02) 5550 9999',
+      phoneSecondary: '',
+      address: '1 Test St, Sydney NSW 2000',
+      businessHours: 'Mon - Fri: 9:00 am - 5:00 pm',
+    },
     socialMedia: { facebook: 'https://facebook.com/example', instagram: '', youtube: '#' },
   };
   const post = (body: unknown, init: RequestInit = {}) =>
-    settingsHandler(new Request('http://localhost/api/admin/site-settings', auth({ method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), ...init })));
+    settingsHandler(
+      new Request(
+        'http://localhost/api/admin/site-settings',
+        auth({ method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), ...init }),
+      ),
+    );
 
   it('starts from the built-in defaults', async () => {
     const response = await settingsHandler(new Request('http://localhost/api/public/site-settings'));
@@ -92,14 +141,31 @@ describe('site settings API', () => {
 
   it('refuses anonymous, invalid, oversized and non-JSON saves and changes nothing', async () => {
     const before = await readSettings();
-    expect((await settingsHandler(new Request('http://localhost/api/admin/site-settings', { method: 'POST', body: JSON.stringify(valid), headers: { 'content-type': 'application/json' } }))).status).toBe(401);
+    expect(
+      (
+        await settingsHandler(
+          new Request('http://localhost/api/admin/site-settings', {
+            method: 'POST',
+            body: JSON.stringify(valid),
+            headers: { 'content-type': 'application/json' },
+          }),
+        )
+      ).status,
+    ).toBe(401);
     const invalid = await post({ ...valid, contactInfo: { ...valid.contactInfo, email: 'nope' } });
     expect(invalid.status).toBe(400);
-    expect(await invalid.json()).toMatchObject({ message: 'Enter a valid e-mail address', errors: [{ field: 'contactInfo.email', message: 'Enter a valid e-mail address' }] });
+    expect(await invalid.json()).toMatchObject({
+      message: 'Enter a valid e-mail address',
+      errors: [{ field: 'contactInfo.email', message: 'Enter a valid e-mail address' }],
+    });
     const script = await post({ ...valid, socialMedia: { ...valid.socialMedia, facebook: 'javascript:alert(1)' } });
     expect(script.status).toBe(400);
-    expect((await post({ ...valid, contactInfo: { ...valid.contactInfo, address: 'x'.repeat(20_000) } })).status).toBe(413);
-    expect((await post('contactInfo=1', { headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).toBe(415);
+    expect((await post({ ...valid, contactInfo: { ...valid.contactInfo, address: 'x'.repeat(20_000) } })).status).toBe(
+      413,
+    );
+    expect(
+      (await post('contactInfo=1', { headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status,
+    ).toBe(415);
     expect((await post('[1,2')).status).toBe(400);
     expect(await readSettings()).toEqual(before);
   });
@@ -107,12 +173,24 @@ describe('site settings API', () => {
   it('saves valid settings, trims them and serves them publicly at once', async () => {
     const response = await post({ ...valid, contactInfo: { ...valid.contactInfo, email: '  hello@example.com.au ' } });
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ success: true, message: 'Settings saved successfully!', rebuild: 'not-configured' });
+    expect(await response.json()).toMatchObject({
+      success: true,
+      message: 'Settings saved successfully!',
+      rebuild: 'not-configured',
+    });
     const publicAnswer = await (await settingsHandler(new Request('http://localhost/api/public/site-settings'))).json();
     // Groups the body leaves out (business, partner RTOs, claims) keep their saved values.
     const { business, partnerRtos, claims } = defaultSiteSettings;
-    expect(publicAnswer).toEqual({ ...valid, socialMedia: { ...valid.socialMedia, youtube: '' }, business, partnerRtos, claims });
-    const adminAnswer = await (await settingsHandler(new Request('http://localhost/api/admin/site-settings', auth()))).json();
+    expect(publicAnswer).toEqual({
+      ...valid,
+      socialMedia: { ...valid.socialMedia, youtube: '' },
+      business,
+      partnerRtos,
+      claims,
+    });
+    const adminAnswer = await (
+      await settingsHandler(new Request('http://localhost/api/admin/site-settings', auth()))
+    ).json();
     expect(adminAnswer).toMatchObject({ contactInfo: valid.contactInfo, updatedBy: 'dash-admin' });
   });
 });
@@ -140,7 +218,14 @@ describe('return address after login', () => {
   it('only ever returns to an admin page of this site', () => {
     expect(safeNext('/admin/settings')).toBe('/admin/settings');
     expect(safeNext('/admin/blogs?page=2')).toBe('/admin/blogs?page=2');
-    for (const bad of ['https://evil.example/admin/x', '//evil.example/admin/', '/about', '/admin/login', 'javascript:alert(1)', null]) {
+    for (const bad of [
+      'https://evil.example/admin/x',
+      '//evil.example/admin/',
+      '/about',
+      '/admin/login',
+      'javascript:alert(1)',
+      null,
+    ]) {
       expect(safeNext(bad)).toBe('/admin/dashboard');
     }
   });

@@ -2,7 +2,14 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { startBlobs } from './helpers/blobs';
 import { dataStore } from '../../src/server/blobs';
-import { addNote, createInquiry, getInquiry, newInquiryId, setInquiryStatus, updateInquiry } from '../../src/server/inquiries';
+import {
+  addNote,
+  createInquiry,
+  getInquiry,
+  newInquiryId,
+  setInquiryStatus,
+  updateInquiry,
+} from '../../src/server/inquiries';
 import { indexInquiries } from '../../src/server/inquiry-index';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
@@ -16,11 +23,36 @@ const ids: string[] = [];
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({ username: 'inbox-admin', firstName: 'Ira', lastName: 'Inbox', role: 'admin', password: 'a long enough password' });
+  await createUser({
+    username: 'inbox-admin',
+    firstName: 'Ira',
+    lastName: 'Inbox',
+    role: 'admin',
+    password: 'a long enough password',
+  });
   token = await issueToken((await getUser('inbox-admin'))!);
-  const contact = (n: number) => ({ firstName: `Pat${n}`, lastName: 'Lee', email: `pat${n}@example.com`, phone: '0400 000 000' });
-  ids.push((await createInquiry({ kind: 'contact', source: 'contact', contact: contact(1), message: '=HYPERLINK("http://evil.example")' }, new Date('2026-11-01T00:00:00Z'))).id);
-  ids.push((await createInquiry({ kind: 'contact', source: 'home', contact: contact(2), message: 'Call me, please' }, new Date('2026-11-02T00:00:00Z'))).id);
+  const contact = (n: number) => ({
+    firstName: `Pat${n}`,
+    lastName: 'Lee',
+    email: `pat${n}@example.com`,
+    phone: '0400 000 000',
+  });
+  ids.push(
+    (
+      await createInquiry(
+        { kind: 'contact', source: 'contact', contact: contact(1), message: '=HYPERLINK("http://evil.example")' },
+        new Date('2026-11-01T00:00:00Z'),
+      )
+    ).id,
+  );
+  ids.push(
+    (
+      await createInquiry(
+        { kind: 'contact', source: 'home', contact: contact(2), message: 'Call me, please' },
+        new Date('2026-11-02T00:00:00Z'),
+      )
+    ).id,
+  );
   ids.push(
     (
       await createInquiry(
@@ -29,10 +61,23 @@ beforeAll(async () => {
           source: 'quote',
           contact: contact(3),
           quote: {
-            mobileNumber: '', preferredContact: 'Any time', state: 'NSW', selectedCategories: ['civil-construction'], selectedCourses: ['CPC30220'],
+            mobileNumber: '',
+            preferredContact: 'Any time',
+            state: 'NSW',
+            selectedCategories: ['civil-construction'],
+            selectedCourses: ['CPC30220'],
             categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-            courses: [{ code: 'CPC30220', title: 'Certificate III in Carpentry', level: 'Certificate III', category: 'civil-construction' }],
-            experience: '12 years', goals: '', additionalInfo: '',
+            courses: [
+              {
+                code: 'CPC30220',
+                title: 'Certificate III in Carpentry',
+                level: 'Certificate III',
+                category: 'civil-construction',
+              },
+            ],
+            experience: '12 years',
+            goals: '',
+            additionalInfo: '',
           },
         },
         new Date('2026-11-03T00:00:00Z'),
@@ -44,7 +89,10 @@ afterAll(() => blobs.stop());
 
 const call = (path: string, init: RequestInit = {}, params: Record<string, string> = {}, withToken = true) =>
   handler(
-    new Request(`http://localhost${path}`, { ...init, headers: { ...(withToken ? { authorization: `Bearer ${token}` } : {}), ...(init.headers ?? {}) } }),
+    new Request(`http://localhost${path}`, {
+      ...init,
+      headers: { ...(withToken ? { authorization: `Bearer ${token}` } : {}), ...(init.headers ?? {}) },
+    }),
     { params } as unknown as Context,
   );
 
@@ -52,7 +100,16 @@ describe('staff inbox API', () => {
   it('answers 401 to anyone without a valid token', async () => {
     expect((await call('/api/admin/inquiries', {}, {}, false)).status).toBe(401);
     expect((await call('/api/admin/inquiries/export.csv', {}, {}, false)).status).toBe(401);
-    expect((await call(`/api/admin/inquiries/${ids[0]}`, { method: 'PATCH', body: '{"status":"handled"}', headers: { 'content-type': 'application/json' } }, { id: ids[0] }, false)).status).toBe(401);
+    expect(
+      (
+        await call(
+          `/api/admin/inquiries/${ids[0]}`,
+          { method: 'PATCH', body: '{"status":"handled"}', headers: { 'content-type': 'application/json' } },
+          { id: ids[0] },
+          false,
+        )
+      ).status,
+    ).toBe(401);
     expect((await getInquiry(ids[0]))!.status).toBe('new');
   });
 
@@ -69,7 +126,11 @@ describe('staff inbox API', () => {
 
   it('marks an inquiry handled and back; refuses bad bodies and unknown ids', async () => {
     const patch = (id: string, body: string) =>
-      call(`/api/admin/inquiries/${id}`, { method: 'PATCH', body, headers: { 'content-type': 'application/json' } }, { id });
+      call(
+        `/api/admin/inquiries/${id}`,
+        { method: 'PATCH', body, headers: { 'content-type': 'application/json' } },
+        { id },
+      );
     const handled = await patch(ids[1], '{"status":"handled"}');
     expect(handled.status).toBe(200);
     expect(await handled.json()).toMatchObject({ id: ids[1], status: 'handled', handledAt: expect.any(String) });
@@ -89,9 +150,14 @@ describe('staff inbox API', () => {
     const response = await call('/api/admin/inquiries/export.csv');
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/csv');
-    expect(response.headers.get('content-disposition')).toMatch(/attachment; filename="inquiries-\d{4}-\d{2}-\d{2}\.csv"/);
+    expect(response.headers.get('content-disposition')).toMatch(
+      /attachment; filename="inquiries-\d{4}-\d{2}-\d{2}\.csv"/,
+    );
     const csv = await response.text();
-    const lines = csv.replace(/^\uFEFF/, '').trim().split('\r\n');
+    const lines = csv
+      .replace(/^\uFEFF/, '')
+      .trim()
+      .split('\r\n');
     expect(lines).toHaveLength(4);
     expect(csv).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
     expect(csv).toContain('CPC30220 Certificate III in Carpentry');
@@ -123,13 +189,21 @@ describe('inbox search', () => {
     expect(all.total).toBe(3);
     expect(idsOf(all)).toEqual([ids[2], ids[1]]);
     expect(idsOf(await search('q=example.com&status=all&limit=2&offset=2'))).toEqual([ids[0]]);
-    const patch = await call(`/api/admin/inquiries/${ids[0]}`, { method: 'PATCH', body: '{"status":"handled"}', headers: { 'content-type': 'application/json' } }, { id: ids[0] });
+    const patch = await call(
+      `/api/admin/inquiries/${ids[0]}`,
+      { method: 'PATCH', body: '{"status":"handled"}', headers: { 'content-type': 'application/json' } },
+      { id: ids[0] },
+    );
     expect(patch.status).toBe(200);
     const handled = await search('q=pat&status=handled');
     expect(idsOf(handled)).toEqual([ids[0]]);
     expect(handled.counts).toEqual({ all: 3, new: 2, handled: 1 });
     expect((await search('q=pat1&status=new')).total).toBe(0);
-    await call(`/api/admin/inquiries/${ids[0]}`, { method: 'PATCH', body: '{"status":"new"}', headers: { 'content-type': 'application/json' } }, { id: ids[0] });
+    await call(
+      `/api/admin/inquiries/${ids[0]}`,
+      { method: 'PATCH', body: '{"status":"new"}', headers: { 'content-type': 'application/json' } },
+      { id: ids[0] },
+    );
   });
 
   it.each([
@@ -144,11 +218,19 @@ describe('inbox search', () => {
 
 describe('notes and assignment', () => {
   const json = { 'content-type': 'application/json' };
-  const note = (id: string, body: string, auth = true) => call(`/api/admin/inquiries/${id}/notes`, { method: 'POST', body, headers: json }, { id }, auth);
-  const patch = (id: string, body: string) => call(`/api/admin/inquiries/${id}`, { method: 'PATCH', body, headers: json }, { id });
+  const note = (id: string, body: string, auth = true) =>
+    call(`/api/admin/inquiries/${id}/notes`, { method: 'POST', body, headers: json }, { id }, auth);
+  const patch = (id: string, body: string) =>
+    call(`/api/admin/inquiries/${id}`, { method: 'PATCH', body, headers: json }, { id });
 
   beforeAll(async () => {
-    await createUser({ username: 'inbox-colleague', firstName: 'Cole', lastName: 'League', role: 'editor', password: 'a long enough password' });
+    await createUser({
+      username: 'inbox-colleague',
+      firstName: 'Cole',
+      lastName: 'League',
+      role: 'editor',
+      password: 'a long enough password',
+    });
   });
 
   it('adds a note with its author and time, kept with the inquiry and shown in the list', async () => {
@@ -156,7 +238,12 @@ describe('notes and assignment', () => {
     expect(response.status).toBe(201);
     const record = await response.json();
     expect(record.notes).toEqual([
-      { id: expect.stringMatching(/^[0-9a-f]{12}$/), text: 'Called back, sending the form.', author: { username: 'inbox-admin', name: 'Ira Inbox' }, at: expect.any(String) },
+      {
+        id: expect.stringMatching(/^[0-9a-f]{12}$/),
+        text: 'Called back, sending the form.',
+        author: { username: 'inbox-admin', name: 'Ira Inbox' },
+        at: expect.any(String),
+      },
     ]);
     expect(Date.now() - Date.parse(record.notes[0].at)).toBeLessThan(60_000);
     const listed = await (await call('/api/admin/inquiries?q=pat2')).json();
@@ -195,8 +282,14 @@ describe('notes and assignment', () => {
     let calls = 0;
     await updateInquiry(ids[0], async (current) => {
       // A colleague's note lands after this writer read the record: its conditional write fails and it retries.
-      if (calls++ === 0) await addNote(ids[0], 'Written in between', { username: 'inbox-colleague', name: 'Cole League' });
-      return { ...current, status: 'handled', handledAt: new Date().toISOString(), statusRev: (current.statusRev ?? 0) + 1 };
+      if (calls++ === 0)
+        await addNote(ids[0], 'Written in between', { username: 'inbox-colleague', name: 'Cole League' });
+      return {
+        ...current,
+        status: 'handled',
+        handledAt: new Date().toISOString(),
+        statusRev: (current.statusRev ?? 0) + 1,
+      };
     });
     expect(calls).toBe(2);
     const record = (await getInquiry(ids[0]))!;
@@ -215,7 +308,12 @@ describe('notes and assignment', () => {
     });
     const page = await (await call('/api/admin/inquiries?q=pat1')).json();
     expect(page.items[0].assignment.to.username).toBe('inbox-colleague');
-    expect(page.staff).toEqual(expect.arrayContaining([{ username: 'inbox-colleague', name: 'Cole League' }, { username: 'inbox-admin', name: 'Ira Inbox' }]));
+    expect(page.staff).toEqual(
+      expect.arrayContaining([
+        { username: 'inbox-colleague', name: 'Cole League' },
+        { username: 'inbox-admin', name: 'Ira Inbox' },
+      ]),
+    );
 
     const both = await (await patch(ids[0], '{"assignee":null,"status":"handled"}')).json();
     expect(both.assignment).toMatchObject({ to: null, by: { username: 'inbox-admin' } });
@@ -251,7 +349,11 @@ describe('stored records that do not parse', () => {
     expect(body.unreadable).toEqual([broken]);
     expect(body.items.map((item: { id: string }) => item.id)).toEqual([ids[2]]);
     const before = await store.get(`inquiry/${broken}`);
-    const note = await call(`/api/admin/inquiries/${broken}/notes`, { method: 'POST', body: '{"text":"hi"}', headers: { 'content-type': 'application/json' } }, { id: broken });
+    const note = await call(
+      `/api/admin/inquiries/${broken}/notes`,
+      { method: 'POST', body: '{"text":"hi"}', headers: { 'content-type': 'application/json' } },
+      { id: broken },
+    );
     expect(note.status).toBe(409);
     expect(await store.get(`inquiry/${broken}`)).toBe(before);
     await store.delete(`inquiry/${broken}`);
@@ -261,17 +363,28 @@ describe('stored records that do not parse', () => {
 
 describe('new inquiries since the last visit (dashboard)', () => {
   it('counts what arrived since this staff member last opened the inbox', async () => {
-    await createUser({ username: 'inbox-newcomer', firstName: 'Nia', lastName: 'New', role: 'admin', password: 'a long enough password' });
+    await createUser({
+      username: 'inbox-newcomer',
+      firstName: 'Nia',
+      lastName: 'New',
+      role: 'admin',
+      password: 'a long enough password',
+    });
     const newcomer = await issueToken((await getUser('inbox-newcomer'))!);
     const stats = async () => {
-      const response = await dashboard(new Request('http://localhost/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${newcomer}` } }));
+      const response = await dashboard(
+        new Request('http://localhost/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${newcomer}` } }),
+      );
       expect(response.status).toBe(200);
       return (await response.json()).inbox as { count: number; lastVisitAt: string | null };
     };
     const everything = (await (await call('/api/admin/inquiries?limit=1')).json()).counts.all;
     expect(await stats()).toEqual({ count: everything, lastVisitAt: null });
 
-    const visit = await handler(new Request('http://localhost/api/admin/inquiries', { headers: { authorization: `Bearer ${newcomer}` } }), { params: {} } as unknown as Context);
+    const visit = await handler(
+      new Request('http://localhost/api/admin/inquiries', { headers: { authorization: `Bearer ${newcomer}` } }),
+      { params: {} } as unknown as Context,
+    );
     expect(visit.status).toBe(200);
     const seen = await stats();
     expect(seen.count).toBe(0);
@@ -288,7 +401,9 @@ describe('new inquiries since the last visit (dashboard)', () => {
 
   it('is not given to roles without the inbox', async () => {
     const editor = await issueToken((await getUser('inbox-colleague'))!);
-    const response = await dashboard(new Request('http://localhost/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${editor}` } }));
+    const response = await dashboard(
+      new Request('http://localhost/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${editor}` } }),
+    );
     expect(response.status).toBe(403);
   });
 });

@@ -14,11 +14,19 @@ import { writeSession } from '../../src/admin/session';
 import { NOT_FOR_ROLE } from '../../src/lib/roles';
 
 const STATS = {
-  overview: { totalCourses: 123, totalCategories: 11, totalBlogs: 4, publishedBlogs: 3, totalViews: 999, monthlyGrowth: 0 },
+  overview: {
+    totalCourses: 123,
+    totalCategories: 11,
+    totalBlogs: 4,
+    publishedBlogs: 3,
+    totalViews: 999,
+    monthlyGrowth: 0,
+  },
   recentActivity: { courses: [], blogs: [], categories: [] },
   trends: { coursesGrowth: 0, blogsGrowth: 0, categoriesGrowth: 0, viewsGrowth: 0 },
 };
-const jsonAnswer = (status: number, body: unknown) => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+const jsonAnswer = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
 
 /** A fetch answering by path; every call is recorded. */
 function routeFetch(routes: Record<string, (n: number) => Response>) {
@@ -34,7 +42,11 @@ function routeFetch(routes: Record<string, (n: number) => Response>) {
   return calls;
 }
 
-const signIn = (role: string) => writeSession({ token: 'header.payload.signature', user: { username: `${role}-user`, firstName: 'Sam', lastName: 'Staff', role } });
+const signIn = (role: string) =>
+  writeSession({
+    token: 'header.payload.signature',
+    user: { username: `${role}-user`, firstName: 'Sam', lastName: 'Staff', role },
+  });
 
 beforeEach(() => {
   localStorage.clear();
@@ -86,7 +98,9 @@ describe('dashboard statistics', () => {
       '/api/admin/dashboard-stats': (n) => (n === 1 ? jsonAnswer(503, { message: 'busy' }) : jsonAnswer(200, STATS)),
     });
     renderDashboard();
-    await waitFor(() => expect(screen.getByTestId('stat-total-courses').textContent).toContain('123'), { timeout: 5000 });
+    await waitFor(() => expect(screen.getByTestId('stat-total-courses').textContent).toContain('123'), {
+      timeout: 5000,
+    });
     expect(calls.filter((p) => p === '/api/admin/dashboard-stats')).toHaveLength(2);
   });
 
@@ -98,7 +112,9 @@ describe('dashboard statistics', () => {
     });
     renderDashboard();
     await waitFor(() => expect(screen.getByTestId('stat-total-courses')).toBeTruthy(), { timeout: 5000 });
-    expect(screen.getByTestId('stat-total-courses').querySelector('[data-value]')!.getAttribute('data-value')).toBe('0');
+    expect(screen.getByTestId('stat-total-courses').querySelector('[data-value]')!.getAttribute('data-value')).toBe(
+      '0',
+    );
     expect(calls.filter((p) => p === '/api/admin/dashboard-stats')).toHaveLength(2);
     expect(screen.queryByRole('alert')).toBeNull();
   });
@@ -112,25 +128,33 @@ describe('finding 5: roles are not enforced (admin UI)', () => {
     expect((await screen.findByTestId('stats-not-for-role')).textContent).toContain(NOT_FOR_ROLE);
     const cards = screen.getAllByRole('link').map((link) => link.getAttribute('href'));
     expect(cards).toContain('/admin/blogs');
-    for (const hidden of ['/admin/settings', '/admin/inquiries', '/admin/courses', '/admin/categories']) expect(cards).not.toContain(hidden);
+    for (const hidden of ['/admin/settings', '/admin/inquiries', '/admin/courses', '/admin/categories'])
+      expect(cards).not.toContain(hidden);
     expect(calls).not.toContain('/api/admin/dashboard-stats');
   });
 
-  it.each(['settings', 'inquiries', 'courses', 'categories'] as const)('an editor opening %s is told it is not available for the role, and nothing is fetched', async (page) => {
-    signIn('editor');
-    const calls = routeFetch({ '/api/auth/verify': () => jsonAnswer(200, { valid: true }) });
-    render(<AdminApp page={page} />);
-    expect((await screen.findByTestId('not-for-role')).textContent).toContain(NOT_FOR_ROLE);
-    expect(calls.filter((p) => p !== '/api/auth/verify')).toEqual([]);
-  });
+  it.each(['settings', 'inquiries', 'courses', 'categories'] as const)(
+    'an editor opening %s is told it is not available for the role, and nothing is fetched',
+    async (page) => {
+      signIn('editor');
+      const calls = routeFetch({ '/api/auth/verify': () => jsonAnswer(200, { valid: true }) });
+      render(<AdminApp page={page} />);
+      expect((await screen.findByTestId('not-for-role')).textContent).toContain(NOT_FOR_ROLE);
+      expect(calls.filter((p) => p !== '/api/auth/verify')).toEqual([]);
+    },
+  );
 
   it('an admin still sees every card and page', async () => {
     signIn('admin');
-    routeFetch({ '/api/auth/verify': () => jsonAnswer(200, { valid: true }), '/api/admin/dashboard-stats': () => jsonAnswer(200, STATS) });
+    routeFetch({
+      '/api/auth/verify': () => jsonAnswer(200, { valid: true }),
+      '/api/admin/dashboard-stats': () => jsonAnswer(200, STATS),
+    });
     render(<AdminApp page="dashboard" />);
     await screen.findByTestId('stat-total-courses');
     const links = screen.getAllByRole('link').map((link) => link.getAttribute('href'));
-    for (const href of ['/admin/blogs', '/admin/settings', '/admin/inquiries', '/admin/courses', '/admin/categories']) expect(links).toContain(href);
+    for (const href of ['/admin/blogs', '/admin/settings', '/admin/inquiries', '/admin/courses', '/admin/categories'])
+      expect(links).toContain(href);
   });
 });
 
@@ -141,7 +165,12 @@ describe('finding 4: an attacker can keep the owner out (sign-in link on the log
     history.replaceState(null, '', `/admin/login?link=${'L'.repeat(43)}`);
     const bodies: unknown[] = [];
     routeFetch({
-      '/api/auth/link': () => jsonAnswer(200, { token: 'header.payload.signature', user: { username: 'olive', firstName: 'Olive', lastName: 'Owner', role: 'admin' }, message: 'Login successful! Redirecting...' }),
+      '/api/auth/link': () =>
+        jsonAnswer(200, {
+          token: 'header.payload.signature',
+          user: { username: 'olive', firstName: 'Olive', lastName: 'Owner', role: 'admin' },
+          message: 'Login successful! Redirecting...',
+        }),
     });
     const fetch = globalThis.fetch as unknown as ReturnType<typeof vi.fn>;
     render(<LoginPage />);
@@ -154,9 +183,14 @@ describe('finding 4: an attacker can keep the owner out (sign-in link on the log
 
   it("shows the server's message for a used or expired link", async () => {
     history.replaceState(null, '', `/admin/login?link=${'U'.repeat(43)}`);
-    routeFetch({ '/api/auth/link': () => jsonAnswer(400, { message: 'This sign-in link is invalid, used or expired. Please sign in again.' }) });
+    routeFetch({
+      '/api/auth/link': () =>
+        jsonAnswer(400, { message: 'This sign-in link is invalid, used or expired. Please sign in again.' }),
+    });
     render(<LoginPage />);
-    expect(await screen.findByText('This sign-in link is invalid, used or expired. Please sign in again.')).toBeTruthy();
+    expect(
+      await screen.findByText('This sign-in link is invalid, used or expired. Please sign in again.'),
+    ).toBeTruthy();
     expect(localStorage.getItem('token')).toBeNull();
   });
 });

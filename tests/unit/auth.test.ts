@@ -30,7 +30,11 @@ async function makeUser(password = PASSWORD) {
 
 const login = (body: unknown, ip = '203.0.113.7') =>
   loginHandler(
-    new Request('http://localhost/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    new Request('http://localhost/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
     { ip } as Context,
   );
 const withToken = (path: string, token: string | null, method = 'GET') =>
@@ -55,15 +59,22 @@ describe('password hashing (scrypt)', () => {
 describe('staff accounts', () => {
   it('refuses to overwrite an existing account and rejects weak passwords', async () => {
     const username = await makeUser();
-    await expect(createUser({ username, firstName: 'X', lastName: 'Y', role: 'admin', password: 'another long password' })).rejects.toBeInstanceOf(UserExistsError);
-    await expect(createUser({ username: uniqueName(), firstName: 'X', lastName: 'Y', role: 'admin', password: 'short' })).rejects.toThrow(/at least 12/);
+    await expect(
+      createUser({ username, firstName: 'X', lastName: 'Y', role: 'admin', password: 'another long password' }),
+    ).rejects.toBeInstanceOf(UserExistsError);
+    await expect(
+      createUser({ username: uniqueName(), firstName: 'X', lastName: 'Y', role: 'admin', password: 'short' }),
+    ).rejects.toThrow(/at least 12/);
   });
 });
 
 describe('tokens (HS256 JWT)', () => {
   it('round-trips the username and carries issuer, audience and an 8 hour expiry', async () => {
     const token = await issueToken({ username: 'jane', validAfter: 0 });
-    const [header, payload] = token.split('.').slice(0, 2).map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
+    const [header, payload] = token
+      .split('.')
+      .slice(0, 2)
+      .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     expect(header.alg).toBe('HS256');
     expect(payload).toMatchObject({ sub: 'jane', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE });
     expect(payload.exp - payload.iat).toBe(8 * 3600);
@@ -75,19 +86,43 @@ describe('tokens (HS256 JWT)', () => {
     const token = await issueToken({ username: 'jane', validAfter: 0 }, now);
     expect(await readToken(token, now + 8 * 3600_000 + 1000)).toBeNull();
 
-    const forged = await new SignJWT({ ts: now }).setProtectedHeader({ alg: 'HS256' }).setSubject('jane').setIssuer(TOKEN_ISSUER)
-      .setAudience(TOKEN_AUDIENCE).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode('some-other-secret-that-is-long-enough-xyz'));
+    const forged = await new SignJWT({ ts: now })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('jane')
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode('some-other-secret-that-is-long-enough-xyz'));
     expect(await readToken(forged)).toBeNull();
 
-    const unsigned = new UnsecuredJWT({ ts: now }).setSubject('jane').setIssuer(TOKEN_ISSUER).setAudience(TOKEN_AUDIENCE).setIssuedAt().setExpirationTime('1h').encode();
+    const unsigned = new UnsecuredJWT({ ts: now })
+      .setSubject('jane')
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .encode();
     expect(await readToken(unsigned)).toBeNull();
 
-    const hs512 = await new SignJWT({ ts: now }).setProtectedHeader({ alg: 'HS512' }).setSubject('jane').setIssuer(TOKEN_ISSUER)
-      .setAudience(TOKEN_AUDIENCE).setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+    const hs512 = await new SignJWT({ ts: now })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject('jane')
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience(TOKEN_AUDIENCE)
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(SECRET));
     expect(await readToken(hs512)).toBeNull();
 
-    const otherAudience = await new SignJWT({ ts: now }).setProtectedHeader({ alg: 'HS256' }).setSubject('jane').setIssuer(TOKEN_ISSUER)
-      .setAudience('someone-else').setIssuedAt().setExpirationTime('1h').sign(new TextEncoder().encode(SECRET));
+    const otherAudience = await new SignJWT({ ts: now })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject('jane')
+      .setIssuer(TOKEN_ISSUER)
+      .setAudience('someone-else')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(new TextEncoder().encode(SECRET));
     expect(await readToken(otherAudience)).toBeNull();
     expect(await readToken('not.a.token')).toBeNull();
   });
@@ -96,7 +131,10 @@ describe('tokens (HS256 JWT)', () => {
     process.env.JWT_SECRET = 'short';
     try {
       await expect(issueToken({ username: 'jane', validAfter: 0 })).rejects.toThrow(/JWT_SECRET/);
-      const response = (await authenticate(withToken('/api/auth/verify', 'a.b.c.d.e.f.g'))) as { ok: false; response: Response };
+      const response = (await authenticate(withToken('/api/auth/verify', 'a.b.c.d.e.f.g'))) as {
+        ok: false;
+        response: Response;
+      };
       expect(response.response.status).toBe(503);
     } finally {
       process.env.JWT_SECRET = SECRET;
@@ -186,7 +224,10 @@ describe('POST /api/auth/login', () => {
     const response = await login({ username: username.toUpperCase(), password: PASSWORD });
     expect(response.status).toBe(200);
     const body = await response.json();
-    expect(body).toMatchObject({ token: expect.any(String), user: { username, firstName: 'Jane', lastName: 'Citizen', role: 'admin' } });
+    expect(body).toMatchObject({
+      token: expect.any(String),
+      user: { username, firstName: 'Jane', lastName: 'Citizen', role: 'admin' },
+    });
     expect(JSON.stringify(body)).not.toContain('scrypt');
     expect((await authenticate(withToken('/x', body.token))).ok).toBe(true);
   });
@@ -204,7 +245,14 @@ describe('POST /api/auth/login', () => {
     const blank = await login({ username: '  ', password: '' });
     expect(blank.status).toBe(400);
     expect((await blank.json()).message).toBe('Please fill in all fields');
-    const junk = await loginHandler(new Request('http://localhost/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"username":' }), { ip: '1.2.3.4' } as Context);
+    const junk = await loginHandler(
+      new Request('http://localhost/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: '{"username":',
+      }),
+      { ip: '1.2.3.4' } as Context,
+    );
     expect(junk.status).toBe(400);
     const huge = await login({ username: 'x', password: 'y'.repeat(10_000) });
     expect(huge.status).toBe(413);
@@ -228,7 +276,10 @@ describe('every admin endpoint needs a valid token', () => {
     process.env.JWT_SECRET = SECRET;
   });
   it('verify and logout answer 401 without one', async () => {
-    for (const [path, method] of [['/api/auth/verify', 'GET'], ['/api/auth/logout', 'POST']] as const) {
+    for (const [path, method] of [
+      ['/api/auth/verify', 'GET'],
+      ['/api/auth/logout', 'POST'],
+    ] as const) {
       const response = await sessionHandler(withToken(path, null, method));
       expect(response.status).toBe(401);
       expect(response.headers.get('www-authenticate')).toContain('Bearer');

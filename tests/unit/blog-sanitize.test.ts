@@ -8,7 +8,9 @@ const md = (source: string) => renderContent(source, 'markdown');
 
 /** Nothing in the output can run script, load from elsewhere or restyle the page. */
 function assertInert(out: string) {
-  expect(out).not.toMatch(/<\s*(script|style|iframe|object|embed|form|svg|math|link|meta|base|input|button|textarea|template)\b/i);
+  expect(out).not.toMatch(
+    /<\s*(script|style|iframe|object|embed|form|svg|math|link|meta|base|input|button|textarea|template)\b/i,
+  );
   expect(out).not.toMatch(/\son[a-z]+\s*=/i);
   expect(out).not.toMatch(/\sstyle\s*=/i);
   expect(out).not.toMatch(/=\s*"[^"]*(?:javascript|vbscript|data)\s*:/i);
@@ -17,16 +19,23 @@ function assertInert(out: string) {
 
 describe('HTML content', () => {
   it('keeps what the editor writes', async () => {
-    const editor = '<p><strong>Bold</strong>, <em>italic</em> and <u>underlined</u>.</p><ul><li><p>one</p></li></ul><ol start="3"><li><p>three</p></li></ol><h2>Heading</h2><blockquote><p>Quote</p></blockquote>';
+    const editor =
+      '<p><strong>Bold</strong>, <em>italic</em> and <u>underlined</u>.</p><ul><li><p>one</p></li></ul><ol start="3"><li><p>three</p></li></ol><h2>Heading</h2><blockquote><p>Quote</p></blockquote>';
     expect(await clean(editor)).toBe(editor);
   });
 
   it.each([
     ['<script>alert(1)</script><p>after</p>', '<p>after</p>'],
     ['<p>x<script src="https://evil.example/x.js"></script></p>', '<p>x</p>'],
-    ['<img src="/api/uploads/x.webp" onerror="alert(1)">', '<img src="/api/uploads/x.webp" loading="lazy" decoding="async" alt="">'],
+    [
+      '<img src="/api/uploads/x.webp" onerror="alert(1)">',
+      '<img src="/api/uploads/x.webp" loading="lazy" decoding="async" alt="">',
+    ],
     ['<p onclick="steal()" onmouseover="x()">hi</p>', '<p>hi</p>'],
-    ['<a href="https://example.com" onfocus="x()" autofocus>x</a>', '<a href="https://example.com" rel="noopener noreferrer">x</a>'],
+    [
+      '<a href="https://example.com" onfocus="x()" autofocus>x</a>',
+      '<a href="https://example.com" rel="noopener noreferrer">x</a>',
+    ],
   ])('removes scripts and event handlers: %s', async (input, expected) => {
     const out = await clean(input);
     expect(out).toBe(expected);
@@ -54,7 +63,17 @@ describe('HTML content', () => {
   });
 
   it('keeps links with the allowed protocols and relative links', async () => {
-    for (const href of ['https://training.gov.au/', 'http://example.com/a?b=c', 'mailto:support@rplpathways.com.au', 'irc://irc.example.net/rpl', 'ircs://irc.example.net/rpl', 'xmpp:staff@example.com', '/free-quote', '#evidence', 'how-rpl-works?x=a:b']) {
+    for (const href of [
+      'https://training.gov.au/',
+      'http://example.com/a?b=c',
+      'mailto:support@rplpathways.com.au',
+      'irc://irc.example.net/rpl',
+      'ircs://irc.example.net/rpl',
+      'xmpp:staff@example.com',
+      '/free-quote',
+      '#evidence',
+      'how-rpl-works?x=a:b',
+    ]) {
       const out = await clean(`<a href="${href}">x</a>`);
       expect(out).toContain(`href="${href.replace(/&/g, '&amp;')}"`);
     }
@@ -113,14 +132,18 @@ describe('HTML content', () => {
 
   it('never lets mutation XSS through (fuzzed attribute values)', async () => {
     await fc.assert(
-      fc.asyncProperty(fc.string({ maxLength: 40 }), fc.constantFrom('href', 'src', 'title', 'alt', 'style', 'onclick'), async (value, attr) => {
-        const escaped = value.replace(/"/g, '&quot;');
-        const out = await clean(`<a ${attr}="${escaped}">t</a><img ${attr}="${escaped}">`);
-        expect(out).not.toMatch(/<(script|style|iframe|svg)/i);
-        expect(out).not.toMatch(/\s(on[a-z]+|style)=/i);
-        const hrefs = [...out.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
-        for (const href of hrefs) expect(isAllowedLink(href)).toBe(true);
-      }),
+      fc.asyncProperty(
+        fc.string({ maxLength: 40 }),
+        fc.constantFrom('href', 'src', 'title', 'alt', 'style', 'onclick'),
+        async (value, attr) => {
+          const escaped = value.replace(/"/g, '&quot;');
+          const out = await clean(`<a ${attr}="${escaped}">t</a><img ${attr}="${escaped}">`);
+          expect(out).not.toMatch(/<(script|style|iframe|svg)/i);
+          expect(out).not.toMatch(/\s(on[a-z]+|style)=/i);
+          const hrefs = [...out.matchAll(/\s(?:href|src)="([^"]*)"/g)].map((m) => m[1].replace(/&amp;/g, '&'));
+          for (const href of hrefs) expect(isAllowedLink(href)).toBe(true);
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -137,26 +160,41 @@ describe('Markdown content', () => {
     const out = await md(
       '[a](https://a.example) [b](http://b.example) [c](mailto:x@example.com) [d](irc://irc.example) [e](ircs://irc.example) [f](xmpp:x@example.com) [g](javascript:alert(1)) [h](vbscript:x) [i](data:text/html,x) [j](JAVASCRIPT:alert(1)) [k](/relative)',
     );
-    for (const ok of ['https://a.example', 'http://b.example', 'mailto:x@example.com', 'irc://irc.example', 'ircs://irc.example', 'xmpp:x@example.com', '/relative']) expect(out).toContain(`href="${ok}"`);
+    for (const ok of [
+      'https://a.example',
+      'http://b.example',
+      'mailto:x@example.com',
+      'irc://irc.example',
+      'ircs://irc.example',
+      'xmpp:x@example.com',
+      '/relative',
+    ])
+      expect(out).toContain(`href="${ok}"`);
     for (const label of ['g', 'h', 'i', 'j']) expect(out).toContain(`<a>${label}</a>`);
     assertInert(out);
   });
 
   it('obfuscated Markdown links and autolinks are blanked too', async () => {
-    const out = await md('[x](&#106;avascript:alert(1)) [y](<javascript:alert(1)>) <javascript:alert(1)> [z]( java\nscript:alert(1))\n\n[r]: javascript:alert(2)\n\n[ref][r]');
+    const out = await md(
+      '[x](&#106;avascript:alert(1)) [y](<javascript:alert(1)>) <javascript:alert(1)> [z]( java\nscript:alert(1))\n\n[r]: javascript:alert(2)\n\n[ref][r]',
+    );
     assertInert(out);
     expect(out).not.toMatch(/href/);
   });
 
   it('drops Markdown images with other protocols or hosts', async () => {
-    const out = await md('![a](javascript:alert(1)) ![b](data:image/png;base64,AAAA) ![c](https://tracker.example/p.png) ![d](/api/uploads/ok.webp)');
+    const out = await md(
+      '![a](javascript:alert(1)) ![b](data:image/png;base64,AAAA) ![c](https://tracker.example/p.png) ![d](/api/uploads/ok.webp)',
+    );
     expect(out.match(/<img/g)?.length).toBe(1);
     expect(out).toContain('src="/api/uploads/ok.webp"');
     assertInert(out);
   });
 
   it('holds raw HTML inside Markdown to the allow-list', async () => {
-    const out = await md('Hello <u>there</u>\n\n<script>alert(1)</script>\n\n<div onclick="x()"><img src=x onerror=alert(1)></div>\n\n<iframe src="https://evil.example"></iframe>\n\n<svg><script>alert(1)</script></svg>');
+    const out = await md(
+      'Hello <u>there</u>\n\n<script>alert(1)</script>\n\n<div onclick="x()"><img src=x onerror=alert(1)></div>\n\n<iframe src="https://evil.example"></iframe>\n\n<svg><script>alert(1)</script></svg>',
+    );
     expect(out).toContain('<u>there</u>');
     assertInert(out);
     expect(out).not.toMatch(/alert|evil/);

@@ -9,7 +9,15 @@ const messages = (input: Record<string, unknown>) => {
 };
 
 describe('finding 10: blog fields refuse NUL and lone surrogates; blank-looking text counts as empty', () => {
-  const textFields = ['title', 'excerpt', 'author', 'featuredImageAlt', 'category', 'metaTitle', 'metaDescription'] as const;
+  const textFields = [
+    'title',
+    'excerpt',
+    'author',
+    'featuredImageAlt',
+    'category',
+    'metaTitle',
+    'metaDescription',
+  ] as const;
 
   it.each(textFields)('%s refuses a NUL character', (field) => {
     expect(messages({ [field]: 'Hello\u0000world' }).length).toBeGreaterThan(0);

@@ -4,7 +4,17 @@ import * as v from 'valibot';
 import { startBlobs } from './helpers/blobs';
 import { dataStore } from '../../src/server/blobs';
 import { sanitizeHtml } from '../../src/server/sanitize';
-import { countView, createBlog, deleteBlog, getBlogById, getBlogBySlug, listPublished, slugify, updateBlog, viewCount } from '../../src/server/blogs';
+import {
+  countView,
+  createBlog,
+  deleteBlog,
+  getBlogById,
+  getBlogBySlug,
+  listPublished,
+  slugify,
+  updateBlog,
+  viewCount,
+} from '../../src/server/blogs';
 import { viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
 import { BlogInputSchema, BlogUpdateSchema, cleanChips, type BlogInput } from '../../src/schemas/blog';
@@ -19,7 +29,13 @@ let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({ username: 'blog-editor', firstName: 'Bea', lastName: 'Editor', role: 'admin', password: 'a long enough password' });
+  await createUser({
+    username: 'blog-editor',
+    firstName: 'Bea',
+    lastName: 'Editor',
+    role: 'admin',
+    password: 'a long enough password',
+  });
   token = await issueToken((await getUser('blog-editor'))!);
   // The sanitiser loads its parser on first use; load it here, so the first test's time limit is for the test.
   await sanitizeHtml('<p>warm</p>');
@@ -28,12 +44,20 @@ afterAll(() => blobs.stop());
 
 let n = 0;
 const input = (overrides: Partial<BlogInput> = {}): BlogInput =>
-  v.parse(BlogInputSchema, { title: `Post ${n++}`, excerpt: 'An excerpt.', content: '<p>Hello world</p>', ...overrides });
+  v.parse(BlogInputSchema, {
+    title: `Post ${n++}`,
+    excerpt: 'An excerpt.',
+    content: '<p>Hello world</p>',
+    ...overrides,
+  });
 
 const call = (method: string, path: string, body?: unknown, auth = true) =>
   new Request(`http://localhost${path}`, {
     method,
-    headers: { ...(auth ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+    headers: {
+      ...(auth ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
 
@@ -59,7 +83,9 @@ describe('slugs', () => {
   });
 
   it('are unique, even for posts created at the same moment', async () => {
-    const posts = await Promise.all(Array.from({ length: 6 }, () => createBlog(input({ title: 'Same Title' }), 'blog-editor')));
+    const posts = await Promise.all(
+      Array.from({ length: 6 }, () => createBlog(input({ title: 'Same Title' }), 'blog-editor')),
+    );
     const slugs = posts.map((post) => post.slug).sort();
     expect(new Set(slugs).size).toBe(6);
     expect(slugs).toContain('same-title');
@@ -70,17 +96,33 @@ describe('slugs', () => {
   it('follow the title while a draft, and stay fixed once published (even after unpublishing)', async () => {
     const draft = await createBlog(input({ title: 'First Draft Title' }), 'blog-editor');
     expect(draft.slug).toBe('first-draft-title');
-    const renamed = await updateBlog(draft._id, { ...input({ title: 'Better Title For Draft' }), version: 1 }, 'blog-editor');
+    const renamed = await updateBlog(
+      draft._id,
+      { ...input({ title: 'Better Title For Draft' }), version: 1 },
+      'blog-editor',
+    );
     expect(renamed.ok && renamed.blog.slug).toBe('better-title-for-draft');
     expect(await getBlogBySlug('first-draft-title')).toBeNull(); // the old slug is free again
     expect(await dataStore('blogs').get('slug/first-draft-title')).toBeNull();
 
-    const published = await updateBlog(draft._id, { ...input({ title: 'Better Title For Draft', isPublished: true }), version: 2 }, 'blog-editor');
+    const published = await updateBlog(
+      draft._id,
+      { ...input({ title: 'Better Title For Draft', isPublished: true }), version: 2 },
+      'blog-editor',
+    );
     expect(published.ok && published.blog.publishedAt).toBeTruthy();
-    const retitled = await updateBlog(draft._id, { ...input({ title: 'A Completely New Title' }), version: 3 }, 'blog-editor');
+    const retitled = await updateBlog(
+      draft._id,
+      { ...input({ title: 'A Completely New Title' }), version: 3 },
+      'blog-editor',
+    );
     expect(retitled.ok && retitled.blog.slug).toBe('better-title-for-draft');
     expect(retitled.ok && retitled.blog.isPublished).toBe(false);
-    const again = await updateBlog(draft._id, { ...input({ title: 'Yet Another Title', isPublished: true }), version: 4 }, 'blog-editor');
+    const again = await updateBlog(
+      draft._id,
+      { ...input({ title: 'Yet Another Title', isPublished: true }), version: 4 },
+      'blog-editor',
+    );
     expect(again.ok && again.blog.slug).toBe('better-title-for-draft');
     expect(again.ok && again.blog.publishedAt).toBe(published.ok && published.blog.publishedAt);
   });
@@ -97,17 +139,31 @@ describe('slugs', () => {
 describe('optimistic concurrency', () => {
   it('refuses to save over a newer version and keeps the other edit', async () => {
     const post = await createBlog(input({ title: 'Shared Post' }), 'blog-editor');
-    const alice = await updateBlog(post._id, { ...input({ title: 'Shared Post', excerpt: 'Alice was here' }), version: 1 }, 'alice');
+    const alice = await updateBlog(
+      post._id,
+      { ...input({ title: 'Shared Post', excerpt: 'Alice was here' }), version: 1 },
+      'alice',
+    );
     expect(alice.ok).toBe(true);
-    const bob = await updateBlog(post._id, { ...input({ title: 'Shared Post', excerpt: 'Bob was here' }), version: 1 }, 'bob');
-    expect(bob).toMatchObject({ ok: false, reason: 'conflict', current: { excerpt: 'Alice was here', version: 2, updatedBy: 'alice' } });
+    const bob = await updateBlog(
+      post._id,
+      { ...input({ title: 'Shared Post', excerpt: 'Bob was here' }), version: 1 },
+      'bob',
+    );
+    expect(bob).toMatchObject({
+      ok: false,
+      reason: 'conflict',
+      current: { excerpt: 'Alice was here', version: 2, updatedBy: 'alice' },
+    });
     expect((await getBlogById(post._id))?.excerpt).toBe('Alice was here');
   });
 
   it('lets exactly one of many simultaneous saves of the same version win', async () => {
     const post = await createBlog(input({ title: 'Race' }), 'blog-editor');
     const results = await Promise.all(
-      Array.from({ length: 5 }, (_, i) => updateBlog(post._id, { ...input({ title: 'Race', excerpt: `edit ${i}` }), version: 1 }, `editor-${i}`)),
+      Array.from({ length: 5 }, (_, i) =>
+        updateBlog(post._id, { ...input({ title: 'Race', excerpt: `edit ${i}` }), version: 1 }, `editor-${i}`),
+      ),
     );
     const winners = results.filter((result) => result.ok);
     expect(winners).toHaveLength(1);
@@ -125,12 +181,18 @@ describe('optimistic concurrency', () => {
     expect(await viewCount(post._id)).toBe(3);
     expect(await viewsIn(before)).toBe(monthBefore + 3);
     expect((await getBlogById(post._id))?.version).toBe(1);
-    const saved = await updateBlog(post._id, { ...input({ title: 'Viewed', isPublished: true }), version: 1 }, 'blog-editor');
+    const saved = await updateBlog(
+      post._id,
+      { ...input({ title: 'Viewed', isPublished: true }), version: 1 },
+      'blog-editor',
+    );
     expect(saved.ok && saved.blog.views).toBe(3);
   });
 
   it('answers 409 with the newer version through the API', async () => {
-    const created = await (await blogsHandler(call('POST', '/api/blogs', { title: 'API Race', excerpt: 'e', content: '<p>c</p>' }))).json();
+    const created = await (
+      await blogsHandler(call('POST', '/api/blogs', { title: 'API Race', excerpt: 'e', content: '<p>c</p>' }))
+    ).json();
     const id = created.blog._id;
     const first = await blogsHandler(call('PUT', `/api/blogs/${id}`, { ...created.blog, excerpt: 'first' }));
     expect(first.status).toBe(200);
@@ -145,11 +207,27 @@ describe('optimistic concurrency', () => {
 describe('the blog API', () => {
   it('creates, lists, publishes, reads, unpublishes and deletes', async () => {
     const create = await blogsHandler(
-      call('POST', '/api/blogs', { title: 'Evidence That Counts', excerpt: 'What assessors look for.', content: '<p onclick="x()">Good <script>bad()</script>evidence</p>', tags: [' evidence ', '', 'Evidence', 'rpl'], seoKeywords: ['rpl evidence'] }),
+      call('POST', '/api/blogs', {
+        title: 'Evidence That Counts',
+        excerpt: 'What assessors look for.',
+        content: '<p onclick="x()">Good <script>bad()</script>evidence</p>',
+        tags: [' evidence ', '', 'Evidence', 'rpl'],
+        seoKeywords: ['rpl evidence'],
+      }),
     );
     expect(create.status).toBe(201);
     const { blog } = await create.json();
-    expect(blog).toMatchObject({ slug: 'evidence-that-counts', isPublished: false, author: 'RPL Pathways Team', category: 'General', contentType: 'html', tags: ['evidence', 'rpl'], content: '<p>Good evidence</p>', version: 1, views: 0 });
+    expect(blog).toMatchObject({
+      slug: 'evidence-that-counts',
+      isPublished: false,
+      author: 'RPL Pathways Team',
+      category: 'General',
+      contentType: 'html',
+      tags: ['evidence', 'rpl'],
+      content: '<p>Good evidence</p>',
+      version: 1,
+      views: 0,
+    });
 
     // Drafts are not public.
     expect((await blogsHandler(call('GET', '/api/blogs/evidence-that-counts', undefined, false))).status).toBe(404);
@@ -163,43 +241,95 @@ describe('the blog API', () => {
     expect(publicPost.headers.get('netlify-cache-tag')).toBe('blog,blog-evidence-that-counts');
     expect(publicPost.headers.get('netlify-cdn-cache-control')).toContain('durable');
     const post = await publicPost.json();
-    expect(Object.keys(post)).toEqual(expect.arrayContaining(['_id', 'slug', 'title', 'excerpt', 'featuredImage', 'author', 'publishedAt', 'createdAt', 'readTime', 'views', 'tags', 'content']));
+    expect(Object.keys(post)).toEqual(
+      expect.arrayContaining([
+        '_id',
+        'slug',
+        'title',
+        'excerpt',
+        'featuredImage',
+        'author',
+        'publishedAt',
+        'createdAt',
+        'readTime',
+        'views',
+        'tags',
+        'content',
+      ]),
+    );
     expect(post).not.toHaveProperty('version');
     expect(post).not.toHaveProperty('html');
     expect(post.readTime).toBe(1);
 
-    const list = await (await blogsHandler(call('GET', '/api/blogs?search=evidence%20counts', undefined, false))).json();
+    const list = await (
+      await blogsHandler(call('GET', '/api/blogs?search=evidence%20counts', undefined, false))
+    ).json();
     expect(list).toMatchObject({ total: 1, totalPages: 1, currentPage: 1 });
     expect(list.blogs[0]).not.toHaveProperty('content');
 
     // Views: counted once per call, public posts only.
-    expect((await viewHandler(call('POST', '/api/blogs/evidence-that-counts/view', undefined, false))).status).toBe(200);
+    expect((await viewHandler(call('POST', '/api/blogs/evidence-that-counts/view', undefined, false))).status).toBe(
+      200,
+    );
     expect((await viewHandler(call('POST', '/api/blogs/nope/view', undefined, false))).status).toBe(404);
 
-    const unpublish = await (await blogsHandler(call('PUT', `/api/blogs/${blog._id}`, { ...blog, isPublished: false, version: 2 }))).json();
+    const unpublish = await (
+      await blogsHandler(call('PUT', `/api/blogs/${blog._id}`, { ...blog, isPublished: false, version: 2 }))
+    ).json();
     expect(unpublish.blog).toMatchObject({ isPublished: false, slug: 'evidence-that-counts', views: 1 });
     expect((await blogsHandler(call('GET', '/api/blogs/evidence-that-counts', undefined, false))).status).toBe(404);
-    expect((await viewHandler(call('POST', '/api/blogs/evidence-that-counts/view', undefined, false))).status).toBe(404);
+    expect((await viewHandler(call('POST', '/api/blogs/evidence-that-counts/view', undefined, false))).status).toBe(
+      404,
+    );
 
     expect((await blogsHandler(call('DELETE', `/api/blogs/${blog._id}`))).status).toBe(200);
     expect((await blogsHandler(call('DELETE', `/api/blogs/${blog._id}`))).status).toBe(404);
   });
 
   it('refuses anonymous writes and invalid posts with field errors', async () => {
-    expect((await blogsHandler(call('POST', '/api/blogs', { title: 't', excerpt: 'e', content: 'c' }, false))).status).toBe(401);
-    expect((await blogsHandler(call('DELETE', '/api/blogs/0123456789abcdef0123456789abcdef', undefined, false))).status).toBe(401);
+    expect(
+      (await blogsHandler(call('POST', '/api/blogs', { title: 't', excerpt: 'e', content: 'c' }, false))).status,
+    ).toBe(401);
+    expect(
+      (await blogsHandler(call('DELETE', '/api/blogs/0123456789abcdef0123456789abcdef', undefined, false))).status,
+    ).toBe(401);
     expect((await adminHandler(call('GET', '/api/blogs/admin/all', undefined, false))).status).toBe(401);
-    const invalid = await blogsHandler(call('POST', '/api/blogs', { title: ' ', excerpt: '', content: '<p> </p>', featuredImage: 'https://evil.example/x.png', contentType: 'rtf' }));
+    const invalid = await blogsHandler(
+      call('POST', '/api/blogs', {
+        title: ' ',
+        excerpt: '',
+        content: '<p> </p>',
+        featuredImage: 'https://evil.example/x.png',
+        contentType: 'rtf',
+      }),
+    );
     expect(invalid.status).toBe(400);
     const body = await invalid.json();
-    expect(body.errors.map((e: { field: string }) => e.field)).toEqual(['title', 'excerpt', 'content', 'contentType', 'featuredImage']);
+    expect(body.errors.map((e: { field: string }) => e.field)).toEqual([
+      'title',
+      'excerpt',
+      'content',
+      'contentType',
+      'featuredImage',
+    ]);
     expect(body.errors[0].message).toBe('Title is required');
-    expect((await blogsHandler(call('PUT', '/api/blogs/0123456789abcdef0123456789abcdef', { title: 't', excerpt: 'e', content: 'c' }))).status).toBe(400); // no version
+    expect(
+      (
+        await blogsHandler(
+          call('PUT', '/api/blogs/0123456789abcdef0123456789abcdef', { title: 't', excerpt: 'e', content: 'c' }),
+        )
+      ).status,
+    ).toBe(400); // no version
     expect((await blogsHandler(call('PATCH', '/api/blogs/x'))).status).toBe(405);
   });
 
   it('pages nine at a time, newest first, and validates the query', async () => {
-    for (let i = 0; i < 11; i++) await createBlog(input({ title: `Paged ${i}`, tags: ['paging-test'], isPublished: true }), 'blog-editor', new Date(Date.UTC(2026, 0, 1 + i)));
+    for (let i = 0; i < 11; i++)
+      await createBlog(
+        input({ title: `Paged ${i}`, tags: ['paging-test'], isPublished: true }),
+        'blog-editor',
+        new Date(Date.UTC(2026, 0, 1 + i)),
+      );
     const first = await listPublished({ page: 1, limit: 9, search: 'paging-test' });
     expect(first).toMatchObject({ total: 11, totalPages: 2, currentPage: 1 });
     expect(first.blogs).toHaveLength(9);
@@ -212,7 +342,15 @@ describe('the blog API', () => {
   });
 
   it('renders and stores Markdown posts safely', async () => {
-    const post = await createBlog(input({ title: 'Markdown Post', contentType: 'markdown', content: '# Heading\n\n[bad](javascript:alert(1)) <script>x</script> **ok**', isPublished: true }), 'blog-editor');
+    const post = await createBlog(
+      input({
+        title: 'Markdown Post',
+        contentType: 'markdown',
+        content: '# Heading\n\n[bad](javascript:alert(1)) <script>x</script> **ok**',
+        isPublished: true,
+      }),
+      'blog-editor',
+    );
     expect(post.content).toContain('# Heading'); // the source is kept for editing
     expect(post.html).toBe('<h2>Heading</h2>\n<p><a>bad</a>  <strong>ok</strong></p>\n');
   });
@@ -220,7 +358,11 @@ describe('the blog API', () => {
 
 describe('chips', () => {
   it('are trimmed, never blank and never repeated', () => {
-    expect(cleanChips([' RPL ', '', '  ', 'rpl', 'Evidence', 'evidence ', 'Trades'])).toEqual(['RPL', 'Evidence', 'Trades']);
+    expect(cleanChips([' RPL ', '', '  ', 'rpl', 'Evidence', 'evidence ', 'Trades'])).toEqual([
+      'RPL',
+      'Evidence',
+      'Trades',
+    ]);
     expect(v.safeParse(BlogUpdateSchema, { title: 't', excerpt: 'e', content: 'c', version: 0 }).success).toBe(false);
   });
 });

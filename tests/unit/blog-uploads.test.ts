@@ -13,19 +13,40 @@ let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({ username: 'uploader', firstName: 'Uma', lastName: 'Loader', role: 'admin', password: 'a long enough password' });
+  await createUser({
+    username: 'uploader',
+    firstName: 'Uma',
+    lastName: 'Loader',
+    role: 'admin',
+    password: 'a long enough password',
+  });
   token = await issueToken((await getUser('uploader'))!);
 });
 afterAll(() => blobs.stop());
 
 const photo = (format: 'jpeg' | 'png' | 'gif' | 'webp', width = 40, height = 30) =>
-  sharp({ create: { width, height, channels: 3, background: { r: 1, g: 103, b: 95 } } })[format]().toBuffer();
+  sharp({ create: { width, height, channels: 3, background: { r: 1, g: 103, b: 95 } } })
+    [format]()
+    .toBuffer();
 
-function upload(files: { field?: string; name: string; type: string; bytes: Uint8Array }[], { auth = true, extra }: { auth?: boolean; extra?: Record<string, string> } = {}) {
+function upload(
+  files: { field?: string; name: string; type: string; bytes: Uint8Array }[],
+  { auth = true, extra }: { auth?: boolean; extra?: Record<string, string> } = {},
+) {
   const form = new FormData();
-  for (const file of files) form.append(file.field ?? 'image', new File([file.bytes as Uint8Array<ArrayBuffer>], file.name, { type: file.type }));
+  for (const file of files)
+    form.append(
+      file.field ?? 'image',
+      new File([file.bytes as Uint8Array<ArrayBuffer>], file.name, { type: file.type }),
+    );
   for (const [key, value] of Object.entries(extra ?? {})) form.append(key, value);
-  return uploadHandler(new Request('http://localhost/api/upload/image', { method: 'POST', headers: auth ? { authorization: `Bearer ${token}` } : {}, body: form }));
+  return uploadHandler(
+    new Request('http://localhost/api/upload/image', {
+      method: 'POST',
+      headers: auth ? { authorization: `Bearer ${token}` } : {},
+      body: form,
+    }),
+  );
 }
 
 /** A PNG that claims to be `width` x `height` but holds almost nothing: a decompression bomb's header. */
@@ -40,7 +61,12 @@ function bombPng(width: number, height: number) {
   header.writeUInt32BE(height, 4);
   header[8] = 8; // bit depth
   header[9] = 2; // RGB
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk('IHDR', header), chunk('IDAT', deflateSync(Buffer.alloc(1000))), chunk('IEND', Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk('IHDR', header),
+    chunk('IDAT', deflateSync(Buffer.alloc(1000))),
+    chunk('IEND', Buffer.alloc(0)),
+  ]);
 }
 
 describe('magic bytes', () => {
@@ -49,7 +75,9 @@ describe('magic bytes', () => {
     expect(sniffImage(await photo('png'))).toBe('png');
     expect(sniffImage(await photo('gif'))).toBe('gif');
     expect(sniffImage(await photo('webp'))).toBe('webp');
-    expect(sniffImage(Buffer.from('  <?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"></svg>'))).toBe('svg');
+    expect(sniffImage(Buffer.from('  <?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"></svg>'))).toBe(
+      'svg',
+    );
     expect(sniffImage(Buffer.from('%PDF-1.7\n'))).toBeNull();
     expect(sniffImage(Buffer.from('<html><script>alert(1)</script>'))).toBeNull();
     expect(sniffImage(Buffer.from('RIFF\0\0\0\0WAVEfmt '))).toBeNull();
@@ -60,7 +88,10 @@ describe('re-encoding', () => {
   it('applies the EXIF orientation, strips EXIF and GPS, caps the size and writes WebP', async () => {
     const withGps = await sharp({ create: { width: 2400, height: 1200, channels: 3, background: '#8cc63f' } })
       .jpeg()
-      .withExif({ IFD0: { Make: 'PhoneCo', Copyright: 'Someone' }, IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '33/1 52/1 0/1' } })
+      .withExif({
+        IFD0: { Make: 'PhoneCo', Copyright: 'Someone' },
+        IFD3: { GPSLatitudeRef: 'S', GPSLatitude: '33/1 52/1 0/1' },
+      })
       .withMetadata({ orientation: 6 })
       .toBuffer();
     expect((await sharp(withGps).metadata()).exif).toBeDefined();
@@ -78,39 +109,64 @@ describe('re-encoding', () => {
   });
 
   it('keeps animated GIFs animated', async () => {
-    const frames = await sharp({ create: { width: 20, height: 60, channels: 4, background: '#ffc20e' } }).gif().toBuffer();
+    const frames = await sharp({ create: { width: 20, height: 60, channels: 4, background: '#ffc20e' } })
+      .gif()
+      .toBuffer();
     const animated = await sharp(frames, { pages: -1 }).gif({ loop: 0 }).toBuffer();
     const out = await processImage(await sharp(animated).toBuffer());
     expect((await sharp(out.full).metadata()).format).toBe('webp');
   });
 
   it.each([
-    ['a script appended to a real PNG (polyglot)', async () => Buffer.concat([await photo('png'), Buffer.from('<script>alert(1)</script>')])],
-    ['HTML hidden in a JPEG comment', async () => sharp(await photo('jpeg')).jpeg().withExif({ IFD0: { ImageDescription: '<script>alert(1)</script>' } }).toBuffer()],
+    [
+      'a script appended to a real PNG (polyglot)',
+      async () => Buffer.concat([await photo('png'), Buffer.from('<script>alert(1)</script>')]),
+    ],
+    [
+      'HTML hidden in a JPEG comment',
+      async () =>
+        sharp(await photo('jpeg'))
+          .jpeg()
+          .withExif({ IFD0: { ImageDescription: '<script>alert(1)</script>' } })
+          .toBuffer(),
+    ],
   ])('never stores the bytes that were sent: %s', async (_label, make) => {
     const out = await processImage(await make());
-    for (const data of [out.full, ...out.variants.map((v) => v.data)]) expect(data.includes(Buffer.from('<script>'))).toBe(false);
+    for (const data of [out.full, ...out.variants.map((v) => v.data)])
+      expect(data.includes(Buffer.from('<script>'))).toBe(false);
   });
 
   it.each([
     ['a GIF/JavaScript polyglot', Buffer.from('GIF89a/*\x00\x00*/=alert(1)//;<script>alert(1)</script>')],
-    ['JPEG magic bytes followed by garbage', Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('not really a jpeg at all '.repeat(20))])],
+    [
+      'JPEG magic bytes followed by garbage',
+      Buffer.concat([Buffer.from([0xff, 0xd8, 0xff, 0xe0]), Buffer.from('not really a jpeg at all '.repeat(20))]),
+    ],
     ['a WebP header with nothing inside', Buffer.from('RIFF\x10\x00\x00\x00WEBPVP8 \x00\x00\x00\x00')],
   ])('refuses files that only look like images: %s', async (_label, bytes) => {
     await expect(processImage(bytes)).rejects.toMatchObject({ status: 415 });
   });
 
   it('refuses decompression bombs before decoding them', async () => {
-    await expect(processImage(bombPng(60_000, 60_000))).rejects.toMatchObject({ status: 413, message: expect.stringMatching(/too many pixels/) });
+    await expect(processImage(bombPng(60_000, 60_000))).rejects.toMatchObject({
+      status: 413,
+      message: expect.stringMatching(/too many pixels/),
+    });
   });
 });
 
 describe('POST /api/upload/image', () => {
   it('stores a valid image and serves it with its real type, nosniff and a long cache', async () => {
-    const response = await upload([{ name: 'site-photo.jpg', type: 'image/jpeg', bytes: await photo('jpeg', 1200, 800) }]);
+    const response = await upload([
+      { name: 'site-photo.jpg', type: 'image/jpeg', bytes: await photo('jpeg', 1200, 800) },
+    ]);
     expect(response.status).toBe(201);
     const body = await response.json();
-    expect(body).toMatchObject({ success: true, message: 'Image uploaded successfully', imageUrl: expect.stringMatching(/^\/api\/uploads\/[a-f0-9]{32}\.webp$/) });
+    expect(body).toMatchObject({
+      success: true,
+      message: 'Image uploaded successfully',
+      imageUrl: expect.stringMatching(/^\/api\/uploads\/[a-f0-9]{32}\.webp$/),
+    });
 
     const served = await uploadsHandler(new Request(`http://localhost${body.imageUrl}`));
     expect(served.status).toBe(200);
@@ -123,21 +179,37 @@ describe('POST /api/upload/image', () => {
       const copy = await uploadsHandler(new Request(`http://localhost${variant.url}`));
       expect((await sharp(Buffer.from(await copy.arrayBuffer())).metadata()).width).toBe(variant.width);
     }
-    expect((await uploadsHandler(new Request('http://localhost/api/uploads/0123456789abcdef0123456789abcdef.webp'))).status).toBe(404);
-    expect((await uploadsHandler(new Request('http://localhost/api/uploads/..%2F..%2Fusers%2Fadmin'))).status).toBe(404);
+    expect(
+      (await uploadsHandler(new Request('http://localhost/api/uploads/0123456789abcdef0123456789abcdef.webp'))).status,
+    ).toBe(404);
+    expect((await uploadsHandler(new Request('http://localhost/api/uploads/..%2F..%2Fusers%2Fadmin'))).status).toBe(
+      404,
+    );
   });
 
   it('goes by the bytes: a PNG named .jpg is accepted, a PDF named .jpg is not', async () => {
     expect((await upload([{ name: 'photo.jpg', type: 'image/jpeg', bytes: await photo('png') }])).status).toBe(201);
-    const pdf = await upload([{ name: 'photo.jpg', type: 'image/jpeg', bytes: Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n') }]);
+    const pdf = await upload([
+      { name: 'photo.jpg', type: 'image/jpeg', bytes: Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n') },
+    ]);
     expect(pdf.status).toBe(415);
-    expect((await pdf.json()).message).toMatch(/^This file is not an image we can accept\. Only JPG, PNG, GIF and WebP images are accepted\.$/);
-    const html = await upload([{ name: 'x.png', type: 'image/png', bytes: Buffer.from('<html><script>alert(1)</script></html>') }]);
+    expect((await pdf.json()).message).toMatch(
+      /^This file is not an image we can accept\. Only JPG, PNG, GIF and WebP images are accepted\.$/,
+    );
+    const html = await upload([
+      { name: 'x.png', type: 'image/png', bytes: Buffer.from('<html><script>alert(1)</script></html>') },
+    ]);
     expect(html.status).toBe(415);
   });
 
   it('refuses SVG, even named .png', async () => {
-    const svg = await upload([{ name: 'logo.png', type: 'image/png', bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>') }]);
+    const svg = await upload([
+      {
+        name: 'logo.png',
+        type: 'image/png',
+        bytes: Buffer.from('<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"/>'),
+      },
+    ]);
     expect(svg.status).toBe(415);
     expect((await svg.json()).message).toMatch(/^SVG images are not accepted/);
   });
@@ -151,12 +223,25 @@ describe('POST /api/upload/image', () => {
     const none = await upload([], { extra: { image: 'not a file' } });
     expect(none.status).toBe(400);
     expect((await none.json()).message).toMatch(/No image was uploaded/);
-    const two = await upload([{ name: 'a.png', type: 'image/png', bytes: await photo('png') }, { name: 'b.png', type: 'image/png', bytes: await photo('png') }]);
+    const two = await upload([
+      { name: 'a.png', type: 'image/png', bytes: await photo('png') },
+      { name: 'b.png', type: 'image/png', bytes: await photo('png') },
+    ]);
     expect(two.status).toBe(400);
     expect((await two.json()).message).toBe('Upload one image at a time.');
-    expect((await upload([{ field: 'file', name: 'a.png', type: 'image/png', bytes: await photo('png') }])).status).toBe(400);
-    expect((await upload([{ name: 'a.png', type: 'image/png', bytes: await photo('png') }], { auth: false })).status).toBe(401);
-    const notMultipart = await uploadHandler(new Request('http://localhost/api/upload/image', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png' }, body: await photo('png') }));
+    expect(
+      (await upload([{ field: 'file', name: 'a.png', type: 'image/png', bytes: await photo('png') }])).status,
+    ).toBe(400);
+    expect(
+      (await upload([{ name: 'a.png', type: 'image/png', bytes: await photo('png') }], { auth: false })).status,
+    ).toBe(401);
+    const notMultipart = await uploadHandler(
+      new Request('http://localhost/api/upload/image', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'image/png' },
+        body: await photo('png'),
+      }),
+    );
     expect(notMultipart.status).toBe(415);
   });
 });

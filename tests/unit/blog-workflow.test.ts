@@ -30,8 +30,20 @@ let editorToken = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({ username: 'workflow-admin', firstName: 'Wes', lastName: 'Admin', role: 'admin', password: 'a long enough password' });
-  await createUser({ username: 'workflow-editor', firstName: 'Eve', lastName: 'Editor', role: 'editor', password: 'a long enough password' });
+  await createUser({
+    username: 'workflow-admin',
+    firstName: 'Wes',
+    lastName: 'Admin',
+    role: 'admin',
+    password: 'a long enough password',
+  });
+  await createUser({
+    username: 'workflow-editor',
+    firstName: 'Eve',
+    lastName: 'Editor',
+    role: 'editor',
+    password: 'a long enough password',
+  });
   token = await issueToken((await getUser('workflow-admin'))!);
   editorToken = await issueToken((await getUser('workflow-editor'))!);
   // The sanitiser loads its parser on first use; load it here, so the first test's time limit is for the test.
@@ -41,13 +53,27 @@ afterAll(() => blobs.stop());
 
 let n = 0;
 const input = (overrides: Record<string, unknown> = {}): BlogInput =>
-  v.parse(BlogInputSchema, { title: `Workflow post ${n++}`, excerpt: 'An excerpt.', content: '<p>Hello world</p>', ...overrides });
+  v.parse(BlogInputSchema, {
+    title: `Workflow post ${n++}`,
+    excerpt: 'An excerpt.',
+    content: '<p>Hello world</p>',
+    ...overrides,
+  });
 
-const call = (handler: (request: Request) => Promise<Response>, method: string, path: string, body?: unknown, bearer: string | null = token) =>
+const call = (
+  handler: (request: Request) => Promise<Response>,
+  method: string,
+  path: string,
+  body?: unknown,
+  bearer: string | null = token,
+) =>
   handler(
     new Request(`http://localhost${path}`, {
       method,
-      headers: { ...(bearer ? { authorization: `Bearer ${bearer}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+      headers: {
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+        ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      },
       body: body === undefined ? undefined : JSON.stringify(body),
     }),
   );
@@ -69,7 +95,14 @@ describe('chosen addresses', () => {
   it('refuses malformed addresses and publish times with a 400 and leaves the post as it was', async () => {
     const post = await createBlog(input(), 'workflow-admin');
     const before = await stored(post._id);
-    for (const bad of [{ slug: 'two  words' }, { slug: 'ends-' }, { slug: 'a/b' }, { slug: 'x'.repeat(81) }, { publishAt: 'tomorrow' }, { publishAt: 12 }]) {
+    for (const bad of [
+      { slug: 'two  words' },
+      { slug: 'ends-' },
+      { slug: 'a/b' },
+      { slug: 'x'.repeat(81) },
+      { publishAt: 'tomorrow' },
+      { publishAt: 12 },
+    ]) {
       const response = await call(blogsHandler, 'PUT', `/api/blogs/${post._id}`, { ...input(), ...bad, version: 1 });
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect((await response.json()).errors?.[0]?.field).toBe(Object.keys(bad)[0]);
@@ -79,7 +112,11 @@ describe('chosen addresses', () => {
 
   it('a draft that moves gives up its old address', async () => {
     const draft = await createBlog(input({ title: 'Draft that moves' }), 'workflow-admin');
-    const moved = await updateBlog(draft._id, { ...input({ title: 'Draft that moves', slug: 'draft-new-home' }), version: 1 }, 'workflow-admin');
+    const moved = await updateBlog(
+      draft._id,
+      { ...input({ title: 'Draft that moves', slug: 'draft-new-home' }), version: 1 },
+      'workflow-admin',
+    );
     expect(moved.ok && moved.blog.slug).toBe('draft-new-home');
     expect(moved.ok && moved.blog.previousSlugs).toEqual([]);
     expect(await dataStore('blogs').get('slug/draft-that-moves')).toBeNull();
@@ -88,10 +125,18 @@ describe('chosen addresses', () => {
 
   it('a published post keeps its address when retitled, and a chosen new address keeps the old one as a 301', async () => {
     const post = await createBlog(input({ title: 'Published and moving', isPublished: true }), 'workflow-admin');
-    const retitled = await updateBlog(post._id, { ...input({ title: 'Another title entirely', isPublished: true }), version: 1 }, 'workflow-admin');
+    const retitled = await updateBlog(
+      post._id,
+      { ...input({ title: 'Another title entirely', isPublished: true }), version: 1 },
+      'workflow-admin',
+    );
     expect(retitled.ok && retitled.blog.slug).toBe('published-and-moving');
 
-    const moved = await updateBlog(post._id, { ...input({ title: 'Another title entirely', isPublished: true, slug: 'published-new-home' }), version: 2 }, 'workflow-admin');
+    const moved = await updateBlog(
+      post._id,
+      { ...input({ title: 'Another title entirely', isPublished: true, slug: 'published-new-home' }), version: 2 },
+      'workflow-admin',
+    );
     expect(moved.ok && moved.blog.slug).toBe('published-new-home');
     expect((await getBlogBySlug('published-new-home'))?._id).toBe(post._id);
     expect((await findMovedBlog('published-and-moving'))?.slug).toBe('published-new-home');
@@ -105,12 +150,17 @@ describe('chosen addresses', () => {
     expect(other.slug).toBe('published-and-moving-2');
 
     // Moving back takes the old address again and drops the redirect.
-    const back = await updateBlog(post._id, { ...input({ title: 'x', isPublished: true, slug: 'published-and-moving' }), version: 3 }, 'workflow-admin');
+    const back = await updateBlog(
+      post._id,
+      { ...input({ title: 'x', isPublished: true, slug: 'published-and-moving' }), version: 3 },
+      'workflow-admin',
+    );
     expect(back.ok && back.blog.slug).toBe('published-and-moving');
     expect(back.ok && back.blog.previousSlugs).toEqual(['published-new-home']);
 
     await deleteBlog(post._id);
-    for (const slug of ['published-and-moving', 'published-new-home']) expect(await dataStore('blogs').get(`slug/${slug}`)).toBeNull();
+    for (const slug of ['published-and-moving', 'published-new-home'])
+      expect(await dataStore('blogs').get(`slug/${slug}`)).toBeNull();
   });
 });
 
@@ -118,7 +168,11 @@ describe('revision history', () => {
   it(`keeps the last ${MAX_REVISIONS} saved versions, newest first`, async () => {
     const post = await createBlog(input({ title: 'Many saves', content: '<p>Version 1</p>' }), 'workflow-admin');
     for (let version = 1; version < 25; version++) {
-      const saved = await updateBlog(post._id, { ...input({ title: 'Many saves', content: `<p>Version ${version + 1}</p>` }), version }, 'workflow-editor');
+      const saved = await updateBlog(
+        post._id,
+        { ...input({ title: 'Many saves', content: `<p>Version ${version + 1}</p>` }), version },
+        'workflow-editor',
+      );
       expect(saved.ok).toBe(true);
     }
     const revisions = (await listRevisions(post._id))!;
@@ -129,24 +183,52 @@ describe('revision history', () => {
   }, 60_000);
 
   it('restores an older revision as a new save, through the admin API; a stale version gets 409 with the newer post', async () => {
-    const post = await createBlog(input({ title: 'Restore me', content: '<p>First words</p>', tags: ['one'] }), 'workflow-admin');
-    await updateBlog(post._id, { ...input({ title: 'Restore me, edited', content: '<p>Second words</p>', isPublished: true }), version: 1 }, 'workflow-admin');
+    const post = await createBlog(
+      input({ title: 'Restore me', content: '<p>First words</p>', tags: ['one'] }),
+      'workflow-admin',
+    );
+    await updateBlog(
+      post._id,
+      { ...input({ title: 'Restore me, edited', content: '<p>Second words</p>', isPublished: true }), version: 1 },
+      'workflow-admin',
+    );
 
     const listed = await call(adminHandler, 'GET', `/api/blogs/admin/${post._id}/revisions`, undefined, editorToken);
     expect(listed.status).toBe(200);
-    expect((await listed.json()).revisions.map((revision: { version: number; title: string }) => [revision.version, revision.title])).toEqual([
+    expect(
+      (await listed.json()).revisions.map((revision: { version: number; title: string }) => [
+        revision.version,
+        revision.title,
+      ]),
+    ).toEqual([
       [2, 'Restore me, edited'],
       [1, 'Restore me'],
     ]);
 
-    const stale = await call(adminHandler, 'POST', `/api/blogs/admin/${post._id}/revisions`, { revision: 1, version: 1 });
+    const stale = await call(adminHandler, 'POST', `/api/blogs/admin/${post._id}/revisions`, {
+      revision: 1,
+      version: 1,
+    });
     expect(stale.status).toBe(409);
     expect((await stale.json()).current).toMatchObject({ _id: post._id, version: 2, title: 'Restore me, edited' });
 
-    const restored = await call(adminHandler, 'POST', `/api/blogs/admin/${post._id}/revisions`, { revision: 1, version: 2 }, editorToken);
+    const restored = await call(
+      adminHandler,
+      'POST',
+      `/api/blogs/admin/${post._id}/revisions`,
+      { revision: 1, version: 2 },
+      editorToken,
+    );
     expect(restored.status).toBe(200);
     const blog = (await getBlogById(post._id))!;
-    expect(blog).toMatchObject({ version: 3, title: 'Restore me', content: '<p>First words</p>', tags: ['one'], isPublished: true, slug: 'restore-me-edited' });
+    expect(blog).toMatchObject({
+      version: 3,
+      title: 'Restore me',
+      content: '<p>First words</p>',
+      tags: ['one'],
+      isPublished: true,
+      slug: 'restore-me-edited',
+    });
     expect((await listRevisions(post._id))?.map((revision) => revision.version)).toEqual([3, 2, 1]);
   });
 
@@ -160,15 +242,21 @@ describe('revision history', () => {
       [{ revision: 1, version: 1 }, 401, null],
     ];
     for (const [body, status, bearer] of cases) {
-      expect((await call(adminHandler, 'POST', `/api/blogs/admin/${post._id}/revisions`, body, bearer)).status, JSON.stringify(body)).toBe(status);
+      expect(
+        (await call(adminHandler, 'POST', `/api/blogs/admin/${post._id}/revisions`, body, bearer)).status,
+        JSON.stringify(body),
+      ).toBe(status);
     }
-    expect((await call(adminHandler, 'GET', '/api/blogs/admin/ffffffffffffffffffffffffffffffff/revisions')).status).toBe(404);
+    expect(
+      (await call(adminHandler, 'GET', '/api/blogs/admin/ffffffffffffffffffffffffffffffff/revisions')).status,
+    ).toBe(404);
     expect(await stored(post._id)).toBe(before);
   });
 });
 
 describe('scheduled publishing', () => {
-  const isListed = async (slug: string) => (await listPublished({ page: 1, limit: 50 })).blogs.some((blog) => blog.slug === slug);
+  const isListed = async (slug: string) =>
+    (await listPublished({ page: 1, limit: 50 })).blogs.some((blog) => blog.slug === slug);
 
   it('keeps a post with a publish time in the future as a draft until the due run reaches that time', async () => {
     const now = new Date();
@@ -181,7 +269,12 @@ describe('scheduled publishing', () => {
     expect((await getBlogById(post._id))?.isPublished).toBe(false);
 
     expect(await publishDuePosts(new Date(now.getTime() + 61_000))).toContain(post.slug);
-    expect(await getBlogById(post._id)).toMatchObject({ isPublished: true, publishAt: null, publishedAt: publishAt, version: 2 });
+    expect(await getBlogById(post._id)).toMatchObject({
+      isPublished: true,
+      publishAt: null,
+      publishedAt: publishAt,
+      version: 2,
+    });
     expect(await isListed(post.slug)).toBe(true);
     // A second run has nothing left to do.
     expect(await publishDuePosts(new Date(now.getTime() + 120_000))).not.toContain(post.slug);
@@ -190,7 +283,10 @@ describe('scheduled publishing', () => {
   it('publishes at once when the chosen time has already passed, and "publish now" wins over a schedule', async () => {
     const past = await createBlog(input({ publishAt: new Date(Date.now() - 60_000).toISOString() }), 'workflow-admin');
     expect(past).toMatchObject({ isPublished: true, publishAt: null });
-    const both = await createBlog(input({ isPublished: true, publishAt: new Date(Date.now() + 3_600_000).toISOString() }), 'workflow-admin');
+    const both = await createBlog(
+      input({ isPublished: true, publishAt: new Date(Date.now() + 3_600_000).toISOString() }),
+      'workflow-admin',
+    );
     expect(both).toMatchObject({ isPublished: true, publishAt: null });
   });
 
@@ -206,24 +302,50 @@ describe('scheduled publishing', () => {
     expect((await call(adminHandler, 'POST', '/api/blogs/admin/publish-due', undefined, null)).status).toBe(401);
     expect((await getBlogById(post._id))?.isPublished).toBe(false);
     expect((await call(adminHandler, 'GET', '/api/blogs/admin/publish-due')).status).toBe(405);
-    await vi.waitFor(async () => {
-      const response = await call(adminHandler, 'POST', '/api/blogs/admin/publish-due', undefined, editorToken);
-      expect(response.status).toBe(200);
-      expect((await getBlogById(post._id))?.isPublished).toBe(true);
-    }, { timeout: 10_000, interval: 250 });
+    await vi.waitFor(
+      async () => {
+        const response = await call(adminHandler, 'POST', '/api/blogs/admin/publish-due', undefined, editorToken);
+        expect(response.status).toBe(200);
+        expect((await getBlogById(post._id))?.isPublished).toBe(true);
+      },
+      { timeout: 10_000, interval: 250 },
+    );
   });
 });
 
 describe('images of a deleted post', () => {
-  const png = () => sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 20, b: 20 } } }).png().toBuffer();
+  const png = () =>
+    sharp({ create: { width: 40, height: 30, channels: 3, background: { r: 200, g: 20, b: 20 } } })
+      .png()
+      .toBuffer();
 
-  it('go with it unless another post (or another post\'s history) still uses them', async () => {
-    const [own, shared, historic] = await Promise.all([storeImage(await png(), 'workflow-admin'), storeImage(await png(), 'workflow-admin'), storeImage(await png(), 'workflow-admin')]);
+  it("go with it unless another post (or another post's history) still uses them", async () => {
+    const [own, shared, historic] = await Promise.all([
+      storeImage(await png(), 'workflow-admin'),
+      storeImage(await png(), 'workflow-admin'),
+      storeImage(await png(), 'workflow-admin'),
+    ]);
     const key = (url: string) => url.split('/').pop()!;
-    const a = await createBlog(input({ featuredImage: own.imageUrl, content: `<p>Hi</p><img src="${shared.imageUrl}" alt="Shared"><img src="${historic.imageUrl}" alt="Old">` }), 'workflow-admin');
-    const b = await createBlog(input({ content: `<p>Also</p><img src="${shared.imageUrl}" alt="Shared">` }), 'workflow-admin');
-    const c = await createBlog(input({ content: `<p>Once</p><img src="${historic.imageUrl}" alt="Old">` }), 'workflow-admin');
-    await updateBlog(c._id, { ...input({ title: c.title, content: '<p>No picture now</p>' }), version: 1 }, 'workflow-admin');
+    const a = await createBlog(
+      input({
+        featuredImage: own.imageUrl,
+        content: `<p>Hi</p><img src="${shared.imageUrl}" alt="Shared"><img src="${historic.imageUrl}" alt="Old">`,
+      }),
+      'workflow-admin',
+    );
+    const b = await createBlog(
+      input({ content: `<p>Also</p><img src="${shared.imageUrl}" alt="Shared">` }),
+      'workflow-admin',
+    );
+    const c = await createBlog(
+      input({ content: `<p>Once</p><img src="${historic.imageUrl}" alt="Old">` }),
+      'workflow-admin',
+    );
+    await updateBlog(
+      c._id,
+      { ...input({ title: c.title, content: '<p>No picture now</p>' }), version: 1 },
+      'workflow-admin',
+    );
 
     await deleteBlog(a._id);
     expect(await readImage(key(own.imageUrl))).toBeNull();

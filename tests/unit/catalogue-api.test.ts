@@ -6,7 +6,12 @@ import detailsHandler from '../../netlify/functions/course-details.mts';
 import redirectHandler from '../../netlify/functions/category-redirect.mts';
 import coursesJson from '../../content/courses.json';
 
-const call = async (handler: (r: Request, c: Context) => Promise<Response>, path: string, params: Record<string, string> = {}, method = 'GET') => {
+const call = async (
+  handler: (r: Request, c: Context) => Promise<Response>,
+  path: string,
+  params: Record<string, string> = {},
+  method = 'GET',
+) => {
   const response = await handler(new Request(`http://localhost${path}`, { method }), { params } as unknown as Context);
   const text = await response.text();
   return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
@@ -17,18 +22,27 @@ describe('GET /api/categories', () => {
     const { status, body, headers } = await call(categoriesHandler, '/api/categories');
     expect(status).toBe(200);
     expect(body).toHaveLength(11);
-    expect(body[0]).toMatchObject({ _id: expect.any(String), slug: expect.any(String), color: expect.stringMatching(/^#/), courseCount: expect.any(Number) });
+    expect(body[0]).toMatchObject({
+      _id: expect.any(String),
+      slug: expect.any(String),
+      color: expect.stringMatching(/^#/),
+      courseCount: expect.any(Number),
+    });
     expect(headers.get('netlify-cdn-cache-control')).toContain('s-maxage');
     expect(headers.get('x-content-type-options')).toBe('nosniff');
   });
   it('answers one category by slug and 404 JSON for an unknown or malformed one', async () => {
-    expect((await call(categoriesHandler, '/api/categories/health-fitness', { slug: 'health-fitness' })).body.name).toBe('Health & Fitness');
+    expect(
+      (await call(categoriesHandler, '/api/categories/health-fitness', { slug: 'health-fitness' })).body.name,
+    ).toBe('Health & Fitness');
     const missing = await call(categoriesHandler, '/api/categories/aviation', { slug: 'aviation' });
     expect(missing).toMatchObject({ status: 404, body: { message: 'Category not found.' } });
     expect((await call(categoriesHandler, '/api/categories/x', { slug: '<script>' })).status).toBe(404);
   });
   it("lists a category's courses", async () => {
-    const { body } = await call(categoriesHandler, '/api/categories/security-cleaning/courses', { slug: 'security-cleaning' });
+    const { body } = await call(categoriesHandler, '/api/categories/security-cleaning/courses', {
+      slug: 'security-cleaning',
+    });
     expect(body).toHaveLength(10);
     expect(body.every((c: { category: { slug: string } }) => c.category.slug === 'security-cleaning')).toBe(true);
   });
@@ -53,7 +67,13 @@ describe('GET /api/courses', () => {
     expect(featured.body.total).toBe(22);
   });
   it.each([
-    ['limit=0'], ['limit=1001'], ['limit=abc'], ['level=Masters'], ['category=Not%20A%20Slug'], ['featured=yes'], [`search=${'x'.repeat(101)}`],
+    ['limit=0'],
+    ['limit=1001'],
+    ['limit=abc'],
+    ['level=Masters'],
+    ['category=Not%20A%20Slug'],
+    ['featured=yes'],
+    [`search=${'x'.repeat(101)}`],
   ])('answers 400 with a message for %s', async (query) => {
     const { status, body } = await call(coursesHandler, `/api/courses?${query}`);
     expect(status).toBe(400);
@@ -71,20 +91,40 @@ describe('GET /api/course-details/{code}', () => {
   it('answers the course detail shape, case-insensitively', async () => {
     const { status, body } = await call(detailsHandler, '/api/course-details/chc33021', { code: 'chc33021' });
     expect(status).toBe(200);
-    for (const key of ['courseCode', 'courseTitle', 'courseOverview', 'aboutCertification', 'scopeOfWork', 'experienceRequirements', 'eligibility', 'regulatoryRequirements', 'careerOutcomes', 'studyPathway', 'assessmentMethods']) {
+    for (const key of [
+      'courseCode',
+      'courseTitle',
+      'courseOverview',
+      'aboutCertification',
+      'scopeOfWork',
+      'experienceRequirements',
+      'eligibility',
+      'regulatoryRequirements',
+      'careerOutcomes',
+      'studyPathway',
+      'assessmentMethods',
+    ]) {
       expect(body, key).toHaveProperty(key);
     }
     expect(body.courseCode).toBe('CHC33021');
   });
   it('answers 404 JSON for an unknown or malformed code', async () => {
-    expect(await call(detailsHandler, '/api/course-details/ABC12345', { code: 'ABC12345' })).toMatchObject({ status: 404, body: { message: 'Course not found or unavailable' } });
-    expect(await call(detailsHandler, '/api/course-details/x', { code: '../../etc' })).toMatchObject({ status: 404, body: { message: 'Course not found or unavailable' } });
+    expect(await call(detailsHandler, '/api/course-details/ABC12345', { code: 'ABC12345' })).toMatchObject({
+      status: 404,
+      body: { message: 'Course not found or unavailable' },
+    });
+    expect(await call(detailsHandler, '/api/course-details/x', { code: '../../etc' })).toMatchObject({
+      status: 404,
+      body: { message: 'Course not found or unavailable' },
+    });
   });
 });
 
 describe('legacy category addresses', () => {
   it('redirect permanently to /category/{slug}', async () => {
-    const response = await redirectHandler(new Request('http://localhost/categories/health-fitness'), { params: { slug: 'health-fitness' } } as unknown as Context);
+    const response = await redirectHandler(new Request('http://localhost/categories/health-fitness'), {
+      params: { slug: 'health-fitness' },
+    } as unknown as Context);
     expect(response.status).toBe(301);
     expect(response.headers.get('location')).toBe('/category/health-fitness');
   });

@@ -7,30 +7,49 @@ import categoriesJson from '../../content/categories.json';
 import { categories, courses as apiCourses, findCourseDetail } from '../../src/server/catalogue';
 import { categoryPicture, courseCountLabel, DEFAULT_CATEGORY_PICTURE } from '../../src/lib/catalogue';
 
-const sharedFile = ['../../../shared/data/qualifications.json', '../../../../shared/data/qualifications.json']
-  .map((path) => new URL(path, import.meta.url))
-  .find((url) => existsSync(url)) ?? new URL('../../../shared/data/qualifications.json', import.meta.url);
+const sharedFile =
+  ['../../../shared/data/qualifications.json', '../../../../shared/data/qualifications.json']
+    .map((path) => new URL(path, import.meta.url))
+    .find((url) => existsSync(url)) ?? new URL('../../../shared/data/qualifications.json', import.meta.url);
 
 describe('catalogue content', () => {
-  it.runIf(existsSync(sharedFile))('publishes the codes, titles and levels of the shared list, except those withdrawn or replaced', () => {
-    // The publishing rules themselves are checked in catalogue-integrity.test.ts.
-    const shared = JSON.parse(readFileSync(sharedFile, 'utf8')) as { code: string; title: string; level: string; category: string }[];
-    const byCode = new Map(shared.map((q) => [q.code, q]));
-    for (const course of courses) {
-      const fact = byCode.get(course.code) ?? byCode.get((course as { replaces?: string[] }).replaces?.[0] ?? '');
-      expect(fact, `${course.code} comes from the shared list`).toBeDefined();
-      if (fact!.code === course.code) expect({ title: course.title, level: course.level }).toEqual({ title: fact!.title, level: fact!.level });
-      expect(course.category, course.code).toBe(fact!.category);
-    }
-  });
+  it.runIf(existsSync(sharedFile))(
+    'publishes the codes, titles and levels of the shared list, except those withdrawn or replaced',
+    () => {
+      // The publishing rules themselves are checked in catalogue-integrity.test.ts.
+      const shared = JSON.parse(readFileSync(sharedFile, 'utf8')) as {
+        code: string;
+        title: string;
+        level: string;
+        category: string;
+      }[];
+      const byCode = new Map(shared.map((q) => [q.code, q]));
+      for (const course of courses) {
+        const fact = byCode.get(course.code) ?? byCode.get((course as { replaces?: string[] }).replaces?.[0] ?? '');
+        expect(fact, `${course.code} comes from the shared list`).toBeDefined();
+        if (fact!.code === course.code)
+          expect({ title: course.title, level: course.level }).toEqual({ title: fact!.title, level: fact!.level });
+        expect(course.category, course.code).toBe(fact!.category);
+      }
+    },
+  );
   it('has unique codes', () => {
     expect(courses.length).toBeGreaterThan(140);
     expect(new Set(courses.map((c) => c.code)).size).toBe(courses.length);
   });
   it('has the eleven categories, each with courses', () => {
     expect(categoriesJson.map((c) => c.slug).sort()).toEqual([
-      'beauty-hair-services', 'business-administration', 'civil-construction', 'community-services', 'early-childhood-education',
-      'finance-administration', 'government-security', 'health-fitness', 'information-technology', 'leadership-management', 'security-cleaning',
+      'beauty-hair-services',
+      'business-administration',
+      'civil-construction',
+      'community-services',
+      'early-childhood-education',
+      'finance-administration',
+      'government-security',
+      'health-fitness',
+      'information-technology',
+      'leadership-management',
+      'security-cleaning',
     ]);
     for (const category of categories) expect(category.courseCount).toBeGreaterThan(0);
   });

@@ -9,9 +9,33 @@ import { courseFactsSchema, formatCheckedOn, isUrl, registerUrl } from '../../sr
 import { courseRedirect, createCourseRedirect, SUPERSEDED_CODES } from '../../src/lib/course-redirects';
 import notFoundHandler from '../../netlify/functions/course-not-found.mts';
 
-interface SharedFact { code: string; title: string; level: string; category: string; verified?: boolean; status?: string; supersededBy?: string; rplSuitable?: boolean }
-interface Check { code: string; status: string; source: string; checkedOn: string; replaces?: string; supersededBy?: string }
-interface Published { code: string; status: string; checkedOn: string; source: string; rplAlone?: boolean; rplNote?: string; replaces?: string[] }
+interface SharedFact {
+  code: string;
+  title: string;
+  level: string;
+  category: string;
+  verified?: boolean;
+  status?: string;
+  supersededBy?: string;
+  rplSuitable?: boolean;
+}
+interface Check {
+  code: string;
+  status: string;
+  source: string;
+  checkedOn: string;
+  replaces?: string;
+  supersededBy?: string;
+}
+interface Published {
+  code: string;
+  status: string;
+  checkedOn: string;
+  source: string;
+  rplAlone?: boolean;
+  rplNote?: string;
+  replaces?: string[];
+}
 
 // The shared review sits beside the checkout (../shared) or beside a worktree folder (../../shared); absent elsewhere.
 const sharedFile = ['../../../shared/data/qualifications.json', '../../../../shared/data/qualifications.json']
@@ -24,17 +48,20 @@ const checks = new Map((checksJson as Check[]).map((c) => [c.code, c]));
 const REVIEW_SOURCE = 'qualifications review in shared facts file';
 
 describe('published qualifications (shared facts file against content)', () => {
-  it.runIf(shared.length > 0)('never publishes a code the review found invalid, superseded or unconfirmed, unless we confirmed it current in a source', () => {
-    for (const fact of shared.filter((f) => f.status && f.status !== 'current')) {
-      if (!publishedCodes.has(fact.code)) continue;
-      const check = checks.get(fact.code);
-      expect(check?.status, `${fact.code} is ${fact.status} in the review`).toBe('current');
-      expect(isUrl(check!.source), `${fact.code} was confirmed against a web source`).toBe(true);
-    }
-    for (const code of ['ICT50119', 'TAE50222', 'SHB80121', 'TLI50221', 'PSP20116', 'PSP40116', 'PSP50116']) {
-      expect(publishedCodes.has(code), code).toBe(false);
-    }
-  });
+  it.runIf(shared.length > 0)(
+    'never publishes a code the review found invalid, superseded or unconfirmed, unless we confirmed it current in a source',
+    () => {
+      for (const fact of shared.filter((f) => f.status && f.status !== 'current')) {
+        if (!publishedCodes.has(fact.code)) continue;
+        const check = checks.get(fact.code);
+        expect(check?.status, `${fact.code} is ${fact.status} in the review`).toBe('current');
+        expect(isUrl(check!.source), `${fact.code} was confirmed against a web source`).toBe(true);
+      }
+      for (const code of ['ICT50119', 'TAE50222', 'SHB80121', 'TLI50221', 'PSP20116', 'PSP40116', 'PSP50116']) {
+        expect(publishedCodes.has(code), code).toBe(false);
+      }
+    },
+  );
 
   it.runIf(shared.length > 0)('dates a course from the review only when the review marks it verified', () => {
     const byCode = new Map(shared.map((f) => [f.code, f]));
@@ -47,17 +74,20 @@ describe('published qualifications (shared facts file against content)', () => {
     }
   });
 
-  it.runIf(shared.length > 0)('replaces each superseded code only by a successor we confirmed, and marks what cannot be done by RPL alone', () => {
-    for (const fact of shared.filter((f) => f.status === 'superseded')) {
-      const successor = published.find((c) => c.replaces?.includes(fact.code));
-      if (successor) expect(checks.get(successor.code)?.status, successor.code).toBe('current');
-    }
-    for (const fact of shared.filter((f) => f.rplSuitable === false && publishedCodes.has(f.code))) {
-      const course = published.find((c) => c.code === fact.code)!;
-      expect(course.rplAlone, fact.code).toBe(false);
-      expect(course.rplNote, fact.code).toMatch(/\w/);
-    }
-  });
+  it.runIf(shared.length > 0)(
+    'replaces each superseded code only by a successor we confirmed, and marks what cannot be done by RPL alone',
+    () => {
+      for (const fact of shared.filter((f) => f.status === 'superseded')) {
+        const successor = published.find((c) => c.replaces?.includes(fact.code));
+        if (successor) expect(checks.get(successor.code)?.status, successor.code).toBe('current');
+      }
+      for (const fact of shared.filter((f) => f.rplSuitable === false && publishedCodes.has(f.code))) {
+        const course = published.find((c) => c.code === fact.code)!;
+        expect(course.rplAlone, fact.code).toBe(false);
+        expect(course.rplNote, fact.code).toMatch(/\w/);
+      }
+    },
+  );
 
   it('has a current status, a real check date and a source on every published course', () => {
     for (const course of published) {
@@ -70,7 +100,9 @@ describe('published qualifications (shared facts file against content)', () => {
     const allowed = new Set([...publishedCodes, ...SUPERSEDED_CODES.keys()]);
     const files = [
       ...readdirSync('content/course-details').map((f) => `content/course-details/${f}`),
-      ...readdirSync('content').filter((f) => f.endsWith('.json') && !['courses.json', 'qualification-checks.json'].includes(f)).map((f) => `content/${f}`),
+      ...readdirSync('content')
+        .filter((f) => f.endsWith('.json') && !['courses.json', 'qualification-checks.json'].includes(f))
+        .map((f) => `content/${f}`),
       ...(existsSync('content/blog-seed') ? readdirSync('content/blog-seed').map((f) => `content/blog-seed/${f}`) : []),
     ].filter((f) => /\.(json|md|html)$/.test(f));
     for (const file of files) {
@@ -88,7 +120,8 @@ describe('course redirects', () => {
     expect(courseRedirect('/courses/TLI50221')).toBe('/courses/TLI50224');
     expect(courseRedirect('/courses/tli50221')).toBe('/courses/TLI50224');
     expect(courseRedirect('/courses/Psp40116/')).toBe('/courses/PSP40122');
-    for (const [old, successor] of SUPERSEDED_CODES) expect(publishedCodes.has(successor), `${old} -> ${successor}`).toBe(true);
+    for (const [old, successor] of SUPERSEDED_CODES)
+      expect(publishedCodes.has(successor), `${old} -> ${successor}`).toBe(true);
   });
 
   it('sends a published code written in lower case to its capitals', () => {
@@ -98,7 +131,16 @@ describe('course redirects', () => {
   });
 
   it('leaves canonical, unknown, withdrawn and malformed addresses alone', () => {
-    for (const path of ['/courses/CPC30220', '/courses/zzz99999', '/courses/ict50119', '/courses/SHB80121', '/courses/%E0%A4%A', '/courses/a/b', '/courses', '/about']) {
+    for (const path of [
+      '/courses/CPC30220',
+      '/courses/zzz99999',
+      '/courses/ict50119',
+      '/courses/SHB80121',
+      '/courses/%E0%A4%A',
+      '/courses/a/b',
+      '/courses',
+      '/about',
+    ]) {
       expect(courseRedirect(path), path).toBeNull();
     }
   });
@@ -111,7 +153,10 @@ describe('course redirects', () => {
   });
 
   it('is answered first by the course-not-found function with a 301', async () => {
-    for (const [path, target] of [['/courses/tli50221', '/courses/TLI50224'], ['/courses/cpc30220', '/courses/CPC30220']]) {
+    for (const [path, target] of [
+      ['/courses/tli50221', '/courses/TLI50224'],
+      ['/courses/cpc30220', '/courses/CPC30220'],
+    ]) {
       const response = await notFoundHandler(new Request(`http://localhost${path}`));
       expect(response.status, path).toBe(301);
       expect(response.headers.get('location'), path).toBe(target);
@@ -122,8 +167,14 @@ describe('course redirects', () => {
 
 describe('course facts schema (the build fails on these)', () => {
   const valid = {
-    code: 'CPC30220', title: 'Certificate III in Carpentry', level: 'Certificate III', category: 'civil-construction', featured: false,
-    status: 'current', checkedOn: '2026-11-23', source: 'https://training.gov.au/Training/Details/CPC30220',
+    code: 'CPC30220',
+    title: 'Certificate III in Carpentry',
+    level: 'Certificate III',
+    category: 'civil-construction',
+    featured: false,
+    status: 'current',
+    checkedOn: '2026-11-23',
+    source: 'https://training.gov.au/Training/Details/CPC30220',
   };
   const failsOn = (value: unknown) => {
     const result = v.safeParse(courseFactsSchema, value);
@@ -137,12 +188,14 @@ describe('course facts schema (the build fails on these)', () => {
   it('refuses a course without status, or with any status but current', () => {
     const { status: _status, ...noStatus } = valid;
     expect(failsOn(noStatus)).toContain('status');
-    for (const status of ['superseded', 'invalid', 'unconfirmed']) expect(failsOn({ ...valid, status })).toContain('status');
+    for (const status of ['superseded', 'invalid', 'unconfirmed'])
+      expect(failsOn({ ...valid, status })).toContain('status');
   });
   it('refuses a course without a real check date or a source', () => {
     const { checkedOn: _checkedOn, ...noDate } = valid;
     expect(failsOn(noDate)).toContain('checkedOn');
-    for (const checkedOn of ['', '23/11/2026', '2026-02-30', '2026-13-01']) expect(failsOn({ ...valid, checkedOn })).toContain('checkedOn');
+    for (const checkedOn of ['', '23/11/2026', '2026-02-30', '2026-13-01'])
+      expect(failsOn({ ...valid, checkedOn })).toContain('checkedOn');
     expect(failsOn({ ...valid, source: ' ' })).toContain('source');
   });
   it('refuses a course not available by RPL alone without an explanation', () => {

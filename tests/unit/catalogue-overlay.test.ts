@@ -23,7 +23,11 @@ beforeAll(async () => {
   delete process.env.BUILD_HOOK_URL;
   delete process.env.LOCAL_BUILD_HOOK_URL;
   blobs = await startBlobs();
-  for (const [username, role] of [['cat-admin', 'admin'], ['cat-other', 'admin'], ['cat-editor', 'editor']] as const) {
+  for (const [username, role] of [
+    ['cat-admin', 'admin'],
+    ['cat-other', 'admin'],
+    ['cat-editor', 'editor'],
+  ] as const) {
     await createUser({ username, firstName: 'Cat', lastName: role, role, password: 'a long enough password' });
     tokens[username] = await issueToken((await getUser(username))!);
   }
@@ -39,7 +43,13 @@ beforeEach(async () => {
   forgetCatalogue();
 });
 
-async function call(method: string, path: string, body?: unknown, user = 'cat-admin', params: Record<string, string> = {}) {
+async function call(
+  method: string,
+  path: string,
+  body?: unknown,
+  user = 'cat-admin',
+  params: Record<string, string> = {},
+) {
   const request = new Request(`http://localhost${path}`, {
     method,
     headers: { authorization: `Bearer ${tokens[user]}`, 'content-type': 'application/json' },
@@ -49,45 +59,77 @@ async function call(method: string, path: string, body?: unknown, user = 'cat-ad
   return { status: response.status, body: await response.json() };
 }
 
-const openCourse = async (code: string) => (await call('GET', `/api/admin/catalogue/courses/${code}`, undefined, 'cat-admin', { code })).body;
+const openCourse = async (code: string) =>
+  (await call('GET', `/api/admin/catalogue/courses/${code}`, undefined, 'cat-admin', { code })).body;
 const save = (code: string, version: number, edit: unknown, user = 'cat-admin') =>
   call('PUT', `/api/admin/catalogue/courses/${code}`, { version, edit }, user, { code });
 
 describe('saving a course edit', () => {
   it('keeps who saved it and when, and the public API shows it at once', async () => {
     const course = await openCourse('CPC30220');
-    expect(course).toMatchObject({ code: 'CPC30220', version: 0, status: 'published', facts: { title: 'Certificate III in Carpentry' } });
+    expect(course).toMatchObject({
+      code: 'CPC30220',
+      version: 0,
+      status: 'published',
+      facts: { title: 'Certificate III in Carpentry' },
+    });
     const about = 'Carpenters with years on residential and commercial sites, recognised for what they already do.';
     const saved = await save('CPC30220', 0, { ...course.edit, details: { ...course.edit.details, about } });
     expect(saved.status).toBe(200);
-    expect(saved.body.entry).toMatchObject({ version: 1, updatedBy: 'cat-admin', updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/) });
+    expect(saved.body.entry).toMatchObject({
+      version: 1,
+      updatedBy: 'cat-admin',
+      updatedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     expect(saved.body.rebuild).toMatchObject({ state: 'not-configured' });
 
-    const detail = await courseDetails(new Request('http://localhost/api/course-details/CPC30220'), { params: { code: 'CPC30220' } } as unknown as Context);
+    const detail = await courseDetails(new Request('http://localhost/api/course-details/CPC30220'), {
+      params: { code: 'CPC30220' },
+    } as unknown as Context);
     expect((await detail.json()).courseCode).toBe('CPC30220');
-    const list = await (await coursesHandler(new Request('http://localhost/api/courses?search=CPC30220'), {} as Context)).json();
+    const list = await (
+      await coursesHandler(new Request('http://localhost/api/courses?search=CPC30220'), {} as Context)
+    ).json();
     expect(list.courses[0]).toMatchObject({ code: 'CPC30220', about });
     expect((await openCourse('CPC30220')).status).toBe('edited');
   });
 
   it('refuses invalid edits with a 400 naming the field, and stores nothing', async () => {
     const course = await openCourse('CPC30220');
-    const tooShort = await save('CPC30220', 0, { ...course.edit, details: { ...course.edit.details, scopeOfWork: ['Only one'] } });
+    const tooShort = await save('CPC30220', 0, {
+      ...course.edit,
+      details: { ...course.edit.details, scopeOfWork: ['Only one'] },
+    });
     expect(tooShort.status).toBe(400);
-    expect(tooShort.body.errors[0]).toMatchObject({ field: 'edit.details.scopeOfWork', message: 'Scope of work needs at least 3 items' });
+    expect(tooShort.body.errors[0]).toMatchObject({
+      field: 'edit.details.scopeOfWork',
+      message: 'Scope of work needs at least 3 items',
+    });
     const badTerm = await save('CPC30220', 0, { ...course.edit, terms: ['Chippy!'] });
     expect(badTerm.status).toBe(400);
     const noSuccessor = await save('CPC30220', 0, { ...course.edit, retired: { successor: 'ZZZ99999' } });
-    expect(noSuccessor).toMatchObject({ status: 400, body: { message: expect.stringContaining('ZZZ99999 is not in the catalogue') } });
+    expect(noSuccessor).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('ZZZ99999 is not in the catalogue') },
+    });
     expect((await openCourse('CPC30220')).version).toBe(0);
     expect((await getStore({ name: 'catalogue', consistency: 'strong' }).list()).blobs).toEqual([]);
   });
 
   it('gives the second of two parallel saves based on the same version a 409 with the newer entry; nothing is lost', async () => {
     const course = await openCourse('BSB50120');
-    const mine = { ...course.edit, details: { ...course.edit.details, about: 'Version written by the first member of staff to save it.' } };
-    const theirs = { ...course.edit, details: { ...course.edit.details, about: 'Version written by the second member of staff, in parallel.' } };
-    const results = await Promise.all([save('BSB50120', 0, mine, 'cat-admin'), save('BSB50120', 0, theirs, 'cat-other')]);
+    const mine = {
+      ...course.edit,
+      details: { ...course.edit.details, about: 'Version written by the first member of staff to save it.' },
+    };
+    const theirs = {
+      ...course.edit,
+      details: { ...course.edit.details, about: 'Version written by the second member of staff, in parallel.' },
+    };
+    const results = await Promise.all([
+      save('BSB50120', 0, mine, 'cat-admin'),
+      save('BSB50120', 0, theirs, 'cat-other'),
+    ]);
     expect(results.map((r) => r.status).sort()).toEqual([200, 409]);
     const winner = results.find((r) => r.status === 200)!;
     const loser = results.find((r) => r.status === 409)!;
@@ -116,42 +158,101 @@ describe('retiring and adding qualifications', () => {
 
   it('adds a new qualification by code with its checked facts, and refuses a code already published', async () => {
     const template = (await openCourse('CPC30220')).edit;
-    const facts = { title: 'Certificate III in Test Carpentry', level: 'Certificate III', category: 'civil-construction', source: 'https://training.gov.au/Training/Details/CPC39999', checkedOn: '2026-11-20' };
-    const added = await call('POST', '/api/admin/catalogue/courses', { code: ' cpc39999 ', facts, edit: { ...template, retired: null } });
+    const facts = {
+      title: 'Certificate III in Test Carpentry',
+      level: 'Certificate III',
+      category: 'civil-construction',
+      source: 'https://training.gov.au/Training/Details/CPC39999',
+      checkedOn: '2026-11-20',
+    };
+    const added = await call('POST', '/api/admin/catalogue/courses', {
+      code: ' cpc39999 ',
+      facts,
+      edit: { ...template, retired: null },
+    });
     expect(added.status).toBe(201);
     expect(added.body.entry).toMatchObject({ code: 'CPC39999', version: 1, added: facts });
     const { catalogue } = await loadCurrentCatalogue();
-    expect(catalogue.courseByCode.get('CPC39999')).toMatchObject({ title: facts.title, status: 'current', checkedOn: '2026-11-20' });
+    expect(catalogue.courseByCode.get('CPC39999')).toMatchObject({
+      title: facts.title,
+      status: 'current',
+      checkedOn: '2026-11-20',
+    });
     expect(catalogue.summaries.some((s) => s.code === 'CPC39999')).toBe(true);
 
-    expect((await call('POST', '/api/admin/catalogue/courses', { code: 'CPC30220', facts, edit: template })).status).toBe(409);
+    expect(
+      (await call('POST', '/api/admin/catalogue/courses', { code: 'CPC30220', facts, edit: template })).status,
+    ).toBe(409);
     const badCode = await call('POST', '/api/admin/catalogue/courses', { code: 'CPC-3', facts, edit: template });
-    expect(badCode).toMatchObject({ status: 400, body: { message: 'Course codes are 5 to 12 letters and digits, such as BSB50120' } });
-    const badDate = await call('POST', '/api/admin/catalogue/courses', { code: 'CPC39998', facts: { ...facts, checkedOn: '2026-02-30' }, edit: template });
+    expect(badCode).toMatchObject({
+      status: 400,
+      body: { message: 'Course codes are 5 to 12 letters and digits, such as BSB50120' },
+    });
+    const badDate = await call('POST', '/api/admin/catalogue/courses', {
+      code: 'CPC39998',
+      facts: { ...facts, checkedOn: '2026-02-30' },
+      edit: template,
+    });
     expect(badDate.status).toBe(400);
-    const unknownCategory = await call('POST', '/api/admin/catalogue/courses', { code: 'CPC39998', facts: { ...facts, category: 'aviation' }, edit: template });
-    expect(unknownCategory).toMatchObject({ status: 400, body: { message: expect.stringContaining('unknown category "aviation"') } });
+    const unknownCategory = await call('POST', '/api/admin/catalogue/courses', {
+      code: 'CPC39998',
+      facts: { ...facts, category: 'aviation' },
+      edit: template,
+    });
+    expect(unknownCategory).toMatchObject({
+      status: 400,
+      body: { message: expect.stringContaining('unknown category "aviation"') },
+    });
   });
 });
 
 describe('categories', () => {
   it('saves description, colour and image; refuses pictures from elsewhere', async () => {
-    const edit = { description: 'Building, civil and trade qualifications for people who build.', color: '#AA3300', image: '/images/categories/civil-construction.svg' };
-    const saved = await call('PUT', '/api/admin/catalogue/categories/civil-construction', { version: 0, edit }, 'cat-admin', { slug: 'civil-construction' });
+    const edit = {
+      description: 'Building, civil and trade qualifications for people who build.',
+      color: '#AA3300',
+      image: '/images/categories/civil-construction.svg',
+    };
+    const saved = await call(
+      'PUT',
+      '/api/admin/catalogue/categories/civil-construction',
+      { version: 0, edit },
+      'cat-admin',
+      { slug: 'civil-construction' },
+    );
     expect(saved.status).toBe(200);
     expect(saved.body.entry.edit.color).toBe('#aa3300');
     const { catalogue } = await loadCurrentCatalogue();
-    expect(catalogue.categoryBySlug.get('civil-construction')).toMatchObject({ description: edit.description, color: '#aa3300' });
+    expect(catalogue.categoryBySlug.get('civil-construction')).toMatchObject({
+      description: edit.description,
+      color: '#aa3300',
+    });
     expect(catalogue.categoryColorsCss).toContain('.cat-civil-construction{--cat-color:#aa3300}');
-    const external = await call('PUT', '/api/admin/catalogue/categories/civil-construction', { version: 1, edit: { ...edit, image: 'https://evil.example/x.png' } }, 'cat-admin', { slug: 'civil-construction' });
+    const external = await call(
+      'PUT',
+      '/api/admin/catalogue/categories/civil-construction',
+      { version: 1, edit: { ...edit, image: 'https://evil.example/x.png' } },
+      'cat-admin',
+      { slug: 'civil-construction' },
+    );
     expect(external.status).toBe(400);
-    expect((await call('PUT', '/api/admin/catalogue/categories/aviation', { version: 0, edit }, 'cat-admin', { slug: 'aviation' })).status).toBe(404);
+    expect(
+      (
+        await call('PUT', '/api/admin/catalogue/categories/aviation', { version: 0, edit }, 'cat-admin', {
+          slug: 'aviation',
+        })
+      ).status,
+    ).toBe(404);
   });
 });
 
 describe('a broken overlay', () => {
   it('never breaks the catalogue: the repository content is used and the admin is told why', async () => {
-    await getStore({ name: 'catalogue', consistency: 'strong' }).setJSON('course/CPC30220', { version: 1, code: 'CPC30220', edit: { featured: 'yes' } });
+    await getStore({ name: 'catalogue', consistency: 'strong' }).setJSON('course/CPC30220', {
+      version: 1,
+      code: 'CPC30220',
+      edit: { featured: 'yes' },
+    });
     const { catalogue, error } = await loadCurrentCatalogue();
     expect(catalogue).toBe(repositoryCatalogue());
     expect(error).toMatch(/^saved entry course\/CPC30220/);
@@ -162,11 +263,22 @@ describe('a broken overlay', () => {
 
   it('is checked as a whole when merged: an overlay naming an unknown course fails with its code', () => {
     const stamp = { version: 1, updatedAt: '2026-11-23T00:00:00.000Z', updatedBy: 'x' };
-    const edit = { featured: false, details: repositoryCatalogue().courseByCode.get('CPC30220')!, evidence: [], terms: [], retired: null };
+    const edit = {
+      featured: false,
+      details: repositoryCatalogue().courseByCode.get('CPC30220')!,
+      evidence: [],
+      terms: [],
+      retired: null,
+    };
     const { code: _c, ...details } = { ...edit.details };
-    expect(() => createCatalogue(applyOverlay(repositoryContent, { courses: [{ ...stamp, code: 'ZZZ99999', edit: { ...edit, details } }], categories: [] }))).toThrow(
-      'saved edit of ZZZ99999: the code is not in content/courses.json',
-    );
+    expect(() =>
+      createCatalogue(
+        applyOverlay(repositoryContent, {
+          courses: [{ ...stamp, code: 'ZZZ99999', edit: { ...edit, details } }],
+          categories: [],
+        }),
+      ),
+    ).toThrow('saved edit of ZZZ99999: the code is not in content/courses.json');
   });
 });
 
@@ -175,7 +287,9 @@ describe('who may edit', () => {
     const course = (await openCourse('CPC30220')).edit;
     expect((await call('GET', '/api/admin/catalogue', undefined, 'cat-editor')).status).toBe(403);
     expect((await save('CPC30220', 0, course, 'cat-editor')).status).toBe(403);
-    const anonymous = await adminCatalogue(new Request('http://localhost/api/admin/catalogue'), { params: {} } as unknown as Context);
+    const anonymous = await adminCatalogue(new Request('http://localhost/api/admin/catalogue'), {
+      params: {},
+    } as unknown as Context);
     expect(anonymous.status).toBe(401);
     expect((await openCourse('CPC30220')).version).toBe(0);
   });

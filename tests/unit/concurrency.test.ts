@@ -19,7 +19,13 @@ import { inInstance, jitter, platformModel } from './helpers/platform-blobs';
 import { dataStore, updateJSON } from '../../src/server/blobs';
 import { addView, viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
-import { createInquiry, getInquiry, listInquiries, listPendingMailIds, setInquiryStatus } from '../../src/server/inquiries';
+import {
+  createInquiry,
+  getInquiry,
+  listInquiries,
+  listPendingMailIds,
+  setInquiryStatus,
+} from '../../src/server/inquiries';
 import { retryPendingMail, type MailTransport } from '../../src/server/mail';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
@@ -30,7 +36,9 @@ import { BlogInputSchema } from '../../src/schemas/blog';
 
 /* ---------- A model of the platform's blob semantics, switchable per test (helpers/platform-blobs.ts) ---------- */
 
-vi.mock('@netlify/blobs', async (importOriginal) => (await import('./helpers/platform-blobs')).mockBlobsModule(await importOriginal()));
+vi.mock('@netlify/blobs', async (importOriginal) =>
+  (await import('./helpers/platform-blobs')).mockBlobsModule(await importOriginal()),
+);
 const platform = platformModel;
 
 describe('across function instances (platform model)', () => {
@@ -47,9 +55,13 @@ describe('across function instances (platform model)', () => {
   const INSTANCES = 4;
   const PER_INSTANCE = 15;
   const everywhere = (work: (instance: number) => Promise<unknown>) =>
-    Promise.all(Array.from({ length: INSTANCES }, (_, i) => inInstance(`instance-${i}`, async () => {
-      for (let n = 0; n < PER_INSTANCE; n++) await work(i);
-    })));
+    Promise.all(
+      Array.from({ length: INSTANCES }, (_, i) =>
+        inInstance(`instance-${i}`, async () => {
+          for (let n = 0; n < PER_INSTANCE; n++) await work(i);
+        }),
+      ),
+    );
 
   it('the model really races: a plain read-then-write loses updates', async () => {
     await everywhere(async () => {
@@ -68,9 +80,16 @@ describe('across function instances (platform model)', () => {
   });
 
   it('also where reads carry no ETag and updateJSON falls back to listing (as on the local emulation)', async () => {
-    await Promise.all(Array.from({ length: 3 }, (_, i) => inInstance(i === 0 ? 'emulation-like' : `instance-${i}`, async () => {
-      for (let n = 0; n < 20; n++) await updateJSON<{ count: number }>(dataStore('counters'), 'mixed', (c) => ({ count: (c?.count ?? 0) + 1 }));
-    })));
+    await Promise.all(
+      Array.from({ length: 3 }, (_, i) =>
+        inInstance(i === 0 ? 'emulation-like' : `instance-${i}`, async () => {
+          for (let n = 0; n < 20; n++)
+            await updateJSON<{ count: number }>(dataStore('counters'), 'mixed', (c) => ({
+              count: (c?.count ?? 0) + 1,
+            }));
+        }),
+      ),
+    );
     expect(((await dataStore('counters').get('mixed', { type: 'json' })) as { count: number }).count).toBe(60);
   });
 
@@ -83,9 +102,20 @@ describe('across function instances (platform model)', () => {
     it('40 parallel beacons, each in its own instance: 40 counted on the post and in the month total', async () => {
       const at = new Date('2026-11-20T02:00:00Z');
       const blog = await inInstance('editor', () =>
-        createBlog(v.parse(BlogInputSchema, { title: 'Parallel beacons', excerpt: 'Counted once each', content: '<p>Hi</p>', isPublished: true }), 'editor', at),
+        createBlog(
+          v.parse(BlogInputSchema, {
+            title: 'Parallel beacons',
+            excerpt: 'Counted once each',
+            content: '<p>Hi</p>',
+            isPublished: true,
+          }),
+          'editor',
+          at,
+        ),
       );
-      const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => inInstance(`beacon-${i}`, () => countView(blog.slug, at))));
+      const answers = await Promise.all(
+        Array.from({ length: 40 }, (_, i) => inInstance(`beacon-${i}`, () => countView(blog.slug, at))),
+      );
       expect(answers.every((n) => typeof n === 'number')).toBe(true);
       expect((answers as number[]).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
       expect(await viewCount(blog._id)).toBe(40);
@@ -104,7 +134,19 @@ describe('across function instances (platform model)', () => {
     const ids = await inInstance('web', async () => {
       const created = [];
       for (let i = 0; i < 4; i++) {
-        created.push((await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: `P${i}`, lastName: 'Lee', email: `p${i}@example.com`, phone: '0400 000 000' }, message: 'Hi' }, long)).id);
+        created.push(
+          (
+            await createInquiry(
+              {
+                kind: 'contact',
+                source: 'contact',
+                contact: { firstName: `P${i}`, lastName: 'Lee', email: `p${i}@example.com`, phone: '0400 000 000' },
+                message: 'Hi',
+              },
+              long,
+            )
+          ).id,
+        );
       }
       return created;
     });
@@ -121,11 +163,12 @@ describe('across function instances (platform model)', () => {
     // must build on the version it replaced: the retry job never changes a status, staff never change
     // a delivery record. (A write from a stale read would undo the other's change, and show here.)
     let retryDone = false;
-    const staff = (instance: string) => inInstance(instance, async () => {
-      for (let round = 0; round < 400 && !retryDone; round++) {
-        for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
-      }
-    });
+    const staff = (instance: string) =>
+      inInstance(instance, async () => {
+        for (let round = 0; round < 400 && !retryDone; round++) {
+          for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
+        }
+      });
     const staffDone = Promise.all([staff('staff-a'), staff('staff-b')]);
     const summary = await inInstance('mail-retry', () => retryPendingMail({ transport: slowTransport })).finally(() => {
       retryDone = true;
@@ -142,7 +185,10 @@ describe('across function instances (platform model)', () => {
     expect(byRetry.length).toBe(8); // each inquiry: hold the messages, then record the outcome
     for (const write of byRetry) {
       const [before, after] = [JSON.parse(write.before!), JSON.parse(write.after)];
-      expect({ status: after.status, handledAt: after.handledAt }, `retry write on ${write.key}`).toEqual({ status: before.status, handledAt: before.handledAt });
+      expect({ status: after.status, handledAt: after.handledAt }, `retry write on ${write.key}`).toEqual({
+        status: before.status,
+        handledAt: before.handledAt,
+      });
     }
     for (const write of byStaff) {
       const [before, after] = [JSON.parse(write.before!), JSON.parse(write.after)];
@@ -159,31 +205,77 @@ describe('across function instances (platform model)', () => {
 
   it('finding 9: the inbox index and its counts agree with the records after racing creates and status changes', async () => {
     const at = new Date('2026-11-20T02:00:00Z');
-    const created = await Promise.all(Array.from({ length: 12 }, (_, i) => inInstance(`form-${i}`, () =>
-      createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: `R${i}`, lastName: 'Lee', email: `r${i}@example.com`, phone: '0400 000 000' }, message: 'Hi' }, at))));
+    const created = await Promise.all(
+      Array.from({ length: 12 }, (_, i) =>
+        inInstance(`form-${i}`, () =>
+          createInquiry(
+            {
+              kind: 'contact',
+              source: 'contact',
+              contact: { firstName: `R${i}`, lastName: 'Lee', email: `r${i}@example.com`, phone: '0400 000 000' },
+              message: 'Hi',
+            },
+            at,
+          ),
+        ),
+      ),
+    );
     const ids = created.map((r) => r.id);
-    await Promise.all(['staff-a', 'staff-b', 'staff-c'].map((who) => inInstance(who, async () => {
-      for (let round = 0; round < 6; round++) for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
-    })));
+    await Promise.all(
+      ['staff-a', 'staff-b', 'staff-c'].map((who) =>
+        inInstance(who, async () => {
+          for (let round = 0; round < 6; round++)
+            for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
+        }),
+      ),
+    );
     const page = await inInstance('inbox', () => listInquiries({ status: 'all', limit: 100 }));
     const records = await Promise.all(ids.map((id) => getInquiry(id)));
     const handledNow = records.filter((r) => r!.status === 'handled').length;
     expect(page.counts).toEqual({ all: 12, new: 12 - handledNow, handled: handledNow });
     expect(page.items.map((i) => i.id)).toEqual([...ids].sort().reverse());
     const onlyNew = await listInquiries({ status: 'new', limit: 100 });
-    expect(onlyNew.items.map((i) => i.id).sort()).toEqual(records.filter((r) => r!.status === 'new').map((r) => r!.id).sort());
+    expect(onlyNew.items.map((i) => i.id).sort()).toEqual(
+      records
+        .filter((r) => r!.status === 'new')
+        .map((r) => r!.id)
+        .sort(),
+    );
   });
 
   it('two retry runs at once never send the same message twice', async () => {
     const long = new Date(Date.now() - 60 * 60_000);
     const ids = await inInstance('web', async () => {
       const created = [];
-      for (let i = 0; i < 5; i++) created.push((await createInquiry({ kind: 'contact', source: 'home', contact: { firstName: `Q${i}`, lastName: 'Lee', email: `q${i}@example.com`, phone: '0400 000 000' }, message: 'Hi' }, long)).id);
+      for (let i = 0; i < 5; i++)
+        created.push(
+          (
+            await createInquiry(
+              {
+                kind: 'contact',
+                source: 'home',
+                contact: { firstName: `Q${i}`, lastName: 'Lee', email: `q${i}@example.com`, phone: '0400 000 000' },
+                message: 'Hi',
+              },
+              long,
+            )
+          ).id,
+        );
       return created;
     });
     const sent: string[] = [];
-    const transport: MailTransport = { name: 'outbox', async send(_mail, key) { await jitter(); sent.push(key); return { id: key }; } };
-    await Promise.all([inInstance('cron-1', () => retryPendingMail({ transport })), inInstance('cron-2', () => retryPendingMail({ transport }))]);
+    const transport: MailTransport = {
+      name: 'outbox',
+      async send(_mail, key) {
+        await jitter();
+        sent.push(key);
+        return { id: key };
+      },
+    };
+    await Promise.all([
+      inInstance('cron-1', () => retryPendingMail({ transport })),
+      inInstance('cron-2', () => retryPendingMail({ transport })),
+    ]);
     expect(sent.sort()).toEqual([...new Set(sent)].sort());
     expect(sent).toHaveLength(ids.length * 2);
   });
@@ -196,7 +288,13 @@ describe('inside one function instance (real local blob server)', () => {
     process.env.JWT_SECRET = 'concurrency-secret-that-is-long-enough-0123456789';
     delete process.env.RESEND_API_KEY;
     blobs = await startInspectableBlobs();
-    await createUser({ username: 'race-admin', firstName: 'Ray', lastName: 'Ce', role: 'admin', password: 'a long enough password' });
+    await createUser({
+      username: 'race-admin',
+      firstName: 'Ray',
+      lastName: 'Ce',
+      role: 'admin',
+      password: 'a long enough password',
+    });
     token = await issueToken((await getUser('race-admin'))!);
   });
   afterAll(() => blobs?.stop());
@@ -208,7 +306,10 @@ describe('inside one function instance (real local blob server)', () => {
   const request = (route: string, init: RequestInit & { params?: Record<string, string> } = {}) => {
     const path = route.replace(/:(\w+)/g, (_, name: string) => encodeURIComponent(init.params?.[name] ?? ''));
     return handlerFor(route)!.handler(
-      new Request(`http://localhost${path}`, { ...init, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) } }),
+      new Request(`http://localhost${path}`, {
+        ...init,
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', ...(init.headers ?? {}) },
+      }),
       fakeContext(init.params ?? {}) as Context,
     ) as Promise<Response>;
   };
@@ -221,34 +322,58 @@ describe('inside one function instance (real local blob server)', () => {
 
   it('concurrent settings saves each land whole: the result is exactly one of them, never a mix', async () => {
     const saves = Array.from({ length: 10 }, (_, i) => ({
-      contactInfo: { ...defaultSiteSettings.contactInfo, phone: `02 9000 00${String(i).padStart(2, '0')}`, email: `office${i}@example.com`, address: `${i} Save Street, Sydney NSW 2000` },
+      contactInfo: {
+        ...defaultSiteSettings.contactInfo,
+        phone: `02 9000 00${String(i).padStart(2, '0')}`,
+        email: `office${i}@example.com`,
+        address: `${i} Save Street, Sydney NSW 2000`,
+      },
       socialMedia: { ...defaultSiteSettings.socialMedia, facebook: `https://facebook.com/rpl${i}` },
     }));
-    const answers = await Promise.all(saves.map((body) => request('/api/admin/site-settings', { method: 'POST', body: JSON.stringify(body) })));
+    const answers = await Promise.all(
+      saves.map((body) => request('/api/admin/site-settings', { method: 'POST', body: JSON.stringify(body) })),
+    );
     expect(answers.map((a) => a.status)).toEqual(saves.map(() => 200));
-    const stored = (await (await request('/api/admin/site-settings')).json()) as typeof saves[number];
+    const stored = (await (await request('/api/admin/site-settings')).json()) as (typeof saves)[number];
     const winner = saves.findIndex((s) => s.contactInfo.email === stored.contactInfo.email);
     expect(winner).toBeGreaterThanOrEqual(0);
     expect({ contactInfo: stored.contactInfo, socialMedia: stored.socialMedia }).toEqual(saves[winner]);
     const publicAnswer = await (await request('/api/public/site-settings')).json();
-    expect(publicAnswer).toMatchObject({ contactInfo: saves[winner].contactInfo, socialMedia: saves[winner].socialMedia });
+    expect(publicAnswer).toMatchObject({
+      contactInfo: saves[winner].contactInfo,
+      socialMedia: saves[winner].socialMedia,
+    });
   });
 
   // Settings are saved whole and last-writer-wins: two staff editing from stale forms can overwrite each
   // other's change. The blog refuses stale saves with 409 (versioned saves); settings do not yet, and a
   // test for it belongs with the change that adds a version to settings.
 
-  const blogReady = Boolean(handlerFor('/api/blogs') && handlerFor('/api/blogs/:slug') && handlerFor('/api/blogs/:slug/view'));
+  const blogReady = Boolean(
+    handlerFor('/api/blogs') && handlerFor('/api/blogs/:slug') && handlerFor('/api/blogs/:slug/view'),
+  );
 
   it('the blog functions exist', () => expect(blogReady).toBe(true));
 
   it('concurrent view beacons on one post are all counted (blog)', async () => {
-    const created = await request('/api/blogs', { method: 'POST', body: JSON.stringify({ title: 'Race post', excerpt: 'Views at once', content: '<p>Hello</p>', isPublished: true }) });
+    const created = await request('/api/blogs', {
+      method: 'POST',
+      body: JSON.stringify({
+        title: 'Race post',
+        excerpt: 'Views at once',
+        content: '<p>Hello</p>',
+        isPublished: true,
+      }),
+    });
     expect(created.status).toBeLessThan(300);
     const { blog } = await created.json();
     const at = monthKey(new Date());
     const before = await viewsIn(at);
-    const beacons = await Promise.all(Array.from({ length: 40 }, () => request('/api/blogs/:slug/view', { method: 'POST', params: { slug: blog.slug } })));
+    const beacons = await Promise.all(
+      Array.from({ length: 40 }, () =>
+        request('/api/blogs/:slug/view', { method: 'POST', params: { slug: blog.slug } }),
+      ),
+    );
     expect(beacons.map((b) => b.status)).toEqual(beacons.map(() => 200));
     const counts = await Promise.all(beacons.map(async (b) => (await b.json()).views as number));
     expect(counts.sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
@@ -258,10 +383,23 @@ describe('inside one function instance (real local blob server)', () => {
   });
 
   it('two editors saving the same version of a post: one wins, the other gets 409 (blog)', async () => {
-    const created = await request('/api/blogs', { method: 'POST', body: JSON.stringify({ title: 'Edit race', excerpt: 'x', content: '<p>v1</p>' }) });
+    const created = await request('/api/blogs', {
+      method: 'POST',
+      body: JSON.stringify({ title: 'Edit race', excerpt: 'x', content: '<p>v1</p>' }),
+    });
     const { blog } = await created.json();
     expect(blog.version, 'the admin shape carries the version the editor loaded').toEqual(expect.any(Number));
-    const edit = (n: number) => request('/api/blogs/:slug', { method: 'PUT', params: { slug: blog._id }, body: JSON.stringify({ title: `Edit race ${n}`, excerpt: 'x', content: `<p>editor ${n}</p>`, version: blog.version }) });
+    const edit = (n: number) =>
+      request('/api/blogs/:slug', {
+        method: 'PUT',
+        params: { slug: blog._id },
+        body: JSON.stringify({
+          title: `Edit race ${n}`,
+          excerpt: 'x',
+          content: `<p>editor ${n}</p>`,
+          version: blog.version,
+        }),
+      });
     const answers = await Promise.all([1, 2, 3, 4].map(edit));
     const statuses = answers.map((a) => a.status).sort();
     expect(statuses).toEqual([200, 409, 409, 409]);

@@ -8,7 +8,13 @@ afterEach(() => {
   vi.unstubAllGlobals();
 });
 
-const values = { 'First name': 'Jane', 'Last name': 'Citizen', 'E-mail': 'jane@example.com', Phone: '0412 345 678', Message: 'Ten years as a site supervisor.' };
+const values = {
+  'First name': 'Jane',
+  'Last name': 'Citizen',
+  'E-mail': 'jane@example.com',
+  Phone: '0412 345 678',
+  Message: 'Ten years as a site supervisor.',
+};
 
 function fill(overrides: Partial<Record<keyof typeof values, string>> = {}) {
   for (const [label, value] of Object.entries({ ...values, ...overrides })) {
@@ -21,10 +27,14 @@ function deferredFetch() {
   let answer!: (response: Response) => void;
   const fetch = vi.fn(() => new Promise<Response>((resolve) => (answer = resolve)));
   vi.stubGlobal('fetch', fetch);
-  return { fetch, answer: (status: number, body: unknown) => act(async () => answer(new Response(JSON.stringify(body), { status }))) };
+  return {
+    fetch,
+    answer: (status: number, body: unknown) => act(async () => answer(new Response(JSON.stringify(body), { status }))),
+  };
 }
 
-const submit = () => fireEvent.click(screen.getByRole('button', { name: /Send Message|Book My Free Consultation|Submitting/ }));
+const submit = () =>
+  fireEvent.click(screen.getByRole('button', { name: /Send Message|Book My Free Consultation|Submitting/ }));
 
 describe('contact form', () => {
   it('has five labelled, required fields with e-mail and tel inputs', () => {
@@ -43,7 +53,9 @@ describe('contact form', () => {
     submit();
     const first = screen.getByLabelText('First name');
     expect(first.getAttribute('aria-invalid')).toBe('true');
-    expect(document.getElementById(first.getAttribute('aria-describedby')!)?.textContent).toBe('First name is required');
+    expect(document.getElementById(first.getAttribute('aria-describedby')!)?.textContent).toBe(
+      'First name is required',
+    );
     expect(screen.getByText('Enter a valid e-mail address')).toBeTruthy();
     expect(document.activeElement).toBe(first);
     expect(fetch).not.toHaveBeenCalled();
@@ -64,8 +76,14 @@ describe('contact form', () => {
     expect(url).toBe('/api/email/contact');
     expect(init.method).toBe('POST');
     expect(JSON.parse(init.body as string)).toMatchObject({
-      firstName: 'Jane', lastName: 'Citizen', email: 'jane@example.com', phone: '0412 345 678', message: 'Ten years as a site supervisor.',
-      source: 'contact', website: '', elapsedMs: expect.any(Number),
+      firstName: 'Jane',
+      lastName: 'Citizen',
+      email: 'jane@example.com',
+      phone: '0412 345 678',
+      message: 'Ten years as a site supervisor.',
+      source: 'contact',
+      website: '',
+      elapsedMs: expect.any(Number),
     });
 
     await answer(200, { success: true, id: 'x' });
@@ -83,7 +101,9 @@ describe('contact form', () => {
     fill();
     submit();
     await answer(status, body);
-    expect(screen.getByRole('alert').textContent).toContain('There was an error sending your message. Please try again.');
+    expect(screen.getByRole('alert').textContent).toContain(
+      'There was an error sending your message. Please try again.',
+    );
     expect((screen.getByLabelText('Message') as HTMLTextAreaElement).value).toBe(values.Message);
   });
 
@@ -92,16 +112,25 @@ describe('contact form', () => {
     render(<ContactForm source="contact" />);
     fill();
     submit();
-    await answer(400, { success: false, message: 'Enter a valid e-mail address', errors: [{ field: 'email', message: 'Enter a valid e-mail address' }] });
+    await answer(400, {
+      success: false,
+      message: 'Enter a valid e-mail address',
+      errors: [{ field: 'email', message: 'Enter a valid e-mail address' }],
+    });
     expect(screen.getByLabelText('E-mail').getAttribute('aria-invalid')).toBe('true');
   });
 
   it('shows the error when the network fails', async () => {
-    vi.stubGlobal('fetch', vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(() => Promise.reject(new TypeError('Failed to fetch'))),
+    );
     render(<ContactForm source="contact" />);
     fill();
     await act(async () => submit());
-    expect(screen.getByRole('alert').textContent).toContain('There was an error sending your message. Please try again.');
+    expect(screen.getByRole('alert').textContent).toContain(
+      'There was an error sending your message. Please try again.',
+    );
   });
 });
 

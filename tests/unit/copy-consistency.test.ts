@@ -14,7 +14,24 @@ import { LEVELS } from '../../src/lib/catalogue';
 import { STEP_TITLES } from '../../src/islands/quote/steps';
 import { DETAILED_STEP_COUNT, coversLabel, summaryLabel } from '../../src/lib/process-map';
 
-const WORDS = ['zero', 'one', 'two', 'three', 'four', 'five', 'six', 'seven', 'eight', 'nine', 'ten', 'eleven', 'twelve', 'thirteen', 'fourteen', 'fifteen'];
+const WORDS = [
+  'zero',
+  'one',
+  'two',
+  'three',
+  'four',
+  'five',
+  'six',
+  'seven',
+  'eight',
+  'nine',
+  'ten',
+  'eleven',
+  'twelve',
+  'thirteen',
+  'fourteen',
+  'fifteen',
+];
 const norm = (text: string) => text.toLowerCase().replace(/&/g, 'and').replace(/\s+/g, ' ');
 
 /** Level names a text mentions, longest first so "Certificate II" is not read inside "Certificate III". */
@@ -79,9 +96,15 @@ describe('industries', () => {
 
 describe('one reply time (within 24 hours)', () => {
   const sources = [
-    ...readdirSync('content').filter((f) => f.endsWith('.json')).map((f) => join('content', f)),
-    'src/islands/quote/QuoteWizard.tsx', 'src/server/mail.ts', 'src/pages/faq.astro', 'src/pages/courses/[code].astro',
-    'netlify/functions/email-quote.mts', 'netlify/functions/email-contact.mts',
+    ...readdirSync('content')
+      .filter((f) => f.endsWith('.json'))
+      .map((f) => join('content', f)),
+    'src/islands/quote/QuoteWizard.tsx',
+    'src/server/mail.ts',
+    'src/pages/faq.astro',
+    'src/pages/courses/[code].astro',
+    'netlify/functions/email-quote.mts',
+    'netlify/functions/email-contact.mts',
   ];
   it.each(sources)('%s promises no other reply time', (file) => {
     const text = readFileSync(file, 'utf8');
@@ -103,7 +126,10 @@ describe('one process at three lengths', () => {
 
   it('labels each step with its place in the other telling', () => {
     expect(home.process.steps.map((step) => coversLabel(step.covers))).toEqual([
-      'Detailed steps 1-2 of 6', 'Detailed step 3 of 6', 'Detailed steps 4-5 of 6', 'Detailed step 6 of 6',
+      'Detailed steps 1-2 of 6',
+      'Detailed step 3 of 6',
+      'Detailed steps 4-5 of 6',
+      'Detailed step 6 of 6',
     ]);
     expect(summaryLabel(5, home.process.steps)).toBe('In our four steps: 3. Evidence Review');
   });

@@ -71,7 +71,9 @@ describe('hero suggestions', () => {
     expect(items.some((i) => i.type === 'level')).toBe(true);
   });
   it('give a category its slug', () => {
-    expect(suggest('community', categories, LEVELS)).toEqual([{ type: 'category', name: 'Community Services', slug: 'community-services' }]);
+    expect(suggest('community', categories, LEVELS)).toEqual([
+      { type: 'category', name: 'Community Services', slug: 'community-services' },
+    ]);
   });
   it('find levels written informally', () => {
     expect(suggest('cert 4', categories, LEVELS).map((i) => i.name)).toContain('Certificate IV');
@@ -84,9 +86,18 @@ describe('searching by occupation, in free sentences, with typos', () => {
   });
   it('finds each trade workers name', () => {
     const expected: Record<string, string> = {
-      carpenter: 'CPC30220', bricklayer: 'CPC33020', plumber: 'CPC32420', painter: 'CPC30620', tiler: 'CPC31320',
-      hairdresser: 'SHB30416', nurse: 'HLT54121', supervisor: 'BSB40520', 'team leader': 'BSB40520',
-      'aged care': 'CHC33021', childcare: 'CHC30125', forklift: 'TLI30321',
+      carpenter: 'CPC30220',
+      bricklayer: 'CPC33020',
+      plumber: 'CPC32420',
+      painter: 'CPC30620',
+      tiler: 'CPC31320',
+      hairdresser: 'SHB30416',
+      nurse: 'HLT54121',
+      supervisor: 'BSB40520',
+      'team leader': 'BSB40520',
+      'aged care': 'CHC33021',
+      childcare: 'CHC30125',
+      forklift: 'TLI30321',
     };
     for (const [word, code] of Object.entries(expected)) expect(codes({ search: word })[0], word).toBe(code);
     expect(codes({ search: 'builder' }).slice(0, 2)).toContain('CPC40120');
@@ -96,7 +107,8 @@ describe('searching by occupation, in free sentences, with typos', () => {
     expect(codes({ search: 'bricklayr' })[0]).toBe('CPC33020');
   });
   it('never answers a trade the catalogue lacks with an unrelated one', () => {
-    for (const word of ['electrician', 'electrcian', 'sparky']) expect(codes({ search: word }), word).not.toContain('CPC30220');
+    for (const word of ['electrician', 'electrcian', 'sparky'])
+      expect(codes({ search: word }), word).not.toContain('CPC30220');
     expect(codes({ search: 'zookeeper' })).toEqual([]);
   });
   it('finds a code in any case, even with a space inside', () => {

@@ -55,7 +55,10 @@ const STAFF = { username: 'fuzz-admin', password: 'fuzzing password that is long
 /** What a successful or refused answer may write, by status. `undefined` = not constrained (unknown stores of a future endpoint). */
 type Writes = (status: number, method: string) => string[] | undefined;
 const NOTHING: Writes = () => [];
-const on2xx = (...stores: string[]): Writes => (status) => (status >= 200 && status < 300 ? stores : []);
+const on2xx =
+  (...stores: string[]): Writes =>
+  (status) =>
+    status >= 200 && status < 300 ? stores : [];
 const anyOn2xx: Writes = (status) => (status >= 200 && status < 300 ? undefined : []);
 
 interface Endpoint {
@@ -75,19 +78,75 @@ interface Endpoint {
   covers: string;
 }
 
-const contactBody = { firstName: 'Pat', lastName: 'Lee', email: 'pat@example.com', phone: '0412 345 678', message: 'Hello there', source: 'contact', website: '', elapsedMs: 5000 };
+const contactBody = {
+  firstName: 'Pat',
+  lastName: 'Lee',
+  email: 'pat@example.com',
+  phone: '0412 345 678',
+  message: 'Hello there',
+  source: 'contact',
+  website: '',
+  elapsedMs: 5000,
+};
 const quoteBody = {
-  firstName: 'Pat', lastName: 'Lee', email: 'pat@example.com', phone: '0412 345 678', mobileNumber: '', preferredContact: 'Any time', state: 'NSW',
-  selectedCategories: ['civil-construction'], selectedCourses: ['CPC30220'], experience: '10 years', goals: '', additionalInfo: '', acceptedTerms: true, website: '', elapsedMs: 5000,
+  firstName: 'Pat',
+  lastName: 'Lee',
+  email: 'pat@example.com',
+  phone: '0412 345 678',
+  mobileNumber: '',
+  preferredContact: 'Any time',
+  state: 'NSW',
+  selectedCategories: ['civil-construction'],
+  selectedCourses: ['CPC30220'],
+  experience: '10 years',
+  goals: '',
+  additionalInfo: '',
+  acceptedTerms: true,
+  website: '',
+  elapsedMs: 5000,
 };
 const blogBody = {
-  title: 'Fuzzed post', excerpt: 'An excerpt', content: '<p>Body</p>', contentType: 'html', author: 'Staff', featuredImage: '', category: 'General',
-  tags: ['rpl'], seoKeywords: ['rpl'], metaTitle: '', metaDescription: '', isPublished: false,
+  title: 'Fuzzed post',
+  excerpt: 'An excerpt',
+  content: '<p>Body</p>',
+  contentType: 'html',
+  author: 'Staff',
+  featuredImage: '',
+  category: 'General',
+  tags: ['rpl'],
+  seoKeywords: ['rpl'],
+  metaTitle: '',
+  metaDescription: '',
+  isPublished: false,
 };
 const catalogueEdit = (() => {
-  const { about, overview, aboutCertification, scopeOfWork, experienceRequirements, eligibility, entryRequirements, regulatoryRequirements, jobOutcomes, careerOutcomes, studyPathway, terms } =
-    repositoryCatalogue().courseByCode.get('CPC30220')!;
-  const details = { about, overview, aboutCertification, scopeOfWork, experienceRequirements, eligibility, entryRequirements, regulatoryRequirements, jobOutcomes, careerOutcomes, studyPathway };
+  const {
+    about,
+    overview,
+    aboutCertification,
+    scopeOfWork,
+    experienceRequirements,
+    eligibility,
+    entryRequirements,
+    regulatoryRequirements,
+    jobOutcomes,
+    careerOutcomes,
+    studyPathway,
+    terms,
+  } = repositoryCatalogue().courseByCode.get('CPC30220')!;
+  const details = {
+    about,
+    overview,
+    aboutCertification,
+    scopeOfWork,
+    experienceRequirements,
+    eligibility,
+    entryRequirements,
+    regulatoryRequirements,
+    jobOutcomes,
+    careerOutcomes,
+    studyPathway,
+  };
   return { featured: false, details, evidence: [], terms, retired: null };
 })();
 const inquiryIds: string[] = [];
@@ -96,54 +155,293 @@ const blogEditKeys: string[] = ['no-such-post'];
 const blogViewKeys: string[] = ['no-such-post'];
 
 const ENDPOINTS: Endpoint[] = [
-  { route: '/api/auth/login', methods: ['POST'], auth: false, body: { username: STAFF.username, password: STAFF.password }, writes: (s) => (s === 200 || s === 401 ? ['throttle'] : []), runs: 120, covers: 'body {username,password}; wrong passwords record a failure only' },
-  { route: '/api/auth/link', methods: ['POST'], auth: false, body: { token: 'A'.repeat(43) }, writes: on2xx('sessions', 'throttle'), runs: 120, covers: 'body {token}: one-time sign-in links; unknown tokens write nothing' },
-  { route: '/api/auth/verify', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, bearer token, query' },
-  { route: '/api/auth/logout', methods: ['POST'], auth: true, writes: on2xx('users'), covers: 'method, bearer token, body ignored' },
-  { route: '/api/admin/dashboard-stats', methods: ['GET'], auth: true, writes: on2xx('counters'), covers: 'method, bearer token' },
-  { route: '/api/public/site-settings', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query, stray bodies' },
-  { route: '/api/admin/site-settings', methods: ['GET', 'POST'], auth: true, body: defaultSiteSettings as unknown as Record<string, unknown>, writes: on2xx('settings'), covers: 'body {contactInfo, socialMedia, business, partnerRtos, claims} nested, 16 KB cap, token' },
-  { route: '/api/admin/launch-readiness', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, bearer token' },
-  { route: '/api/admin/inquiries', methods: ['GET'], auth: true, query: { status: ['all', 'new', 'handled'], offset: ['0', '1', '5'], limit: ['1', '25', '100'], q: ['pat', 'example.com', 'CPC30220', 'carpentry', ''] }, writes: on2xx('inquiries'), covers: 'query {status, offset, limit, q}, token (a successful read may complete the inbox index and records the visit)' },
-  { route: '/api/admin/inquiries/export.csv', methods: ['GET'], auth: true, writes: on2xx('inquiries'), covers: 'method, token (a successful read may complete the inbox index)' },
-  { route: '/api/admin/inquiries/:id', methods: ['PATCH'], auth: true, body: { status: 'handled', assignee: STAFF.username }, params: { id: inquiryIds }, writes: on2xx('inquiries'), covers: 'path id, body {status, assignee}, token' },
-  { route: '/api/admin/inquiries/:id/notes', methods: ['POST'], auth: true, body: { text: 'Called back' }, params: { id: inquiryIds }, writes: on2xx('inquiries'), covers: 'path id, body {text}, 8 KB cap, token' },
-  { route: '/api/categories', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query' },
-  { route: '/api/categories/:slug', methods: ['GET', 'HEAD'], auth: false, params: { slug: ['civil-construction', 'health-fitness'] }, writes: NOTHING, covers: 'path slug' },
-  { route: '/api/categories/:slug/courses', methods: ['GET', 'HEAD'], auth: false, params: { slug: ['civil-construction'] }, writes: NOTHING, covers: 'path slug' },
   {
-    route: '/api/courses', methods: ['GET', 'HEAD'], auth: false,
-    query: { search: ['diploma', 'cert 3', 'CPC30220', ''], category: ['civil-construction', ''], level: [...LEVELS, ''], featured: ['true', 'false'], limit: ['1', '10', '1000'] },
-    writes: NOTHING, covers: 'query {search, category, level, featured, limit}',
+    route: '/api/auth/login',
+    methods: ['POST'],
+    auth: false,
+    body: { username: STAFF.username, password: STAFF.password },
+    writes: (s) => (s === 200 || s === 401 ? ['throttle'] : []),
+    runs: 120,
+    covers: 'body {username,password}; wrong passwords record a failure only',
   },
-  { route: '/api/courses/search-options', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query' },
-  { route: '/api/course-details/:code', methods: ['GET', 'HEAD'], auth: false, params: { code: ['CPC30220', 'bsb50120', ' BSB50120 '] }, writes: NOTHING, covers: 'path code' },
-  { route: '/api/email/contact', methods: ['POST'], auth: false, body: contactBody, writes: on2xx('inquiries', 'outbox'), runs: 200, covers: 'body (5 fields, source, honeypot, elapsedMs), 32 KB cap, content type' },
-  { route: '/api/email/quote', methods: ['POST'], auth: false, body: quoteBody, writes: on2xx('inquiries', 'outbox'), runs: 200, covers: 'body (quote fields, arrays of slugs/codes, terms), 32 KB cap' },
-  { route: '/categories/:slug', methods: ['GET'], auth: false, params: { slug: ['health-fitness'] }, writes: NOTHING, covers: 'path slug (301 or 404)' },
-  { route: '/courses/category/:slug', methods: ['GET'], auth: false, params: { slug: ['health-fitness'] }, writes: NOTHING, covers: 'path slug (301 or 404)' },
+  {
+    route: '/api/auth/link',
+    methods: ['POST'],
+    auth: false,
+    body: { token: 'A'.repeat(43) },
+    writes: on2xx('sessions', 'throttle'),
+    runs: 120,
+    covers: 'body {token}: one-time sign-in links; unknown tokens write nothing',
+  },
+  { route: '/api/auth/verify', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, bearer token, query' },
+  {
+    route: '/api/auth/logout',
+    methods: ['POST'],
+    auth: true,
+    writes: on2xx('users'),
+    covers: 'method, bearer token, body ignored',
+  },
+  {
+    route: '/api/admin/dashboard-stats',
+    methods: ['GET'],
+    auth: true,
+    writes: on2xx('counters'),
+    covers: 'method, bearer token',
+  },
+  {
+    route: '/api/public/site-settings',
+    methods: ['GET', 'HEAD'],
+    auth: false,
+    writes: NOTHING,
+    covers: 'method, query, stray bodies',
+  },
+  {
+    route: '/api/admin/site-settings',
+    methods: ['GET', 'POST'],
+    auth: true,
+    body: defaultSiteSettings as unknown as Record<string, unknown>,
+    writes: on2xx('settings'),
+    covers: 'body {contactInfo, socialMedia, business, partnerRtos, claims} nested, 16 KB cap, token',
+  },
+  {
+    route: '/api/admin/launch-readiness',
+    methods: ['GET'],
+    auth: true,
+    writes: NOTHING,
+    covers: 'method, bearer token',
+  },
+  {
+    route: '/api/admin/inquiries',
+    methods: ['GET'],
+    auth: true,
+    query: {
+      status: ['all', 'new', 'handled'],
+      offset: ['0', '1', '5'],
+      limit: ['1', '25', '100'],
+      q: ['pat', 'example.com', 'CPC30220', 'carpentry', ''],
+    },
+    writes: on2xx('inquiries'),
+    covers:
+      'query {status, offset, limit, q}, token (a successful read may complete the inbox index and records the visit)',
+  },
+  {
+    route: '/api/admin/inquiries/export.csv',
+    methods: ['GET'],
+    auth: true,
+    writes: on2xx('inquiries'),
+    covers: 'method, token (a successful read may complete the inbox index)',
+  },
+  {
+    route: '/api/admin/inquiries/:id',
+    methods: ['PATCH'],
+    auth: true,
+    body: { status: 'handled', assignee: STAFF.username },
+    params: { id: inquiryIds },
+    writes: on2xx('inquiries'),
+    covers: 'path id, body {status, assignee}, token',
+  },
+  {
+    route: '/api/admin/inquiries/:id/notes',
+    methods: ['POST'],
+    auth: true,
+    body: { text: 'Called back' },
+    params: { id: inquiryIds },
+    writes: on2xx('inquiries'),
+    covers: 'path id, body {text}, 8 KB cap, token',
+  },
+  { route: '/api/categories', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query' },
+  {
+    route: '/api/categories/:slug',
+    methods: ['GET', 'HEAD'],
+    auth: false,
+    params: { slug: ['civil-construction', 'health-fitness'] },
+    writes: NOTHING,
+    covers: 'path slug',
+  },
+  {
+    route: '/api/categories/:slug/courses',
+    methods: ['GET', 'HEAD'],
+    auth: false,
+    params: { slug: ['civil-construction'] },
+    writes: NOTHING,
+    covers: 'path slug',
+  },
+  {
+    route: '/api/courses',
+    methods: ['GET', 'HEAD'],
+    auth: false,
+    query: {
+      search: ['diploma', 'cert 3', 'CPC30220', ''],
+      category: ['civil-construction', ''],
+      level: [...LEVELS, ''],
+      featured: ['true', 'false'],
+      limit: ['1', '10', '1000'],
+    },
+    writes: NOTHING,
+    covers: 'query {search, category, level, featured, limit}',
+  },
+  {
+    route: '/api/courses/search-options',
+    methods: ['GET', 'HEAD'],
+    auth: false,
+    writes: NOTHING,
+    covers: 'method, query',
+  },
+  {
+    route: '/api/course-details/:code',
+    methods: ['GET', 'HEAD'],
+    auth: false,
+    params: { code: ['CPC30220', 'bsb50120', ' BSB50120 '] },
+    writes: NOTHING,
+    covers: 'path code',
+  },
+  {
+    route: '/api/email/contact',
+    methods: ['POST'],
+    auth: false,
+    body: contactBody,
+    writes: on2xx('inquiries', 'outbox'),
+    runs: 200,
+    covers: 'body (5 fields, source, honeypot, elapsedMs), 32 KB cap, content type',
+  },
+  {
+    route: '/api/email/quote',
+    methods: ['POST'],
+    auth: false,
+    body: quoteBody,
+    writes: on2xx('inquiries', 'outbox'),
+    runs: 200,
+    covers: 'body (quote fields, arrays of slugs/codes, terms), 32 KB cap',
+  },
+  {
+    route: '/categories/:slug',
+    methods: ['GET'],
+    auth: false,
+    params: { slug: ['health-fitness'] },
+    writes: NOTHING,
+    covers: 'path slug (301 or 404)',
+  },
+  {
+    route: '/courses/category/:slug',
+    methods: ['GET'],
+    auth: false,
+    params: { slug: ['health-fitness'] },
+    writes: NOTHING,
+    covers: 'path slug (301 or 404)',
+  },
   // Blog (issue 6): active as soon as functions with these routes exist.
-  { route: '/api/blogs', methods: ['GET', 'HEAD', 'POST'], auth: true, body: blogBody, query: { page: ['1', '2'], limit: ['9'], search: ['rpl', ''], tag: ['rpl'] }, writes: anyOn2xx, covers: 'public list query; POST body (blog form), token' },
-  { route: '/api/blogs/:slug', methods: ['GET', 'HEAD', 'PUT', 'DELETE'], auth: true, body: { ...blogBody, version: 1 }, params: { slug: blogEditKeys }, writes: anyOn2xx, covers: 'path slug/id; PUT body + version; DELETE; token' },
+  {
+    route: '/api/blogs',
+    methods: ['GET', 'HEAD', 'POST'],
+    auth: true,
+    body: blogBody,
+    query: { page: ['1', '2'], limit: ['9'], search: ['rpl', ''], tag: ['rpl'] },
+    writes: anyOn2xx,
+    covers: 'public list query; POST body (blog form), token',
+  },
+  {
+    route: '/api/blogs/:slug',
+    methods: ['GET', 'HEAD', 'PUT', 'DELETE'],
+    auth: true,
+    body: { ...blogBody, version: 1 },
+    params: { slug: blogEditKeys },
+    writes: anyOn2xx,
+    covers: 'path slug/id; PUT body + version; DELETE; token',
+  },
   { route: '/api/blogs/admin/all', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
-  { route: '/api/blogs/admin/publish-due', methods: ['POST'], auth: true, writes: anyOn2xx, covers: 'method, token (publishes due posts)' },
-  { route: '/api/blogs/admin/:id/revisions', methods: ['GET', 'POST'], auth: true, body: { revision: 1, version: 1 }, params: { id: blogEditKeys }, writes: anyOn2xx, covers: 'path id; POST body {revision, version}; token' },
-  { route: '/api/blogs/:slug/view', methods: ['POST'], auth: false, params: { slug: blogViewKeys }, writes: anyOn2xx, covers: 'path slug (view beacon)' },
-  { route: '/api/upload/image', methods: ['POST'], auth: true, writes: anyOn2xx, covers: 'content type, body, token (multipart attacks: hostile-upload.test.ts)' },
+  {
+    route: '/api/blogs/admin/publish-due',
+    methods: ['POST'],
+    auth: true,
+    writes: anyOn2xx,
+    covers: 'method, token (publishes due posts)',
+  },
+  {
+    route: '/api/blogs/admin/:id/revisions',
+    methods: ['GET', 'POST'],
+    auth: true,
+    body: { revision: 1, version: 1 },
+    params: { id: blogEditKeys },
+    writes: anyOn2xx,
+    covers: 'path id; POST body {revision, version}; token',
+  },
+  {
+    route: '/api/blogs/:slug/view',
+    methods: ['POST'],
+    auth: false,
+    params: { slug: blogViewKeys },
+    writes: anyOn2xx,
+    covers: 'path slug (view beacon)',
+  },
+  {
+    route: '/api/upload/image',
+    methods: ['POST'],
+    auth: true,
+    writes: anyOn2xx,
+    covers: 'content type, body, token (multipart attacks: hostile-upload.test.ts)',
+  },
   { route: '/api/uploads', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token (media picker list)' },
-  { route: '/api/uploads/:key', methods: ['GET', 'HEAD'], auth: false, params: { key: ['0123456789abcdef0123456789abcdef.webp'] }, writes: NOTHING, covers: 'path key' },
+  {
+    route: '/api/uploads/:key',
+    methods: ['GET', 'HEAD'],
+    auth: false,
+    params: { key: ['0123456789abcdef0123456789abcdef.webp'] },
+    writes: NOTHING,
+    covers: 'path key',
+  },
   // Catalogue editing (admin role): every save is one conditional write to the `catalogue` store.
   { route: '/api/admin/catalogue', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
   { route: '/api/admin/catalogue/rebuild', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
-  { route: '/api/admin/catalogue/courses', methods: ['POST'], auth: true, body: { code: 'CPC39991', facts: { title: 'Certificate III in Fuzzing', level: 'Certificate III', category: 'civil-construction', source: 'https://training.gov.au/Training/Details/CPC39991', checkedOn: '2026-11-20' }, edit: catalogueEdit }, writes: on2xx('catalogue'), runs: 60, covers: 'body {code, facts, edit} (new qualification), 64 KB cap, token' },
-  { route: '/api/admin/catalogue/courses/:code', methods: ['GET', 'PUT'], auth: true, body: { version: 0, edit: catalogueEdit }, params: { code: ['CPC30220', 'cpc30220'] }, writes: on2xx('catalogue'), runs: 80, covers: 'path code, body {version, edit} nested lists, token' },
-  { route: '/api/admin/catalogue/categories/:slug', methods: ['GET', 'PUT'], auth: true, body: { version: 0, edit: { description: 'Fitness and health services qualifications.', color: '#01675f', image: null } }, params: { slug: ['health-fitness'] }, writes: on2xx('catalogue'), runs: 80, covers: 'path slug, body {version, edit}, token' },
+  {
+    route: '/api/admin/catalogue/courses',
+    methods: ['POST'],
+    auth: true,
+    body: {
+      code: 'CPC39991',
+      facts: {
+        title: 'Certificate III in Fuzzing',
+        level: 'Certificate III',
+        category: 'civil-construction',
+        source: 'https://training.gov.au/Training/Details/CPC39991',
+        checkedOn: '2026-11-20',
+      },
+      edit: catalogueEdit,
+    },
+    writes: on2xx('catalogue'),
+    runs: 60,
+    covers: 'body {code, facts, edit} (new qualification), 64 KB cap, token',
+  },
+  {
+    route: '/api/admin/catalogue/courses/:code',
+    methods: ['GET', 'PUT'],
+    auth: true,
+    body: { version: 0, edit: catalogueEdit },
+    params: { code: ['CPC30220', 'cpc30220'] },
+    writes: on2xx('catalogue'),
+    runs: 80,
+    covers: 'path code, body {version, edit} nested lists, token',
+  },
+  {
+    route: '/api/admin/catalogue/categories/:slug',
+    methods: ['GET', 'PUT'],
+    auth: true,
+    body: {
+      version: 0,
+      edit: { description: 'Fitness and health services qualifications.', color: '#01675f', image: null },
+    },
+    params: { slug: ['health-fitness'] },
+    writes: on2xx('catalogue'),
+    runs: 80,
+    covers: 'path slug, body {version, edit}, token',
+  },
 ];
 
 /** Functions deliberately not fuzzed here, and why. */
 const NOT_FUZZED: Record<string, string> = {
-  '/courses/:code': 'serves the pre-rendered Course Not Found page by fetching it from the site; its headers and status are checked against the running server in tests/e2e/security-headers.spec.ts',
-  '/category/:slug': "serves the pre-rendered 'Category not found.' page the same way (tests/unit/not-found-pages.test.ts, tests/e2e/catalogue.spec.ts)",
+  '/courses/:code':
+    'serves the pre-rendered Course Not Found page by fetching it from the site; its headers and status are checked against the running server in tests/e2e/security-headers.spec.ts',
+  '/category/:slug':
+    "serves the pre-rendered 'Category not found.' page the same way (tests/unit/not-found-pages.test.ts, tests/e2e/catalogue.spec.ts)",
 };
 
 interface Attempt {
@@ -164,7 +462,10 @@ function bodies(base: Record<string, unknown> | undefined): fc.Arbitrary<string 
     { weight: 1, arbitrary: fc.constant(undefined) },
   ];
   if (base) {
-    choices.push({ weight: 6, arbitrary: mutatedBody(base).map(toJsonText) }, { weight: 1, arbitrary: fc.constant(toJsonText(base)) });
+    choices.push(
+      { weight: 6, arbitrary: mutatedBody(base).map(toJsonText) },
+      { weight: 1, arbitrary: fc.constant(toJsonText(base)) },
+    );
   }
   return fc.oneof(...choices);
 }
@@ -173,24 +474,40 @@ function attempts(row: Endpoint): fc.Arbitrary<Attempt> {
   const names = routeParams(row.route);
   const param = (name: string) => {
     const valid = row.params?.[name] ?? [];
-    return valid.length ? fc.oneof({ weight: 2, arbitrary: hostileParam }, { weight: 1, arbitrary: fc.constantFrom(...valid) }) : hostileParam;
+    return valid.length
+      ? fc.oneof({ weight: 2, arbitrary: hostileParam }, { weight: 1, arbitrary: fc.constantFrom(...valid) })
+      : hostileParam;
   };
   const queryKeys = Object.keys(row.query ?? {});
   const queryPair: fc.Arbitrary<[string, string]> = queryKeys.length
     ? fc.oneof(
-        { weight: 3, arbitrary: fc.constantFrom(...queryKeys).chain((key) => fc.tuple(fc.constant(key), fc.oneof(fc.constantFrom(...row.query![key]), hostileString))) },
+        {
+          weight: 3,
+          arbitrary: fc
+            .constantFrom(...queryKeys)
+            .chain((key) => fc.tuple(fc.constant(key), fc.oneof(fc.constantFrom(...row.query![key]), hostileString))),
+        },
         { weight: 1, arbitrary: fc.tuple(hostileKey, hostileString) },
       )
     : fc.tuple(hostileKey, hostileString);
   return fc.record({
-    method: fc.oneof({ weight: 5, arbitrary: fc.constantFrom(...row.methods) }, { weight: 1, arbitrary: fc.constantFrom(...METHODS) }),
-    params: fc.record(Object.fromEntries(names.map((name) => [name, param(name)]))) as fc.Arbitrary<Record<string, string>>,
+    method: fc.oneof(
+      { weight: 5, arbitrary: fc.constantFrom(...row.methods) },
+      { weight: 1, arbitrary: fc.constantFrom(...METHODS) },
+    ),
+    params: fc.record(Object.fromEntries(names.map((name) => [name, param(name)]))) as fc.Arbitrary<
+      Record<string, string>
+    >,
     query: fc.array(queryPair, { maxLength: queryKeys.length ? 6 : 2 }),
     body: bodies(row.body),
     contentType,
     contentLength,
     auth: row.auth
-      ? fc.oneof({ weight: 6, arbitrary: fc.constant('valid') }, { weight: 1, arbitrary: fc.constant('none') }, { weight: 2, arbitrary: hostileBearer })
+      ? fc.oneof(
+          { weight: 6, arbitrary: fc.constant('valid') },
+          { weight: 1, arbitrary: fc.constant('none') },
+          { weight: 2, arbitrary: hostileBearer },
+        )
       : fc.oneof({ weight: 4, arbitrary: fc.constant('none') }, { weight: 1, arbitrary: hostileBearer }),
     ip: fc.oneof(fc.constant('203.0.113.10'), fc.ipV4(), fc.ipV6()),
   });
@@ -202,10 +519,15 @@ async function buildRequest(row: Endpoint, attempt: Attempt): Promise<Request> {
   const headers = new Headers();
   if (attempt.contentType !== undefined) headers.set('content-type', attempt.contentType);
   if (attempt.contentLength !== undefined) headers.set('content-length', attempt.contentLength);
-  if (attempt.auth === 'valid') headers.set('authorization', `Bearer ${await issueToken((await getUser(STAFF.username))!)}`);
+  if (attempt.auth === 'valid')
+    headers.set('authorization', `Bearer ${await issueToken((await getUser(STAFF.username))!)}`);
   else if (attempt.auth !== 'none') headers.set('authorization', attempt.auth);
   const hasBody = attempt.method !== 'GET' && attempt.method !== 'HEAD' && attempt.body !== undefined;
-  return new Request(url, { method: attempt.method, headers, body: hasBody ? (attempt.body as BodyInit | undefined) : undefined });
+  return new Request(url, {
+    method: attempt.method,
+    headers,
+    body: hasBody ? (attempt.body as BodyInit | undefined) : undefined,
+  });
 }
 
 const describeAttempt = (row: Endpoint, a: Attempt) =>
@@ -221,22 +543,45 @@ beforeAll(async () => {
   process.env.JWT_SECRET = 'hostile-suite-secret-that-is-long-enough-0123456789';
   delete process.env.RESEND_API_KEY;
   blobs = await startInspectableBlobs();
-  await createUser({ username: STAFF.username, firstName: 'Fuzz', lastName: 'Admin', role: 'admin', password: STAFF.password });
+  await createUser({
+    username: STAFF.username,
+    firstName: 'Fuzz',
+    lastName: 'Admin',
+    role: 'admin',
+    password: STAFF.password,
+  });
   const contact = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', phone: '0400 000 000' };
-  for (const day of [1, 2]) inquiryIds.push((await createInquiry({ kind: 'contact', source: 'contact', contact, message: 'Hi' }, new Date(Date.UTC(2026, 0, day)))).id);
+  for (const day of [1, 2])
+    inquiryIds.push(
+      (
+        await createInquiry(
+          { kind: 'contact', source: 'contact', contact, message: 'Hi' },
+          new Date(Date.UTC(2026, 0, day)),
+        )
+      ).id,
+    );
   // The first inbox read completes the inbox index; a live store has long had it, and every row starts from
   // this copy, so read once here (a refusal that needs the total, such as an offset past the end, reads too).
   const inbox = await handlerFor('/api/admin/inquiries')!.handler(
-    new Request('http://localhost/api/admin/inquiries', { headers: { authorization: `Bearer ${await issueToken((await getUser(STAFF.username))!)}` } }),
+    new Request('http://localhost/api/admin/inquiries', {
+      headers: { authorization: `Bearer ${await issueToken((await getUser(STAFF.username))!)}` },
+    }),
     fakeContext({}),
   );
   expect((inbox as Response).status, 'a first inbox read').toBe(200);
   const blogs = handlerFor('/api/blogs');
   if (blogs) {
     const token = await issueToken((await getUser(STAFF.username))!);
-    for (const [keys, title] of [[blogEditKeys, 'Post to edit'], [blogViewKeys, 'Post to view']] as const) {
+    for (const [keys, title] of [
+      [blogEditKeys, 'Post to edit'],
+      [blogViewKeys, 'Post to view'],
+    ] as const) {
       const created = (await blogs.handler(
-        new Request('http://localhost/api/blogs', { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify({ ...blogBody, title, isPublished: true }) }),
+        new Request('http://localhost/api/blogs', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ ...blogBody, title, isPublished: true }),
+        }),
         fakeContext({}),
       )) as Response;
       expect(created.status, 'a post to fuzz edits and beacons against').toBeLessThan(300);
@@ -250,8 +595,17 @@ beforeAll(async () => {
 afterAll(async () => {
   await blobs?.stop();
   if (seeded) await rm(seeded, { recursive: true, force: true });
-  const rows = [...stats].map(([route, { runs, statuses }]) => ({ route, runs, statuses: [...statuses].sort(([a], [b]) => a - b).map(([s, n]) => `${s}x${n}`).join(' ') }));
-  process.stdout.write(`\nhostile-api (seed ${FUZZ_SEED}):\n${rows.map((r) => `  ${r.route.padEnd(36)} ${String(r.runs).padStart(4)} runs  ${r.statuses}`).join('\n')}\n`);
+  const rows = [...stats].map(([route, { runs, statuses }]) => ({
+    route,
+    runs,
+    statuses: [...statuses]
+      .sort(([a], [b]) => a - b)
+      .map(([s, n]) => `${s}x${n}`)
+      .join(' '),
+  }));
+  process.stdout.write(
+    `\nhostile-api (seed ${FUZZ_SEED}):\n${rows.map((r) => `  ${r.route.padEnd(36)} ${String(r.runs).padStart(4)} runs  ${r.statuses}`).join('\n')}\n`,
+  );
 });
 beforeEach(() => {
   // The local outbox and the lockout log every message; the fuzzer sends thousands.
@@ -267,13 +621,18 @@ describe('the fuzz table covers every function', () => {
     expect(routed.length).toBeGreaterThan(10);
     expect(routed.filter((entry) => !covered.has(entry.split(': ')[1]))).toEqual([]);
     // The only functions without a route are the scheduled ones (blog publishing, mail retry), which take no input.
-    expect(FUNCTIONS.filter((fn) => fn.paths.length === 0).map((fn) => fn.file).sort()).toEqual(['blog-schedule.mts', 'mail-retry.mts']);
+    expect(
+      FUNCTIONS.filter((fn) => fn.paths.length === 0)
+        .map((fn) => fn.file)
+        .sort(),
+    ).toEqual(['blog-schedule.mts', 'mail-retry.mts']);
   });
 });
 
 /** Puts the blob folder back to the seeded copy (the server reads its files on every request). */
 async function restoreSeededStore() {
-  for (const name of await readdir(blobs.directory)) await rm(join(blobs.directory, name), { recursive: true, force: true });
+  for (const name of await readdir(blobs.directory))
+    await rm(join(blobs.directory, name), { recursive: true, force: true });
   await cp(seeded, blobs.directory, { recursive: true });
 }
 
@@ -309,7 +668,11 @@ describe.each(ENDPOINTS)('$route', (row) => {
         }
         const after = await snapshotBlobs(blobs.directory);
         const allowed = row.writes(status, attempt.method);
-        if (allowed) expect(changedStores(before, after).filter((store) => !allowed.includes(store)), `stores written: ${where}`).toEqual([]);
+        if (allowed)
+          expect(
+            changedStores(before, after).filter((store) => !allowed.includes(store)),
+            `stores written: ${where}`,
+          ).toEqual([]);
         expect(Object.getOwnPropertyNames(Object.prototype).sort().join(), where).toBe(prototypeKeys);
         expect(({} as Record<string, unknown>).polluted, where).toBeUndefined();
       }),

@@ -24,7 +24,16 @@ function parse(value: unknown) {
 }
 
 describe('JSON-LD cannot be broken out of', () => {
-  const breakouts = ['</script><img src=x onerror=__xss(1)>', '</SCRIPT ><svg onload=__xss(2)>', '<!--<script>', '</script', '</script>', '\u2028\u2029', ...HTML_PAYLOADS.map((p) => p.html), ...MARKDOWN_PAYLOADS.map((p) => p.html)];
+  const breakouts = [
+    '</script><img src=x onerror=__xss(1)>',
+    '</SCRIPT ><svg onload=__xss(2)>',
+    '<!--<script>',
+    '</script',
+    '</script>',
+    '\u2028\u2029',
+    ...HTML_PAYLOADS.map((p) => p.html),
+    ...MARKDOWN_PAYLOADS.map((p) => p.html),
+  ];
 
   it.each(breakouts)('%s stays data', (text) => {
     const value = [{ '@type': 'BlogPosting', headline: text, author: { name: text }, keywords: [text] }];
@@ -36,11 +45,20 @@ describe('JSON-LD cannot be broken out of', () => {
 
   it('holds for any string (property)', () => {
     fc.assert(
-      fc.property(fc.oneof(hostileString, fc.string({ unit: fc.constantFrom('<', '/', 's', 'c', 'r', 'i', 'p', 't', '>', '!', '-', ' ', '\u2028'), maxLength: 30 })), (text) => {
-        const parsed = parse({ name: text });
-        expect(parsed.data).toEqual({ name: text });
-        expect(parsed.elements).toEqual(['p']);
-      }),
+      fc.property(
+        fc.oneof(
+          hostileString,
+          fc.string({
+            unit: fc.constantFrom('<', '/', 's', 'c', 'r', 'i', 'p', 't', '>', '!', '-', ' ', '\u2028'),
+            maxLength: 30,
+          }),
+        ),
+        (text) => {
+          const parsed = parse({ name: text });
+          expect(parsed.data).toEqual({ name: text });
+          expect(parsed.elements).toEqual(['p']);
+        },
+      ),
       fuzzParameters(300),
     );
   });

@@ -8,7 +8,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import sharp from 'sharp';
-import { fakeContext, handlerFor, missingSecurityHeaders, snapshotBlobs, startInspectableBlobs, type LocalBlobs } from './helpers/hostile';
+import {
+  fakeContext,
+  handlerFor,
+  missingSecurityHeaders,
+  snapshotBlobs,
+  startInspectableBlobs,
+  type LocalBlobs,
+} from './helpers/hostile';
 import { multipartBody, uploadAttacks, type UploadAttack } from '../fixtures/upload-attacks';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
@@ -42,7 +49,13 @@ describe('POST /api/upload/image under attack', () => {
     expect(upload, 'a function with the route /api/upload/image').toBeDefined();
     process.env.JWT_SECRET = 'upload-attack-secret-that-is-long-enough-0123456789';
     blobs = await startInspectableBlobs();
-    await createUser({ username: 'upload-admin', firstName: 'Up', lastName: 'Loader', role: 'admin', password: 'a long enough password' });
+    await createUser({
+      username: 'upload-admin',
+      firstName: 'Up',
+      lastName: 'Loader',
+      role: 'admin',
+      password: 'a long enough password',
+    });
     token = await issueToken((await getUser('upload-admin'))!);
   });
   afterAll(() => blobs?.stop());
@@ -55,13 +68,17 @@ describe('POST /api/upload/image under attack', () => {
     const { body, contentType } = multipartBody(attack.parts);
     const headers: Record<string, string> = { authorization, 'content-type': attack.contentType ?? contentType };
     if (attack.contentLength) headers['content-length'] = attack.contentLength;
-    return (await upload!.handler(new Request('http://localhost/api/upload/image', { method: 'POST', headers, body: body as BodyInit }), fakeContext({}))) as Response;
+    return (await upload!.handler(
+      new Request('http://localhost/api/upload/image', { method: 'POST', headers, body: body as BodyInit }),
+      fakeContext({}),
+    )) as Response;
   };
 
   it('refuses anyone without a valid token, storing nothing', async () => {
     const before = await snapshotBlobs(blobs.directory);
     const ok = attacks.find((a) => a.name.startsWith('declared type differs'))!;
-    for (const authorization of ['', 'Bearer nope', `Bearer ${token}x`]) expect((await send(ok, authorization)).status).toBe(401);
+    for (const authorization of ['', 'Bearer nope', `Bearer ${token}x`])
+      expect((await send(ok, authorization)).status).toBe(401);
     expect(await snapshotBlobs(blobs.directory)).toEqual(before);
   });
 
@@ -92,7 +109,10 @@ describe('POST /api/upload/image under attack', () => {
     }
     if (serve) {
       const key = imageUrl.split('/').pop();
-      const served = (await serve.handler(new Request(`http://localhost${imageUrl}`), fakeContext({ key }))) as Response;
+      const served = (await serve.handler(
+        new Request(`http://localhost${imageUrl}`),
+        fakeContext({ key }),
+      )) as Response;
       expect(served.status).toBe(200);
       expect(served.headers.get('content-type')).toMatch(/^image\/(webp|jpeg|png|gif)$/);
       expect(served.headers.get('x-content-type-options')).toBe('nosniff');

@@ -23,14 +23,30 @@ beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
   vi.spyOn(console, 'log').mockImplementation(() => {});
-  await createUser({ username: 'scale-admin', firstName: 'Sal', lastName: 'Scale', role: 'admin', password: 'a long enough password' });
+  await createUser({
+    username: 'scale-admin',
+    firstName: 'Sal',
+    lastName: 'Scale',
+    role: 'admin',
+    password: 'a long enough password',
+  });
   token = await issueToken((await getUser('scale-admin'))!);
   // Three months of inquiries.
   const start = Date.parse('2026-08-20T00:00:00Z');
   const created: InquiryRecord[] = [];
   for (let n = 0; n < TOTAL; n++) {
     const at = new Date(start + n * 23 * 3600_000);
-    created.push(await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: `P${n}`, lastName: 'Lee', email: `p${n}@example.com`, phone: '0400 000 000' }, message: `Message ${n}` }, at));
+    created.push(
+      await createInquiry(
+        {
+          kind: 'contact',
+          source: 'contact',
+          contact: { firstName: `P${n}`, lastName: 'Lee', email: `p${n}@example.com`, phone: '0400 000 000' },
+          message: `Message ${n}`,
+        },
+        at,
+      ),
+    );
   }
   ids = created.map((r) => r.id).sort();
   for (const id of ids.filter((_, i) => i % 3 === 0)) {
@@ -44,7 +60,13 @@ afterAll(() => blobs.stop());
 afterEach(() => vi.restoreAllMocks());
 
 const call = (path: string, init: RequestInit = {}, params: Record<string, string> = {}) =>
-  handler(new Request(`http://localhost${path}`, { ...init, headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) } }), { params } as unknown as Context);
+  handler(
+    new Request(`http://localhost${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, ...(init.headers ?? {}) },
+    }),
+    { params } as unknown as Context,
+  );
 
 /** Counts reads of inquiry records and listings of every record while `work` runs. */
 async function reads<T>(work: () => Promise<T>): Promise<{ result: T; records: number; fullListings: number }> {
@@ -66,7 +88,8 @@ async function reads<T>(work: () => Promise<T>): Promise<{ result: T; records: n
   vi.spyOn(proto, 'list').mockImplementation(function (this: Store, options?: { prefix?: string }) {
     // Only the inquiries store's own listings (the page also lists the staff accounts, a few entries).
     const inquiriesStore = String((this as unknown as { name?: string }).name).endsWith('inquiries');
-    if (inquiriesStore && ((options?.prefix ?? '') === '' || 'inquiry/'.startsWith(options?.prefix ?? ''))) fullListings++;
+    if (inquiriesStore && ((options?.prefix ?? '') === '' || 'inquiry/'.startsWith(options?.prefix ?? '')))
+      fullListings++;
     return (list as (...a: unknown[]) => unknown).call(this, options);
   } as never);
   try {
@@ -88,8 +111,13 @@ describe('finding 9: the staff inbox reads every inquiry on every page and expor
       ['status=new&offset=30&limit=10', 'new', 30, 10],
       ['status=handled&offset=10&limit=25', 'handled', 10, 25],
     ] as const) {
-      const { result, records, fullListings } = await reads(async () => (await call(`/api/admin/inquiries?${query}`)).json());
-      expect(result.items.map((i: InquiryRecord) => i.id), query).toEqual(newestFirst(filter).slice(offset, offset + limit));
+      const { result, records, fullListings } = await reads(async () =>
+        (await call(`/api/admin/inquiries?${query}`)).json(),
+      );
+      expect(
+        result.items.map((i: InquiryRecord) => i.id),
+        query,
+      ).toEqual(newestFirst(filter).slice(offset, offset + limit));
       expect(result.total, query).toBe(counts[filter]);
       expect(result.counts, query).toEqual(counts);
       expect(records, `${query}: records read`).toBeLessThanOrEqual(limit);
@@ -100,7 +128,11 @@ describe('finding 9: the staff inbox reads every inquiry on every page and expor
   it('counts follow status changes; past the end answers 400', async () => {
     const id = ids[1];
     expect(handled.has(id)).toBe(false);
-    const patched = await call(`/api/admin/inquiries/${id}`, { method: 'PATCH', body: '{"status":"handled"}', headers: { 'content-type': 'application/json' } }, { id });
+    const patched = await call(
+      `/api/admin/inquiries/${id}`,
+      { method: 'PATCH', body: '{"status":"handled"}', headers: { 'content-type': 'application/json' } },
+      { id },
+    );
     expect(patched.status).toBe(200);
     const page = await (await call('/api/admin/inquiries?status=handled&limit=100')).json();
     expect(page.counts).toEqual({ all: TOTAL, new: TOTAL - handled.size - 1, handled: handled.size + 1 });
@@ -148,7 +180,11 @@ describe('finding 10: PATCH of an unknown inquiry answers 404', () => {
     'nope',
     '..%2F..%2Fusers%2Fstaff',
   ])('%s -> 404 "Inquiry not found."', async (id) => {
-    const response = await call(`/api/admin/inquiries/${id}`, { method: 'PATCH', body: '{"status":"handled"}', headers: { 'content-type': 'application/json' } }, { id });
+    const response = await call(
+      `/api/admin/inquiries/${id}`,
+      { method: 'PATCH', body: '{"status":"handled"}', headers: { 'content-type': 'application/json' } },
+      { id },
+    );
     expect(response.status).toBe(404);
     expect(await response.json()).toEqual({ message: 'Inquiry not found.' });
     expect(await getInquiry(id)).toBeNull();

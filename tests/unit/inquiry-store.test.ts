@@ -43,7 +43,9 @@ describe('inquiry ids', () => {
     expect(isInquiryId('../../etc/passwd')).toBe(false);
   });
   it('give each e-mail a stable idempotency key', () => {
-    expect(mailIdempotencyKey('20250722T101530123Z-0a1b2c3d', 'staff')).toBe('inquiry-20250722T101530123Z-0a1b2c3d-staff');
+    expect(mailIdempotencyKey('20250722T101530123Z-0a1b2c3d', 'staff')).toBe(
+      'inquiry-20250722T101530123Z-0a1b2c3d-staff',
+    );
   });
 });
 
@@ -59,8 +61,18 @@ describe('inquiries store', () => {
 
   it('stores a new inquiry as new, with both e-mails held by the storing request and a pending-mail marker', async () => {
     const record = await getInquiry(stored[0].id);
-    expect(record).toMatchObject({ kind: 'contact', source: 'contact', status: 'new', handledAt: null, message: 'Hello' });
-    expect(record!.mail.staff).toMatchObject({ state: 'sending', attempts: 0, idempotencyKey: `inquiry-${stored[0].id}-staff` });
+    expect(record).toMatchObject({
+      kind: 'contact',
+      source: 'contact',
+      status: 'new',
+      handledAt: null,
+      message: 'Hello',
+    });
+    expect(record!.mail.staff).toMatchObject({
+      state: 'sending',
+      attempts: 0,
+      idempotencyKey: `inquiry-${stored[0].id}-staff`,
+    });
     expect(record!.mail.ack.idempotencyKey).toBe(`inquiry-${stored[0].id}-ack`);
     expect((await listPendingMailIds()).sort()).toEqual(stored.map((r) => r.id).sort());
   });
@@ -121,17 +133,48 @@ describe('CSV export', () => {
     expect(csvCell('line\nbreak')).toBe('"line\nbreak"');
   });
 
-  it.each(['=1+1', '+61 412', '-2', '@SUM(A1)', '\tx', '\rx'])('neutralises the formula-like cell %j with a leading apostrophe', (value) => {
-    expect(csvCell(value).replace(/^"/, '')).toMatch(/^'/);
-  });
+  it.each(['=1+1', '+61 412', '-2', '@SUM(A1)', '\tx', '\rx'])(
+    'neutralises the formula-like cell %j with a leading apostrophe',
+    (value) => {
+      expect(csvCell(value).replace(/^"/, '')).toMatch(/^'/);
+    },
+  );
 
   it('exports a header row and one row per inquiry, CRLF-terminated', async () => {
     const records = await listAllInquiries();
-    records[0] = { ...records[0], contact: { ...records[0].contact, firstName: '=HYPERLINK("http://evil")' }, message: 'Hi, "there"\nbye' } as InquiryRecord;
+    records[0] = {
+      ...records[0],
+      contact: { ...records[0].contact, firstName: '=HYPERLINK("http://evil")' },
+      message: 'Hi, "there"\nbye',
+    } as InquiryRecord;
     const csv = inquiriesToCsv(records);
     const lines = csv.split('\r\n');
     expect(lines[0]).toBe(
-      ['Received (UTC)', 'Id', 'Form', 'Status', 'Handled at', 'First name', 'Last name', 'E-mail', 'Phone', 'Message', 'State', 'Preferred contact', 'Categories', 'Courses', 'Experience', 'Goals', 'Additional info', 'Consent: share with partner RTO', 'Consent: marketing', 'Staff e-mail', 'Visitor e-mail'].map((name) => `"${name}"`).join(','),
+      [
+        'Received (UTC)',
+        'Id',
+        'Form',
+        'Status',
+        'Handled at',
+        'First name',
+        'Last name',
+        'E-mail',
+        'Phone',
+        'Message',
+        'State',
+        'Preferred contact',
+        'Categories',
+        'Courses',
+        'Experience',
+        'Goals',
+        'Additional info',
+        'Consent: share with partner RTO',
+        'Consent: marketing',
+        'Staff e-mail',
+        'Visitor e-mail',
+      ]
+        .map((name) => `"${name}"`)
+        .join(','),
     );
     expect(csv).toContain(`"'=HYPERLINK(""http://evil"")"`);
     expect(csv).toContain('"Hi, ""there""\nbye"');
@@ -141,13 +184,32 @@ describe('CSV export', () => {
 
   it('lists quote details in their columns', () => {
     const record: InquiryRecord = {
-      id: '20250722T101530123Z-0a1b2c3d', kind: 'quote', source: 'quote', createdAt: '2025-07-22T10:15:30.123Z', status: 'new', handledAt: null,
+      id: '20250722T101530123Z-0a1b2c3d',
+      kind: 'quote',
+      source: 'quote',
+      createdAt: '2025-07-22T10:15:30.123Z',
+      status: 'new',
+      handledAt: null,
       contact: { firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '0412 345 678' },
       quote: {
-        mobileNumber: '', preferredContact: 'Any time', state: 'VIC', selectedCategories: ['civil-construction'], selectedCourses: ['RII30820'],
+        mobileNumber: '',
+        preferredContact: 'Any time',
+        state: 'VIC',
+        selectedCategories: ['civil-construction'],
+        selectedCourses: ['RII30820'],
         categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-        courses: [{ code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction' }],
-        experience: '12 years', goals: '', additionalInfo: '', notSure: false,
+        courses: [
+          {
+            code: 'RII30820',
+            title: 'Certificate III in Civil Construction Plant Operations',
+            level: 'Certificate III',
+            category: 'civil-construction',
+          },
+        ],
+        experience: '12 years',
+        goals: '',
+        additionalInfo: '',
+        notSure: false,
       },
       mail: {
         staff: { state: 'sent', attempts: 1, idempotencyKey: 'k1' },
@@ -168,14 +230,29 @@ describe('stored records are typed by their schemas', () => {
       source: 'quote',
       contact: { firstName: 'Quinn', lastName: 'Field', email: 'quinn@example.com', phone: '0412 345 678' },
       quote: {
-        state: 'QLD', selectedCategories: ['civil-construction'], selectedCourses: [], notSure: true, experience: 'Ten years on sites',
-        categories: [{ slug: 'civil-construction', name: 'Civil Construction' }], courses: [], matches: ['CPC30220'],
+        state: 'QLD',
+        selectedCategories: ['civil-construction'],
+        selectedCourses: [],
+        notSure: true,
+        experience: 'Ten years on sites',
+        categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
+        courses: [],
+        matches: ['CPC30220'],
         // Not a field of the quote form or the stored record: never stored.
         ...({ internalScore: 99 } as object),
       },
     });
-    const stored = (await dataStore('inquiries').get(`inquiry/${record.id}`, { type: 'json' })) as { quote: Record<string, unknown> };
-    expect(stored.quote).toMatchObject({ notSure: true, matches: ['CPC30220'], experience: 'Ten years on sites', goals: '', preferredContact: '', mobileNumber: '' });
+    const stored = (await dataStore('inquiries').get(`inquiry/${record.id}`, { type: 'json' })) as {
+      quote: Record<string, unknown>;
+    };
+    expect(stored.quote).toMatchObject({
+      notSure: true,
+      matches: ['CPC30220'],
+      experience: 'Ten years on sites',
+      goals: '',
+      preferredContact: '',
+      mobileNumber: '',
+    });
     expect(stored.quote).not.toHaveProperty('internalScore');
     expect(stored.quote).not.toHaveProperty('acceptedTerms');
     expect(stored.quote).not.toHaveProperty('email');

@@ -10,10 +10,24 @@ const ids = (settings: typeof defaultSiteSettings, courses: { code: string; chec
 
 function launchable() {
   const settings = structuredClone(defaultSiteSettings);
-  settings.contactInfo = { email: 'hello@real.com.au', phone: '02 9999 1111', phoneSecondary: '', address: '1 Real St, Sydney NSW 2000', businessHours: 'Mon - Fri' };
+  settings.contactInfo = {
+    email: 'hello@real.com.au',
+    phone: '02 9999 1111',
+    phoneSecondary: '',
+    address: '1 Real St, Sydney NSW 2000',
+    businessHours: 'Mon - Fri',
+  };
   settings.socialMedia = { facebook: 'https://facebook.com/real', instagram: '', youtube: '' };
   settings.business = { legalName: 'Real Pty Ltd', abn: '51824753556' };
-  settings.partnerRtos = [v.parse(PartnerRtoSchema, { legalName: 'RTO Pty Ltd', code: '12345', registerUrl: '', categories: [], courses: [] })];
+  settings.partnerRtos = [
+    v.parse(PartnerRtoSchema, {
+      legalName: 'RTO Pty Ltd',
+      code: '12345',
+      registerUrl: '',
+      categories: [],
+      courses: [],
+    }),
+  ];
   for (const claim of Object.values(settings.claims)) claim.source = 'Client records 2025';
   return settings;
 }
@@ -22,16 +36,29 @@ describe('launch readiness', () => {
   it('lists every built-in default and unverified fact of the shipped settings', () => {
     const items = computeLaunchReadiness(defaultSiteSettings, { now, courses: [] }).items;
     const found = items.map((item) => item.id);
-    expect(found).toEqual(expect.arrayContaining([
-      'default-contactInfo.email', 'default-contactInfo.phone', 'default-contactInfo.phoneSecondary',
-      'no-partner-rto', 'no-abn', 'no-legal-name',
-      'claim-no-source-qualifications', 'claim-no-source-sectors', 'claim-no-source-successRate', 'claim-no-source-satisfaction', 'claim-no-source-completionTime', 'claim-no-source-process',
-    ]));
+    expect(found).toEqual(
+      expect.arrayContaining([
+        'default-contactInfo.email',
+        'default-contactInfo.phone',
+        'default-contactInfo.phoneSecondary',
+        'no-partner-rto',
+        'no-abn',
+        'no-legal-name',
+        'claim-no-source-qualifications',
+        'claim-no-source-sectors',
+        'claim-no-source-successRate',
+        'claim-no-source-satisfaction',
+        'claim-no-source-completionTime',
+        'claim-no-source-process',
+      ]),
+    );
     // Each item links to the settings section where it is fixed.
     expect(items.find((item) => item.id === 'default-contactInfo.phone')?.href).toBe('/admin/settings#contact');
     expect(items.find((item) => item.id === 'no-partner-rto')?.href).toBe('/admin/settings#partner-rtos');
     expect(items.find((item) => item.id === 'no-abn')?.href).toBe('/admin/settings#business');
-    expect(items.find((item) => item.id === 'claim-no-source-successRate')?.href).toBe('/admin/settings#setting-claims-successRate-source');
+    expect(items.find((item) => item.id === 'claim-no-source-successRate')?.href).toBe(
+      '/admin/settings#setting-claims-successRate-source',
+    );
   });
 
   it('is ready once real details, an RTO, an ABN and sources are in', () => {
@@ -53,7 +80,9 @@ describe('launch readiness', () => {
       { code: 'NONE' },
     ];
     const result = computeLaunchReadiness(launchable(), { now, courses });
-    expect(result.items).toEqual([expect.objectContaining({ id: 'stale-check', href: '/admin/courses', text: expect.stringContaining('OLD1') })]);
+    expect(result.items).toEqual([
+      expect.objectContaining({ id: 'stale-check', href: '/admin/courses', text: expect.stringContaining('OLD1') }),
+    ]);
     expect(result.items[0]!.text).not.toContain('NEW1');
     expect(isOlderThanSixMonths('2026-05-22', now)).toBe(true);
     expect(isOlderThanSixMonths('2026-05-24', now)).toBe(false);

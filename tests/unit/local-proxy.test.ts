@@ -11,7 +11,12 @@ import { startCompressingProxy, MAX_BODY_BYTES } from '../../scripts/compressing
 import { supervise } from '../../scripts/supervise.mjs';
 
 const SECRET = 'test-local-secret';
-interface Seen { method: string; url: string; headers: http.IncomingHttpHeaders; bytes: number }
+interface Seen {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  bytes: number;
+}
 let seen: Seen[] = [];
 let upstream: http.Server;
 let upstreamPort: number;
@@ -26,11 +31,21 @@ beforeAll(async () => {
       seen.push({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, bytes });
       const self = `localhost:${upstreamPort}`;
       if (req.url === '/leaky') {
-        res.writeHead(302, { location: `http://${self}/elsewhere`, 'x-powered-by': 'Express', 'x-nf-fetch-timing': `${self};dur=1`, 'content-type': 'text/html; charset=utf-8' });
+        res.writeHead(302, {
+          location: `http://${self}/elsewhere`,
+          'x-powered-by': 'Express',
+          'x-nf-fetch-timing': `${self};dur=1`,
+          'content-type': 'text/html; charset=utf-8',
+        });
         return res.end(`<a href="http://${self}/elsewhere">moved</a> and http://127.0.0.1:${upstreamPort}/x`);
       }
       if (req.url === '/cached') {
-        res.writeHead(200, { 'content-type': 'application/json', 'netlify-cdn-cache-control': 'public, s-maxage=600', 'netlify-cache-tag': 'blog', 'x-powered-by': 'Express' });
+        res.writeHead(200, {
+          'content-type': 'application/json',
+          'netlify-cdn-cache-control': 'public, s-maxage=600',
+          'netlify-cache-tag': 'blog',
+          'x-powered-by': 'Express',
+        });
         return res.end(JSON.stringify({ n: seen.length }));
       }
       res.writeHead(200, { 'content-type': 'application/json', 'x-powered-by': 'Express' });
@@ -51,32 +66,50 @@ beforeEach(() => {
 });
 
 /** A raw request (the path is sent exactly as given), optionally streaming a body in chunks. */
-function send(path: string, { method = 'GET', headers = {}, body, chunks }: { method?: string; headers?: Record<string, string | number>; body?: Buffer; chunks?: { size: number; count: number } } = {}) {
-  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; raw: Buffer }>((resolve, reject) => {
-    const req = http.request({ host: '127.0.0.1', port: proxyPort, method, path, headers: { 'accept-encoding': 'identity', ...headers } }, (res) => {
-      const parts: Buffer[] = [];
-      res.on('data', (part: Buffer) => parts.push(part));
-      res.on('end', () => {
-        const raw = Buffer.concat(parts);
-        resolve({ status: res.statusCode ?? 0, headers: res.headers, text: raw.toString('utf8'), raw });
+function send(
+  path: string,
+  {
+    method = 'GET',
+    headers = {},
+    body,
+    chunks,
+  }: {
+    method?: string;
+    headers?: Record<string, string | number>;
+    body?: Buffer;
+    chunks?: { size: number; count: number };
+  } = {},
+) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string; raw: Buffer }>(
+    (resolve, reject) => {
+      const req = http.request(
+        { host: '127.0.0.1', port: proxyPort, method, path, headers: { 'accept-encoding': 'identity', ...headers } },
+        (res) => {
+          const parts: Buffer[] = [];
+          res.on('data', (part: Buffer) => parts.push(part));
+          res.on('end', () => {
+            const raw = Buffer.concat(parts);
+            resolve({ status: res.statusCode ?? 0, headers: res.headers, text: raw.toString('utf8'), raw });
+          });
+        },
+      );
+      req.on('error', (error: NodeJS.ErrnoException) => {
+        // The proxy may close the connection after refusing a body that is still being sent.
+        if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
       });
-    });
-    req.on('error', (error: NodeJS.ErrnoException) => {
-      // The proxy may close the connection after refusing a body that is still being sent.
-      if (error.code !== 'EPIPE' && error.code !== 'ECONNRESET') reject(error);
-    });
-    if (chunks) {
-      let left = chunks.count;
-      const pump = () => {
-        while (left > 0) {
-          left--;
-          if (!req.write(Buffer.alloc(chunks.size, 0x61))) return void req.once('drain', pump);
-        }
-        req.end();
-      };
-      pump();
-    } else req.end(body);
-  });
+      if (chunks) {
+        let left = chunks.count;
+        const pump = () => {
+          while (left > 0) {
+            left--;
+            if (!req.write(Buffer.alloc(chunks.size, 0x61))) return void req.once('drain', pump);
+          }
+          req.end();
+        };
+        pump();
+      } else req.end(body);
+    },
+  );
 }
 
 describe('finding 1: one request stops the local site (the local proxy)', () => {
@@ -92,14 +125,22 @@ describe('finding 1: one request stops the local site (the local proxy)', () => 
 
   it('answers a body declared over the cap with 413 and passes nothing on', async () => {
     const body = Buffer.alloc(7 * 1024 * 1024, 0x20);
-    const answer = await send('/api/email/contact', { method: 'POST', headers: { 'content-type': 'application/json', 'content-length': body.length }, body });
+    const answer = await send('/api/email/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'content-length': body.length },
+      body,
+    });
     expect(answer.status).toBe(413);
     expect(JSON.parse(answer.text).message).toEqual(expect.any(String));
     expect(seen).toEqual([]);
   });
 
   it('answers a streamed body that grows over the cap with 413 and passes nothing on', async () => {
-    const answer = await send('/api/email/contact', { method: 'POST', headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' }, chunks: { size: 64 * 1024, count: 110 } });
+    const answer = await send('/api/email/contact', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' },
+      chunks: { size: 64 * 1024, count: 110 },
+    });
     expect(answer.status).toBe(413);
     expect(seen).toEqual([]);
   });
@@ -107,7 +148,11 @@ describe('finding 1: one request stops the local site (the local proxy)', () => 
   it('passes a 5 MB image upload on whole (the cap leaves room for it)', async () => {
     const body = Buffer.alloc(5 * 1024 * 1024 + 2048, 0x62);
     expect(body.length).toBeLessThan(MAX_BODY_BYTES);
-    const answer = await send('/api/upload/image', { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': body.length }, body });
+    const answer = await send('/api/upload/image', {
+      method: 'POST',
+      headers: { 'content-type': 'multipart/form-data; boundary=x', 'content-length': body.length },
+      body,
+    });
     expect(answer.status).toBe(200);
     expect(JSON.parse(answer.text)).toEqual({ bytes: body.length });
     expect(seen).toHaveLength(1);
@@ -184,22 +229,35 @@ describe('finding 3: local-only endpoints and internal details stay local', () =
   });
 
   it('lets a caller with the local secret run mail-retry, without passing the secret on', async () => {
-    const answer = await send('/.netlify/functions/mail-retry', { method: 'POST', headers: { 'x-local-secret': SECRET } });
+    const answer = await send('/.netlify/functions/mail-retry', {
+      method: 'POST',
+      headers: { 'x-local-secret': SECRET },
+    });
     expect(answer.status).toBe(200);
     expect(seen).toHaveLength(1);
     expect(seen[0].headers['x-local-secret']).toBeUndefined();
-    expect((await send('/.netlify/functions/mail-retry', { method: 'POST', headers: { 'x-local-secret': 'guess' } })).status).toBe(404);
+    expect(
+      (await send('/.netlify/functions/mail-retry', { method: 'POST', headers: { 'x-local-secret': 'guess' } })).status,
+    ).toBe(404);
   });
 
   it('purges only with the secret generated at start', async () => {
     const first = await send('/cached');
     expect((await send('/cached')).text).toBe(first.text);
     for (const authorization of [undefined, 'Bearer local-cdn', 'Bearer wrong']) {
-      const answer = await send('/api/v1/purge', { method: 'POST', headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) }, body: Buffer.from('{"cache_tags":["blog"]}') });
+      const answer = await send('/api/v1/purge', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(authorization ? { authorization } : {}) },
+        body: Buffer.from('{"cache_tags":["blog"]}'),
+      });
       expect(answer.status, authorization).toBe(404);
       expect((await send('/cached')).text).toBe(first.text);
     }
-    const purged = await send('/api/v1/purge', { method: 'POST', headers: { authorization: `Bearer ${SECRET}` }, body: Buffer.from('{"cache_tags":["blog"]}') });
+    const purged = await send('/api/v1/purge', {
+      method: 'POST',
+      headers: { authorization: `Bearer ${SECRET}` },
+      body: Buffer.from('{"cache_tags":["blog"]}'),
+    });
     expect(purged.status).toBe(202);
     expect((await send('/cached')).text).not.toBe(first.text);
   });
@@ -211,7 +269,8 @@ describe('finding 3: local-only endpoints and internal details stay local', () =
       expect(answer.headers['x-powered-by']).toBeUndefined();
       expect(answer.headers.location).toBe('http://localhost:8888/elsewhere');
       if (encoding === 'gzip') expect(answer.headers['content-encoding']).toBe('gzip');
-      const all = JSON.stringify(answer.headers) + (encoding === 'gzip' ? gunzipSync(answer.raw).toString() : answer.text);
+      const all =
+        JSON.stringify(answer.headers) + (encoding === 'gzip' ? gunzipSync(answer.raw).toString() : answer.text);
       expect(all).not.toContain(String(upstreamPort));
     }
     const cached = await send('/cached');

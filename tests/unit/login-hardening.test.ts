@@ -11,7 +11,9 @@ import { createUser } from '../../src/server/users';
 import { POLICIES } from '../../src/server/throttle';
 import loginHandler from '../../netlify/functions/auth-login.mts';
 
-vi.mock('@netlify/blobs', async (importOriginal) => (await import('./helpers/platform-blobs')).mockBlobsModule(await importOriginal()));
+vi.mock('@netlify/blobs', async (importOriginal) =>
+  (await import('./helpers/platform-blobs')).mockBlobsModule(await importOriginal()),
+);
 
 /** Every password check the sign-in makes, counted. */
 const checks = vi.hoisted(() => ({ count: 0 }));
@@ -33,7 +35,11 @@ const uniqueName = () => `hard${Date.now().toString(36)}${n++}`;
 
 const login = (body: unknown, ip: string) =>
   loginHandler(
-    new Request('http://localhost/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+    new Request('http://localhost/api/auth/login', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
     { ip } as Context,
   );
 
@@ -62,15 +68,22 @@ describe('finding 3: the lockout can be raced', () => {
     await createUser({ username, firstName: 'Race', lastName: 'Target', role: 'admin', password: PASSWORD });
     checks.count = 0;
     const answers = await Promise.all(
-      Array.from({ length: 30 }, (_, i) => inInstance(`instance-${i % 6}`, () => login({ username, password: `wrong guess ${i}` }, '198.51.100.77'))),
+      Array.from({ length: 30 }, (_, i) =>
+        inInstance(`instance-${i % 6}`, () => login({ username, password: `wrong guess ${i}` }, '198.51.100.77')),
+      ),
     );
     const statuses = answers.map((a) => a.status);
-    expect(statuses.every((s) => s === 401 || s === 429), statuses.join(',')).toBe(true);
+    expect(
+      statuses.every((s) => s === 401 || s === 429),
+      statuses.join(','),
+    ).toBe(true);
     expect(checks.count).toBeLessThanOrEqual(POLICIES.pair.threshold);
     expect(statuses.filter((s) => s === 401).length).toBe(checks.count);
     // Once the guesses have settled the pair is locked: even the right password is refused unchecked.
     checks.count = 0;
-    expect((await inInstance('instance-9', () => login({ username, password: PASSWORD }, '198.51.100.77'))).status).toBe(429);
+    expect(
+      (await inInstance('instance-9', () => login({ username, password: PASSWORD }, '198.51.100.77'))).status,
+    ).toBe(429);
     expect(checks.count).toBe(0);
   }, 60_000);
 
@@ -80,7 +93,11 @@ describe('finding 3: the lockout can be raced', () => {
     checks.count = 0;
     platformModel.refuseWrites = (store) => store === 'throttle';
     const answers = await Promise.all(
-      Array.from({ length: 6 }, (_, i) => inInstance(`instance-${i % 3}`, () => login({ username, password: i === 0 ? PASSWORD : `wrong ${i}` }, `198.51.100.${80 + i}`))),
+      Array.from({ length: 6 }, (_, i) =>
+        inInstance(`instance-${i % 3}`, () =>
+          login({ username, password: i === 0 ? PASSWORD : `wrong ${i}` }, `198.51.100.${80 + i}`),
+        ),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(answers.map(() => 429));
     expect(checks.count).toBe(0);
@@ -92,7 +109,9 @@ describe('finding 3: the lockout can be raced', () => {
     await createUser({ username, firstName: 'Race', lastName: 'Target', role: 'admin', password: PASSWORD });
     checks.count = 0;
     const answers = await Promise.all(
-      Array.from({ length: 40 }, (_, i) => inInstance(`instance-${i % 5}`, () => login({ username, password: `wrong ${i}` }, `203.0.113.${i % 4}`))),
+      Array.from({ length: 40 }, (_, i) =>
+        inInstance(`instance-${i % 5}`, () => login({ username, password: `wrong ${i}` }, `203.0.113.${i % 4}`)),
+      ),
     );
     expect(answers.every((a) => a.status === 401 || a.status === 429)).toBe(true);
     expect(checks.count).toBeLessThanOrEqual(4 * POLICIES.pair.threshold);

@@ -44,7 +44,11 @@ describe('finding 6: login timing tells which usernames exist', () => {
       const { default: handler } = await import('../../netlify/functions/auth-login.mts');
       const attempt = async (kind: 'known' | 'unknown') => {
         const username = kind === 'known' ? known : uniqueName();
-        const request = new Request('http://localhost/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password: 'a wrong password' }) });
+        const request = new Request('http://localhost/api/auth/login', {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ username, password: 'a wrong password' }),
+        });
         const started = performance.now();
         const response = await handler(request, { ip: `192.0.2.${i + 1}` } as Context);
         times[kind].push(performance.now() - started);
@@ -65,6 +69,9 @@ describe('finding 6: login timing tells which usernames exist', () => {
       hashTimes.push(performance.now() - started);
     }
     const [k, u, h] = [median(times.known), median(times.unknown), median(hashTimes)];
-    expect(Math.abs(u - k), `medians: known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms, one hash ${h.toFixed(1)} ms`).toBeLessThan(0.5 * h);
+    expect(
+      Math.abs(u - k),
+      `medians: known ${k.toFixed(1)} ms, unknown ${u.toFixed(1)} ms, one hash ${h.toFixed(1)} ms`,
+    ).toBeLessThan(0.5 * h);
   }, 120_000);
 });

@@ -23,7 +23,8 @@ vi.mock('resend', () => ({
     emails = {
       send: async (payload: { to: string; subject: string }, options?: { idempotencyKey?: string }) => {
         resend.calls.push({ payload, idempotencyKey: options?.idempotencyKey });
-        if (resend.failing) return { data: null, error: { name: 'internal_server_error', statusCode: 500, message: 'Resend is down' } };
+        if (resend.failing)
+          return { data: null, error: { name: 'internal_server_error', statusCode: 500, message: 'Resend is down' } };
         resend.delivered.add(options?.idempotencyKey ?? '');
         return { data: { id: `re_${resend.calls.length}` }, error: null };
       },
@@ -47,14 +48,39 @@ beforeEach(async () => {
 });
 afterEach(() => vi.unstubAllEnvs());
 
-const contact = { firstName: 'Jane', lastName: 'Citizen', email: 'jane@example.com', phone: '0412 345 678', message: 'Ten years on the tools.', elapsedMs: 9000, website: '' };
+const contact = {
+  firstName: 'Jane',
+  lastName: 'Citizen',
+  email: 'jane@example.com',
+  phone: '0412 345 678',
+  message: 'Ten years on the tools.',
+  elapsedMs: 9000,
+  website: '',
+};
 const quote = {
-  firstName: 'Sam', lastName: 'Nguyen', email: 'sam@example.com', phone: '0412 345 678', mobileNumber: '', preferredContact: 'Any time',
-  state: 'VIC', selectedCategories: ['civil-construction'], selectedCourses: ['RII30820'], experience: '12 years', goals: '', additionalInfo: '',
-  acceptedTerms: true, elapsedMs: 60_000, website: '',
+  firstName: 'Sam',
+  lastName: 'Nguyen',
+  email: 'sam@example.com',
+  phone: '0412 345 678',
+  mobileNumber: '',
+  preferredContact: 'Any time',
+  state: 'VIC',
+  selectedCategories: ['civil-construction'],
+  selectedCourses: ['RII30820'],
+  experience: '12 years',
+  goals: '',
+  additionalInfo: '',
+  acceptedTerms: true,
+  elapsedMs: 60_000,
+  website: '',
 };
 
-async function post(handler: (r: Request, c: Context) => Promise<Response>, path: string, body: unknown, init: { raw?: string; type?: string; context?: Partial<Context> } = {}) {
+async function post(
+  handler: (r: Request, c: Context) => Promise<Response>,
+  path: string,
+  body: unknown,
+  init: { raw?: string; type?: string; context?: Partial<Context> } = {},
+) {
   const request = new Request(`http://localhost${path}`, {
     method: 'POST',
     headers: { 'Content-Type': init.type ?? 'application/json' },
@@ -74,7 +100,12 @@ describe('POST /api/email/contact without RESEND_API_KEY (local runs)', () => {
     expect(headers.get('cache-control')).toBe('no-store');
 
     const record = await getInquiry(body.id);
-    expect(record).toMatchObject({ kind: 'contact', source: 'contact', status: 'new', message: 'Ten years on the tools.' });
+    expect(record).toMatchObject({
+      kind: 'contact',
+      source: 'contact',
+      status: 'new',
+      message: 'Ten years on the tools.',
+    });
     expect(record!.mail.staff).toMatchObject({ state: 'sent', attempts: 1, via: 'outbox' });
     expect(record!.mail.ack).toMatchObject({ state: 'sent', attempts: 1, via: 'outbox' });
     expect(await listPendingMailIds()).toEqual([]);
@@ -82,7 +113,11 @@ describe('POST /api/email/contact without RESEND_API_KEY (local runs)', () => {
     const outbox = await dataStore('outbox').list();
     expect(outbox.blobs.map((b) => b.key).sort()).toEqual([`inquiry-${body.id}-ack`, `inquiry-${body.id}-staff`]);
     const staff = await dataStore('outbox').get(`inquiry-${body.id}-staff`, { type: 'json' });
-    expect(staff).toMatchObject({ to: 'support@rplpathways.com.au', replyTo: 'jane@example.com', subject: 'New contact message from Jane Citizen' });
+    expect(staff).toMatchObject({
+      to: 'support@rplpathways.com.au',
+      replyTo: 'jane@example.com',
+      subject: 'New contact message from Jane Citizen',
+    });
     expect(resend.calls).toHaveLength(0);
   });
 
@@ -93,7 +128,9 @@ describe('POST /api/email/contact without RESEND_API_KEY (local runs)', () => {
 
   it('answers before mailing when the platform offers waitUntil, and the mail still goes', async () => {
     const pending: Promise<unknown>[] = [];
-    const { body } = await sendContact(contact, { context: { waitUntil: (p: Promise<unknown>) => void pending.push(p) } });
+    const { body } = await sendContact(contact, {
+      context: { waitUntil: (p: Promise<unknown>) => void pending.push(p) },
+    });
     expect(body.success).toBe(true);
     expect(pending).toHaveLength(1);
     await Promise.all(pending);
@@ -106,8 +143,15 @@ describe('store first, then Resend', () => {
 
   it('sends both messages through Resend with idempotency keys from the inquiry id', async () => {
     const { body } = await sendContact();
-    expect(resend.calls.map((c) => c.idempotencyKey).sort()).toEqual([`inquiry-${body.id}-ack`, `inquiry-${body.id}-staff`]);
-    expect((await getInquiry(body.id))?.mail.staff).toMatchObject({ state: 'sent', via: 'resend', providerId: expect.stringMatching(/^re_/) });
+    expect(resend.calls.map((c) => c.idempotencyKey).sort()).toEqual([
+      `inquiry-${body.id}-ack`,
+      `inquiry-${body.id}-staff`,
+    ]);
+    expect((await getInquiry(body.id))?.mail.staff).toMatchObject({
+      state: 'sent',
+      via: 'resend',
+      providerId: expect.stringMatching(/^re_/),
+    });
   });
 
   it('keeps the submission when Resend fails, retries after the backoff and never sends twice', async () => {
@@ -118,8 +162,14 @@ describe('store first, then Resend', () => {
 
     const stored = (await getInquiry(body.id))!;
     expect(stored.contact.email).toBe('jane@example.com');
-    expect(stored.mail.staff).toMatchObject({ state: 'pending', attempts: 1, lastError: expect.stringContaining('Resend is down') });
-    expect(Date.parse(stored.mail.staff.nextAttemptAt!) - Date.parse(stored.mail.staff.lastAttemptAt!)).toBe(retryDelayMs(1));
+    expect(stored.mail.staff).toMatchObject({
+      state: 'pending',
+      attempts: 1,
+      lastError: expect.stringContaining('Resend is down'),
+    });
+    expect(Date.parse(stored.mail.staff.nextAttemptAt!) - Date.parse(stored.mail.staff.lastAttemptAt!)).toBe(
+      retryDelayMs(1),
+    );
     expect(await listPendingMailIds()).toEqual([body.id]);
     const firstKeys = resend.calls.map((c) => c.idempotencyKey).sort();
 
@@ -158,9 +208,14 @@ describe('store first, then Resend', () => {
     resend.failing = true;
     const { body } = await sendContact();
     const created = (await getInquiry(body.id))!;
-    for (let run = 1; run <= MAX_ATTEMPTS + 2; run++) await retryPendingMail({ now: later(created, run * 24 * 3600_000) });
+    for (let run = 1; run <= MAX_ATTEMPTS + 2; run++)
+      await retryPendingMail({ now: later(created, run * 24 * 3600_000) });
     const record = (await getInquiry(body.id))!;
-    expect(record.mail.staff).toMatchObject({ state: 'failed', attempts: MAX_ATTEMPTS, lastError: expect.stringContaining('Resend is down') });
+    expect(record.mail.staff).toMatchObject({
+      state: 'failed',
+      attempts: MAX_ATTEMPTS,
+      lastError: expect.stringContaining('Resend is down'),
+    });
     expect(record.mail.staff.nextAttemptAt).toBeUndefined();
     expect(resend.calls).toHaveLength(2 * MAX_ATTEMPTS);
     expect(await listPendingMailIds()).toEqual([]);
@@ -170,14 +225,24 @@ describe('store first, then Resend', () => {
   it('leaves e-mails alone while a sender holds them, and takes them over when its hold runs out', async () => {
     // A request stored the inquiry and died before sending: its e-mails are held ('sending') for 5 minutes.
     const { createInquiry } = await import('../../src/server/inquiries');
-    const record = await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: 'A', lastName: 'B', email: 'a@example.com', phone: '0412345678' }, message: 'm' });
+    const record = await createInquiry({
+      kind: 'contact',
+      source: 'contact',
+      contact: { firstName: 'A', lastName: 'B', email: 'a@example.com', phone: '0412345678' },
+      message: 'm',
+    });
     expect(await retryPendingMail({ now: later(record, 60_000) })).toMatchObject({ sent: 0 });
     expect(await retryPendingMail({ now: later(record, 6 * 60_000) })).toMatchObject({ inquiries: 1, sent: 2 });
-    expect(resend.calls.map((c) => c.idempotencyKey).sort()).toEqual([`inquiry-${record.id}-ack`, `inquiry-${record.id}-staff`]);
+    expect(resend.calls.map((c) => c.idempotencyKey).sort()).toEqual([
+      `inquiry-${record.id}-ack`,
+      `inquiry-${record.id}-staff`,
+    ]);
   });
 
   it('drops a pending-mail marker whose inquiry was never written', async () => {
-    await dataStore('inquiries').setJSON('mail-pending/20250101T000000000Z-00000000', { id: '20250101T000000000Z-00000000' });
+    await dataStore('inquiries').setJSON('mail-pending/20250101T000000000Z-00000000', {
+      id: '20250101T000000000Z-00000000',
+    });
     await retryPendingMail();
     expect(await listPendingMailIds()).toEqual([]);
   });
@@ -190,16 +255,26 @@ describe('POST /api/email/quote', () => {
     expect(body).toMatchObject({ success: true });
     const record = await getInquiry(body.id);
     expect(record?.quote).toMatchObject({
-      state: 'VIC', preferredContact: 'Any time', experience: '12 years',
+      state: 'VIC',
+      preferredContact: 'Any time',
+      experience: '12 years',
       categories: [{ slug: 'civil-construction', name: expect.stringMatching(/Civil/) }],
-      courses: [{ code: 'RII30820', title: expect.any(String), level: expect.any(String), category: 'civil-construction' }],
+      courses: [
+        { code: 'RII30820', title: expect.any(String), level: expect.any(String), category: 'civil-construction' },
+      ],
     });
     const staff = await dataStore('outbox').get(`inquiry-${body.id}-staff`, { type: 'json' });
     expect(staff.subject).toBe('New free quote request from Sam Nguyen (VIC)');
   });
 
   it('stores every field of the quote schema as parsed, and lists each labelled one in the staff e-mail', async () => {
-    const sent = { ...quote, goals: 'Run my own crew', additionalInfo: 'Weekdays only', notSure: true, consentMarketing: true };
+    const sent = {
+      ...quote,
+      goals: 'Run my own crew',
+      additionalInfo: 'Weekdays only',
+      notSure: true,
+      consentMarketing: true,
+    };
     const { body } = await post(quoteHandler, '/api/email/quote', sent);
     const record = await getInquiry(body.id);
     const stored = record?.quote as Record<string, unknown> | undefined;
@@ -230,8 +305,14 @@ describe('POST /api/email/quote', () => {
   });
 
   it('refuses categories and courses that are not in the catalogue', async () => {
-    const badCategory = await post(quoteHandler, '/api/email/quote', { ...quote, selectedCategories: ['underwater-basket-weaving'] });
-    expect(badCategory).toMatchObject({ status: 400, body: { success: false, errors: [{ field: 'selectedCategories' }] } });
+    const badCategory = await post(quoteHandler, '/api/email/quote', {
+      ...quote,
+      selectedCategories: ['underwater-basket-weaving'],
+    });
+    expect(badCategory).toMatchObject({
+      status: 400,
+      body: { success: false, errors: [{ field: 'selectedCategories' }] },
+    });
     const badCourse = await post(quoteHandler, '/api/email/quote', { ...quote, selectedCourses: ['ZZZ99999'] });
     expect(badCourse).toMatchObject({ status: 400, body: { message: 'Unknown course: ZZZ99999' } });
     expect(await listAllInquiries()).toEqual([]);
@@ -242,14 +323,24 @@ describe('refused submissions store nothing', () => {
   const cases: [string, () => ReturnType<typeof sendContact>, number, RegExp][] = [
     ['missing fields', () => sendContact({ elapsedMs: 9000 }), 400, /First name is required/],
     ['a bad e-mail', () => sendContact({ ...contact, email: 'not-an-email' }), 400, /Enter a valid e-mail address/],
-    ['CR/LF in the e-mail', () => sendContact({ ...contact, email: 'jane@example.com\r\nBcc: x@example.com' }), 400, /line breaks/],
+    [
+      'CR/LF in the e-mail',
+      () => sendContact({ ...contact, email: 'jane@example.com\r\nBcc: x@example.com' }),
+      400,
+      /line breaks/,
+    ],
     ['CR/LF in a name', () => sendContact({ ...contact, lastName: 'Citizen\r\nSubject: spam' }), 400, /line breaks/],
     ['a 1 MB message', () => sendContact({ ...contact, message: 'x'.repeat(1024 * 1024) }), 413, /too large/],
     ['a filled honeypot', () => sendContact({ ...contact, website: 'http://spam.example' }), 400, /automated/],
     ['a submission faster than a person', () => sendContact({ ...contact, elapsedMs: 400 }), 400, /too quickly/],
     ['no fill time at all', () => sendContact({ ...contact, elapsedMs: undefined }), 400, /too quickly/],
     ['broken JSON', () => sendContact(null, { raw: '{"firstName": ' }), 400, /Invalid JSON body/],
-    ['a form post', () => sendContact(null, { raw: 'firstName=Jane', type: 'application/x-www-form-urlencoded' }), 415, /JSON/],
+    [
+      'a form post',
+      () => sendContact(null, { raw: 'firstName=Jane', type: 'application/x-www-form-urlencoded' }),
+      415,
+      /JSON/,
+    ],
   ];
   it.each(cases)('%s', async (_name, send, status, message) => {
     const response = await send();
@@ -270,9 +361,17 @@ describe('refused submissions store nothing', () => {
 
   it('cuts off a body larger than its Content-Length claims', async () => {
     const big = JSON.stringify({ ...contact, message: 'y'.repeat(40 * 1024) });
-    const stream = new ReadableStream({ start(c) { c.enqueue(new TextEncoder().encode(big)); c.close(); } });
+    const stream = new ReadableStream({
+      start(c) {
+        c.enqueue(new TextEncoder().encode(big));
+        c.close();
+      },
+    });
     const request = new Request('http://localhost/api/email/contact', {
-      method: 'POST', headers: { 'Content-Type': 'application/json', 'Content-Length': '100' }, body: stream, duplex: 'half',
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': '100' },
+      body: stream,
+      duplex: 'half',
     } as RequestInit);
     const response = await contactHandler(request, {} as Context);
     expect(response.status).toBe(413);
@@ -285,7 +384,12 @@ describe('refused submissions store nothing', () => {
   });
 
   it('answers 503 and sends nothing when the submission cannot be stored', async () => {
-    setEnvironmentContext({ siteID: 'unit-test-site', token: 'wrong-token', edgeURL: 'http://localhost:9', uncachedEdgeURL: 'http://localhost:9' });
+    setEnvironmentContext({
+      siteID: 'unit-test-site',
+      token: 'wrong-token',
+      edgeURL: 'http://localhost:9',
+      uncachedEdgeURL: 'http://localhost:9',
+    });
     try {
       vi.stubEnv('RESEND_API_KEY', 're_test_key');
       const response = await sendContact();
@@ -300,7 +404,10 @@ describe('refused submissions store nothing', () => {
 
 describe('function configuration', () => {
   it('rate-limits per IP and domain, and retries mail every 10 minutes', () => {
-    expect(contactConfig).toMatchObject({ path: '/api/email/contact', rateLimit: { windowLimit: 10, windowSize: 60, aggregateBy: ['ip', 'domain'] } });
+    expect(contactConfig).toMatchObject({
+      path: '/api/email/contact',
+      rateLimit: { windowLimit: 10, windowSize: 60, aggregateBy: ['ip', 'domain'] },
+    });
     expect(retryConfig).toEqual({ schedule: '*/10 * * * *' });
   });
 });

@@ -1,27 +1,35 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import { composeMail, escapeHtml, greetingName, retryDelayMs, sanitizeHeader, MAX_ATTEMPTS } from '../../src/server/mail';
+import {
+  composeMail,
+  escapeHtml,
+  greetingName,
+  retryDelayMs,
+  sanitizeHeader,
+  MAX_ATTEMPTS,
+} from '../../src/server/mail';
 import type { InquiryRecord } from '../../src/server/inquiries';
 import { evidenceFor } from '../../src/lib/evidence';
 
 afterEach(() => vi.unstubAllEnvs());
 
 // Overrides may switch the kind (and carry deliberately hostile values), so they are not checked field by field.
-const record = (overrides: Record<string, unknown> = {}): InquiryRecord => ({
-  id: '20250722T101530123Z-0a1b2c3d',
-  kind: 'contact',
-  source: 'contact',
-  createdAt: '2025-07-22T10:15:30.123Z',
-  status: 'new',
-  handledAt: null,
-  contact: { firstName: 'Jane', lastName: 'Citizen', email: 'jane@example.com', phone: '0412 345 678' },
-  message: 'Hello',
-  mail: {
-    staff: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-staff' },
-    ack: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-ack' },
-  },
-  ...overrides,
-}) as InquiryRecord;
+const record = (overrides: Record<string, unknown> = {}): InquiryRecord =>
+  ({
+    id: '20250722T101530123Z-0a1b2c3d',
+    kind: 'contact',
+    source: 'contact',
+    createdAt: '2025-07-22T10:15:30.123Z',
+    status: 'new',
+    handledAt: null,
+    contact: { firstName: 'Jane', lastName: 'Citizen', email: 'jane@example.com', phone: '0412 345 678' },
+    message: 'Hello',
+    mail: {
+      staff: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-staff' },
+      ack: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-ack' },
+    },
+    ...overrides,
+  }) as InquiryRecord;
 
 describe('header sanitising', () => {
   it('strips CR, LF and other control characters and collapses the gap', () => {
@@ -32,20 +40,26 @@ describe('header sanitising', () => {
     expect(sanitizeHeader('x'.repeat(500), 50)).toHaveLength(50);
   });
   it('never leaves a CR or LF, whatever the input', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary' }), (value) => {
-      expect(sanitizeHeader(value)).not.toMatch(/[\r\n]/);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary' }), (value) => {
+        expect(sanitizeHeader(value)).not.toMatch(/[\r\n]/);
+      }),
+    );
   });
 });
 
 describe('HTML escaping', () => {
   it('escapes the five special characters', () => {
-    expect(escapeHtml(`<script>alert("x")</script> & 'y'`)).toBe('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;');
+    expect(escapeHtml(`<script>alert("x")</script> & 'y'`)).toBe(
+      '&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt; &amp; &#39;y&#39;',
+    );
   });
   it('leaves no raw < > or quote, whatever the input', () => {
-    fc.assert(fc.property(fc.string(), (value) => {
-      expect(escapeHtml(value)).not.toMatch(/[<>"']/);
-    }));
+    fc.assert(
+      fc.property(fc.string(), (value) => {
+        expect(escapeHtml(value)).not.toMatch(/[<>"']/);
+      }),
+    );
   });
 });
 
@@ -62,8 +76,18 @@ describe('composed messages', () => {
   it('notify staff at MAIL_TO with the visitor as reply-to, escaped HTML and a text version', () => {
     vi.stubEnv('MAIL_TO', 'inbox@example.com.au');
     vi.stubEnv('MAIL_FROM', 'RPL Pathways <no-reply@example.com.au>');
-    const mail = composeMail(record({ message: '<b>bold</b>\nsecond line', contact: { firstName: '<img src=x>', lastName: 'Citizen', email: 'jane@example.com', phone: '1' } }), 'staff');
-    expect(mail).toMatchObject({ to: 'inbox@example.com.au', from: 'RPL Pathways <no-reply@example.com.au>', replyTo: 'jane@example.com' });
+    const mail = composeMail(
+      record({
+        message: '<b>bold</b>\nsecond line',
+        contact: { firstName: '<img src=x>', lastName: 'Citizen', email: 'jane@example.com', phone: '1' },
+      }),
+      'staff',
+    );
+    expect(mail).toMatchObject({
+      to: 'inbox@example.com.au',
+      from: 'RPL Pathways <no-reply@example.com.au>',
+      replyTo: 'jane@example.com',
+    });
     expect(mail.subject).toBe('New contact message from <img src=x> Citizen');
     expect(mail.html).toContain('&lt;b&gt;bold&lt;/b&gt;<br>second line');
     expect(mail.html).toContain('&lt;img src=x&gt; Citizen');
@@ -75,7 +99,14 @@ describe('composed messages', () => {
 
   it('keep CR/LF out of every header even if a stored value had them', () => {
     vi.stubEnv('MAIL_TO', 'inbox@example.com.au\r\nBcc: x@example.com');
-    const tainted = record({ contact: { firstName: 'A\r\nBcc: x@example.com', lastName: 'B\nC', email: 'j@example.com\r\nCc: y@example.com', phone: '1' } });
+    const tainted = record({
+      contact: {
+        firstName: 'A\r\nBcc: x@example.com',
+        lastName: 'B\nC',
+        email: 'j@example.com\r\nCc: y@example.com',
+        phone: '1',
+      },
+    });
     for (const kind of ['staff', 'ack'] as const) {
       const mail = composeMail(tainted, kind);
       for (const header of [mail.subject, mail.to, mail.replyTo ?? '', mail.from]) expect(header).not.toMatch(/[\r\n]/);
@@ -85,12 +116,27 @@ describe('composed messages', () => {
   it('name the form in the staff subject', () => {
     expect(composeMail(record({ source: 'home' }), 'staff').subject).toBe('New consultation request from Jane Citizen');
     const quote = record({
-      kind: 'quote', source: 'quote', message: undefined,
+      kind: 'quote',
+      source: 'quote',
+      message: undefined,
       quote: {
-        mobileNumber: '', preferredContact: '', state: 'QLD', selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'],
+        mobileNumber: '',
+        preferredContact: '',
+        state: 'QLD',
+        selectedCategories: ['health-fitness'],
+        selectedCourses: ['SIS30321'],
         categories: [{ slug: 'health-fitness', name: 'Health & Fitness' }],
-        courses: [{ code: 'SIS30321', title: 'Certificate III in Fitness', level: 'Certificate III', category: 'health-fitness' }],
-        experience: '', goals: '', additionalInfo: '',
+        courses: [
+          {
+            code: 'SIS30321',
+            title: 'Certificate III in Fitness',
+            level: 'Certificate III',
+            category: 'health-fitness',
+          },
+        ],
+        experience: '',
+        goals: '',
+        additionalInfo: '',
       },
     });
     const staff = composeMail(quote, 'staff');
@@ -103,14 +149,24 @@ describe('composed messages', () => {
     expect(ack.text).toContain('SIS30321 Certificate III in Fitness');
   });
 
-  it('carry the indicative result and its evidence checklist in the quote acknowledgement, never the visitor\'s text', () => {
+  it("carry the indicative result and its evidence checklist in the quote acknowledgement, never the visitor's text", () => {
     const quote = record({
-      kind: 'quote', source: 'quote', message: undefined,
+      kind: 'quote',
+      source: 'quote',
+      message: undefined,
       quote: {
-        mobileNumber: '', preferredContact: '', state: 'NSW', selectedCategories: ['civil-construction'], selectedCourses: [],
-        categories: [{ slug: 'civil-construction', name: 'Civil Construction' }], courses: [],
-        experience: 'Carpenter <b>framing</b> houses, see https://spam.example', goals: '', additionalInfo: '',
-        notSure: true, matches: ['CPC30220', 'ZZZ99999'],
+        mobileNumber: '',
+        preferredContact: '',
+        state: 'NSW',
+        selectedCategories: ['civil-construction'],
+        selectedCourses: [],
+        categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
+        courses: [],
+        experience: 'Carpenter <b>framing</b> houses, see https://spam.example',
+        goals: '',
+        additionalInfo: '',
+        notSure: true,
+        matches: ['CPC30220', 'ZZZ99999'],
       },
     });
     const ack = composeMail(quote, 'ack');
@@ -129,9 +185,13 @@ describe('composed messages', () => {
     expect(staff.text).toContain('Courses:\nNone chosen');
   });
 
-  it("acknowledge the visitor without echoing the message they wrote", () => {
+  it('acknowledge the visitor without echoing the message they wrote', () => {
     const ack = composeMail(record({ message: 'Buy cheap pills at https://spam.example' }), 'ack');
-    expect(ack).toMatchObject({ to: 'jane@example.com', replyTo: 'support@rplpathways.com.au', subject: 'We received your message – RPL Pathways' });
+    expect(ack).toMatchObject({
+      to: 'jane@example.com',
+      replyTo: 'support@rplpathways.com.au',
+      subject: 'We received your message – RPL Pathways',
+    });
     expect(ack.text).toContain('Hi Jane,');
     expect(ack.text + ack.html).not.toContain('spam.example');
   });
@@ -148,13 +208,28 @@ describe('retry schedule', () => {
 describe('finding 7: the acknowledgement e-mail carries visitor text to any address', () => {
   const quoteRecord = (firstName: string) =>
     record({
-      kind: 'quote', source: 'quote', message: undefined,
+      kind: 'quote',
+      source: 'quote',
+      message: undefined,
       contact: { firstName, lastName: 'Visit evil.example', email: 'victim@example.com', phone: '1' },
       quote: {
-        mobileNumber: '', preferredContact: 'Call me at evil.example', state: 'NSW', selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'],
+        mobileNumber: '',
+        preferredContact: 'Call me at evil.example',
+        state: 'NSW',
+        selectedCategories: ['health-fitness'],
+        selectedCourses: ['SIS30321'],
         categories: [{ slug: 'health-fitness', name: 'Health & Fitness' }],
-        courses: [{ code: 'SIS30321', title: 'Certificate III in Fitness', level: 'Certificate III', category: 'health-fitness' }],
-        experience: 'Free money at evil.example', goals: 'evil.example', additionalInfo: 'evil.example',
+        courses: [
+          {
+            code: 'SIS30321',
+            title: 'Certificate III in Fitness',
+            level: 'Certificate III',
+            category: 'health-fitness',
+          },
+        ],
+        experience: 'Free money at evil.example',
+        goals: 'evil.example',
+        additionalInfo: 'evil.example',
       },
     });
 
@@ -174,14 +249,27 @@ describe('finding 7: the acknowledgement e-mail carries visitor text to any addr
   });
 
   it('any first name: the greeting is one word of letters, apostrophes and hyphens, or "there"', () => {
-    fc.assert(fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (value) => {
-      const name = greetingName(value);
-      expect(name === 'there' || /^\p{L}[\p{L}\p{M}'’-]{0,29}$/u.test(name)).toBe(true);
-    }));
+    fc.assert(
+      fc.property(fc.string({ unit: 'grapheme', maxLength: 80 }), (value) => {
+        const name = greetingName(value);
+        expect(name === 'there' || /^\p{L}[\p{L}\p{M}'’-]{0,29}$/u.test(name)).toBe(true);
+      }),
+    );
   });
 
   it('neither acknowledgement carries the visitor-written text', () => {
-    const contact = composeMail(record({ contact: { firstName: 'Claim your prize at evil.example now', lastName: 'evil.example', email: 'victim@example.com', phone: '1' }, message: 'evil.example' }), 'ack');
+    const contact = composeMail(
+      record({
+        contact: {
+          firstName: 'Claim your prize at evil.example now',
+          lastName: 'evil.example',
+          email: 'victim@example.com',
+          phone: '1',
+        },
+        message: 'evil.example',
+      }),
+      'ack',
+    );
     const quote = composeMail(quoteRecord('Claim your prize at evil.example now'), 'ack');
     for (const mail of [contact, quote]) {
       expect(mail.text).toContain('Hi there,');

@@ -24,18 +24,31 @@ describe('finding 1: one request stops the local site (malformed escapes in func
     ['POST /api/blogs/{slug}/view', blogView as Handler, 'POST', `/api/blogs/${BAD}/view`, { slug: BAD }],
     ['GET /api/uploads/{key}', uploads as Handler, 'GET', `/api/uploads/${BAD}.webp`, { key: `${BAD}.webp` }],
     ['GET /api/categories/{slug}', categories as Handler, 'GET', `/api/categories/${BAD}`, { slug: BAD }],
-    ['GET /api/categories/{slug}/courses', categories as Handler, 'GET', `/api/categories/${BAD}/courses`, { slug: BAD }],
+    [
+      'GET /api/categories/{slug}/courses',
+      categories as Handler,
+      'GET',
+      `/api/categories/${BAD}/courses`,
+      { slug: BAD },
+    ],
     ['GET /api/course-details/{code}', courseDetails as Handler, 'GET', `/api/course-details/${BAD}`, { code: BAD }],
-  ])('%s answers a malformed escape with a JSON 404 and the security headers', async (_name, handler, method, path, params) => {
-    const response = await handler(new Request(`http://localhost${path}?q=${BAD}`, { method, body: method === 'PUT' ? '{}' : undefined }), { params } as unknown as Context);
-    expect(response).toBeInstanceOf(Response);
-    const answer = response as Response;
-    expect(answer.status).toBe(404);
-    expect(answer.headers.get('content-type')).toContain('application/json');
-    expect(await answer.json()).toEqual({ message: expect.any(String) });
-    for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
-      if (name === 'Content-Security-Policy' || name === 'Cross-Origin-Resource-Policy') expect(answer.headers.get(name)).toBeTruthy();
-      else expect(answer.headers.get(name)).toBe(value);
-    }
-  });
+  ])(
+    '%s answers a malformed escape with a JSON 404 and the security headers',
+    async (_name, handler, method, path, params) => {
+      const response = await handler(
+        new Request(`http://localhost${path}?q=${BAD}`, { method, body: method === 'PUT' ? '{}' : undefined }),
+        { params } as unknown as Context,
+      );
+      expect(response).toBeInstanceOf(Response);
+      const answer = response as Response;
+      expect(answer.status).toBe(404);
+      expect(answer.headers.get('content-type')).toContain('application/json');
+      expect(await answer.json()).toEqual({ message: expect.any(String) });
+      for (const [name, value] of Object.entries(SECURITY_HEADERS)) {
+        if (name === 'Content-Security-Policy' || name === 'Cross-Origin-Resource-Policy')
+          expect(answer.headers.get(name)).toBeTruthy();
+        else expect(answer.headers.get(name)).toBe(value);
+      }
+    },
+  );
 });

@@ -24,7 +24,14 @@ describe('main navigation', () => {
     expect(isActive('/', '/index.html')).toBe(true);
   });
   it('lists the footer quick links in order', () => {
-    expect(quickLinks.map((l) => l.href)).toEqual(['/courses', '/about', '/faq', '/privacy-policy', '/terms-conditions', '/blog']);
+    expect(quickLinks.map((l) => l.href)).toEqual([
+      '/courses',
+      '/about',
+      '/faq',
+      '/privacy-policy',
+      '/terms-conditions',
+      '/blog',
+    ]);
   });
 });
 
@@ -37,6 +44,8 @@ describe('search address', () => {
     expect(searchHref('  aged care & disability ')).toBe('/search?search=aged+care+%26+disability');
   });
   it('adds the category and level filters when given', () => {
-    expect(searchHref(' ', { category: 'civil-construction', level: 'Diploma' })).toBe('/search?category=civil-construction&level=Diploma');
+    expect(searchHref(' ', { category: 'civil-construction', level: 'Diploma' })).toBe(
+      '/search?category=civil-construction&level=Diploma',
+    );
   });
 });

@@ -37,7 +37,9 @@ describe('finding 2: SSRF through the Host header on the course not-found page',
   it('never fetches from the host a request names, and still answers the Course Not Found page with 404', async () => {
     const attacker = await attackerHost();
     try {
-      const request = new Request(`http://127.0.0.1:${attacker.port}/courses/XYZ99999`, { headers: { host: `127.0.0.1:${attacker.port}` } });
+      const request = new Request(`http://127.0.0.1:${attacker.port}/courses/XYZ99999`, {
+        headers: { host: `127.0.0.1:${attacker.port}` },
+      });
       const response = await courseNotFound(request);
       const html = await response.text();
       expect(attacker.hits).toEqual([]);
@@ -52,9 +54,15 @@ describe('finding 2: SSRF through the Host header on the course not-found page',
 
   it('fetches the page only from the configured site origin', async () => {
     process.env.URL = 'https://site.example';
-    const fetchStub = vi.spyOn(globalThis, 'fetch').mockImplementation(async () =>
-      new Response('<!DOCTYPE html><h1>Course Not Found</h1>', { headers: { 'content-type': 'text/html; charset=utf-8', 'x-powered-by': 'Express' } }));
-    const response = await courseNotFound(new Request('http://attacker.example:6379/courses/XYZ99999', { headers: { host: 'attacker.example:6379' } }));
+    const fetchStub = vi.spyOn(globalThis, 'fetch').mockImplementation(
+      async () =>
+        new Response('<!DOCTYPE html><h1>Course Not Found</h1>', {
+          headers: { 'content-type': 'text/html; charset=utf-8', 'x-powered-by': 'Express' },
+        }),
+    );
+    const response = await courseNotFound(
+      new Request('http://attacker.example:6379/courses/XYZ99999', { headers: { host: 'attacker.example:6379' } }),
+    );
     expect(fetchStub).toHaveBeenCalledTimes(1);
     const target = String(fetchStub.mock.calls[0][0]);
     expect(target).toBe('https://site.example/course-not-found');
@@ -101,7 +109,9 @@ describe("finding 4: unknown categories answer 404 'Category not found.'", () =>
   it('still lists every category at /api/categories and one category by slug', async () => {
     expect((await call('/api/categories')).body).toHaveLength(11);
     expect((await call('/api/categories/health-fitness', { slug: 'health-fitness' })).body.slug).toBe('health-fitness');
-    expect((await call('/api/categories/health-fitness/courses', { slug: 'health-fitness' })).body.length).toBeGreaterThan(0);
+    expect(
+      (await call('/api/categories/health-fitness/courses', { slug: 'health-fitness' })).body.length,
+    ).toBeGreaterThan(0);
   });
 
   it("the category page function answers the 'Category not found.' page with 404, never fetching the request's host", async () => {

@@ -32,8 +32,16 @@ beforeEach(() => {
 });
 
 const post = (handler: typeof loginHandler, path: string, body: unknown, ip: string) =>
-  handler(new Request(`http://localhost${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) }), { ip } as Context);
-const login = (username: string, password: string, ip: string) => post(loginHandler, '/api/auth/login', { username, password }, ip);
+  handler(
+    new Request(`http://localhost${path}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    }),
+    { ip } as Context,
+  );
+const login = (username: string, password: string, ip: string) =>
+  post(loginHandler, '/api/auth/login', { username, password }, ip);
 const redeem = (token: string, ip: string) => post(linkHandler, '/api/auth/link', { token }, ip);
 
 /** The attack of the finding: the account-wide threshold of failures, spread over 20 addresses. */
@@ -44,7 +52,12 @@ async function lockAccountFromTwentyAddresses(username: string) {
 
 async function linkMailsTo(address: string) {
   const { blobs: entries } = await dataStore('outbox').list({ prefix: 'sign-in-link-' });
-  const mails = await Promise.all(entries.map(({ key }) => dataStore('outbox').get(key, { type: 'json' }) as Promise<{ to: string; text: string; kind: string }>));
+  const mails = await Promise.all(
+    entries.map(
+      ({ key }) =>
+        dataStore('outbox').get(key, { type: 'json' }) as Promise<{ to: string; text: string; kind: string }>,
+    ),
+  );
   return mails.filter((mail) => mail.to === address);
 }
 const tokenIn = (text: string) => /\?link=([A-Za-z0-9_-]{43})/.exec(text)?.[1] ?? '';
@@ -76,7 +89,10 @@ describe('finding 4: an attacker can keep the owner out', () => {
     const body = await signedIn.json();
     expect(body.user).toMatchObject({ username, role: 'admin' });
     expect(JSON.stringify(body.user)).not.toContain(email);
-    expect((await authenticate(new Request('http://localhost/x', { headers: { authorization: `Bearer ${body.token}` } }))).ok).toBe(true);
+    expect(
+      (await authenticate(new Request('http://localhost/x', { headers: { authorization: `Bearer ${body.token}` } })))
+        .ok,
+    ).toBe(true);
 
     // Single use.
     const again = await redeem(token, '198.18.0.1');

@@ -1,30 +1,63 @@
 // @vitest-environment jsdom
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { PartnerRtoSchema, SiteSettingsSchema, BusinessSchema, isValidAbn, formatAbn } from '../../src/schemas/site-settings';
+import {
+  PartnerRtoSchema,
+  SiteSettingsSchema,
+  BusinessSchema,
+  isValidAbn,
+  formatAbn,
+} from '../../src/schemas/site-settings';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { deliveringRto, partsFor, providerJsonLd, quoteRtoParts, RTO_IN_QUOTE } from '../../src/lib/partner-rto';
 import { claimPlainText, splitClaims } from '../../src/lib/claims';
 import { applySettings } from '../../src/lib/settings-refresh';
 
-const rto = (over: Partial<v.InferInput<typeof PartnerRtoSchema>> = {}) => v.parse(PartnerRtoSchema, { legalName: 'Example Training Pty Ltd', code: '12345', registerUrl: '', categories: [], courses: [], ...over });
+const rto = (over: Partial<v.InferInput<typeof PartnerRtoSchema>> = {}) =>
+  v.parse(PartnerRtoSchema, {
+    legalName: 'Example Training Pty Ltd',
+    code: '12345',
+    registerUrl: '',
+    categories: [],
+    courses: [],
+    ...over,
+  });
 
 describe('partner RTO schema', () => {
   it.each(['1234', '12345', '123456'])('accepts the RTO code %s', (code) => {
-    expect(v.safeParse(PartnerRtoSchema, { legalName: 'X', code, registerUrl: '', categories: [], courses: [] }).success).toBe(true);
+    expect(
+      v.safeParse(PartnerRtoSchema, { legalName: 'X', code, registerUrl: '', categories: [], courses: [] }).success,
+    ).toBe(true);
   });
   it.each(['123', '1234567', '12a45', 'RTO 12345', ''])('refuses the RTO code %j with a message', (code) => {
-    const parsed = v.safeParse(PartnerRtoSchema, { legalName: 'X', code, registerUrl: '', categories: [], courses: [] });
+    const parsed = v.safeParse(PartnerRtoSchema, {
+      legalName: 'X',
+      code,
+      registerUrl: '',
+      categories: [],
+      courses: [],
+    });
     expect(parsed.success).toBe(false);
     expect(parsed.issues?.[0]?.message).toBe('An RTO code has 4 to 6 digits, as on training.gov.au');
   });
   it('defaults the register link to the national register page', () => {
     expect(rto().registerUrl).toBe('https://training.gov.au/Organisation/Details/12345');
     expect(rto({ registerUrl: 'https://example.com/rto' }).registerUrl).toBe('https://example.com/rto');
-    expect(v.safeParse(PartnerRtoSchema, { legalName: 'X', code: '1234', registerUrl: 'javascript:alert(1)', categories: [], courses: [] }).success).toBe(false);
+    expect(
+      v.safeParse(PartnerRtoSchema, {
+        legalName: 'X',
+        code: '1234',
+        registerUrl: 'javascript:alert(1)',
+        categories: [],
+        courses: [],
+      }).success,
+    ).toBe(false);
   });
   it('requires a legal name', () => {
-    expect(v.safeParse(PartnerRtoSchema, { legalName: '  ', code: '1234', registerUrl: '', categories: [], courses: [] }).success).toBe(false);
+    expect(
+      v.safeParse(PartnerRtoSchema, { legalName: '  ', code: '1234', registerUrl: '', categories: [], courses: [] })
+        .success,
+    ).toBe(false);
   });
 });
 
@@ -71,33 +104,64 @@ describe('delivering RTO', () => {
   });
   it('names the RTO and its code, or says the written quote names it', () => {
     expect(partsFor('course', { partnerRtos: [] }, { code: 'X', category: 'y' })).toEqual([RTO_IN_QUOTE]);
-    expect(partsFor('course', { partnerRtos: [course] }, { code: 'CPC30220', category: 'civil-construction' })).toEqual([
-      'Assessed and issued by our partner RTO ', { text: 'Course RTO (RTO 3333)', href: 'https://training.gov.au/Organisation/Details/3333' }, '.',
-    ]);
-    expect(quoteRtoParts([cat], [{ code: 'A', category: 'civil-construction' }, { code: 'B', category: 'other' }])).toEqual([RTO_IN_QUOTE]);
-    expect(quoteRtoParts([cat], [{ code: 'A', category: 'civil-construction' }])).toContainEqual({ text: 'Category RTO (RTO 2222)', href: cat.registerUrl });
+    expect(partsFor('course', { partnerRtos: [course] }, { code: 'CPC30220', category: 'civil-construction' })).toEqual(
+      [
+        'Assessed and issued by our partner RTO ',
+        { text: 'Course RTO (RTO 3333)', href: 'https://training.gov.au/Organisation/Details/3333' },
+        '.',
+      ],
+    );
+    expect(
+      quoteRtoParts(
+        [cat],
+        [
+          { code: 'A', category: 'civil-construction' },
+          { code: 'B', category: 'other' },
+        ],
+      ),
+    ).toEqual([RTO_IN_QUOTE]);
+    expect(quoteRtoParts([cat], [{ code: 'A', category: 'civil-construction' }])).toContainEqual({
+      text: 'Category RTO (RTO 2222)',
+      href: cat.registerUrl,
+    });
   });
   it('gives the course JSON-LD provider only when the RTO is known, never this service', () => {
     expect(providerJsonLd([], 'CPC30220', 'civil-construction')).toEqual({});
     expect(providerJsonLd([course], 'CPC30220', 'civil-construction')).toEqual({
-      provider: { '@type': 'EducationalOrganization', name: 'Course RTO', url: 'https://training.gov.au/Organisation/Details/3333' },
+      provider: {
+        '@type': 'EducationalOrganization',
+        name: 'Course RTO',
+        url: 'https://training.gov.au/Organisation/Details/3333',
+      },
     });
   });
   it('names the business with its ABN, or nothing', () => {
     expect(partsFor('business', { business: { legalName: '', abn: '' } })).toEqual([]);
-    expect(partsFor('business', { business: { legalName: 'RPL Pathways Pty Ltd', abn: '51824753556' } })[0]).toContain('RPL Pathways Pty Ltd (ABN 51 824 753 556)');
+    expect(partsFor('business', { business: { legalName: 'RPL Pathways Pty Ltd', abn: '51824753556' } })[0]).toContain(
+      'RPL Pathways Pty Ltd (ABN 51 824 753 556)',
+    );
   });
 });
 
 describe('completion-time claim in copy', () => {
   it('marks the sentence stating the timeframe', () => {
     const text = 'No cost and no obligation. Most clients finish within 4-8 weeks.';
-    expect(splitClaims(text)).toEqual([{ text: 'No cost and no obligation.' }, { claim: 'completionTime', before: ' Most clients finish within ', after: '.' }]);
+    expect(splitClaims(text)).toEqual([
+      { text: 'No cost and no obligation.' },
+      { claim: 'completionTime', before: ' Most clients finish within ', after: '.' },
+    ]);
     expect(claimPlainText(text, { value: '4-8 weeks', enabled: false })).toBe('No cost and no obligation.');
-    expect(claimPlainText(text, { value: '6-10 weeks', enabled: true })).toBe('No cost and no obligation. Most clients finish within 6-10 weeks.');
+    expect(claimPlainText(text, { value: '6-10 weeks', enabled: true })).toBe(
+      'No cost and no obligation. Most clients finish within 6-10 weeks.',
+    );
   });
   it('keeps the estimate caveat with its sentence and leaves other copy alone', () => {
-    expect(claimPlainText('Assessment typically takes 4-8 weeks. This is an estimate, not a guarantee. Fees are in AUD.', { value: '', enabled: false })).toBe('Fees are in AUD.');
+    expect(
+      claimPlainText('Assessment typically takes 4-8 weeks. This is an estimate, not a guarantee. Fees are in AUD.', {
+        value: '',
+        enabled: false,
+      }),
+    ).toBe('Fees are in AUD.');
     expect(splitClaims('Nothing to see.')).toEqual([{ text: 'Nothing to see.' }]);
   });
 });

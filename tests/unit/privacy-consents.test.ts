@@ -11,23 +11,51 @@ import { composeMail } from '../../src/server/mail';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
 
-const contact = { firstName: 'Jane', lastName: 'Citizen', email: 'jane@example.com', phone: '0412 345 678', message: 'Ten years on the tools.' };
+const contact = {
+  firstName: 'Jane',
+  lastName: 'Citizen',
+  email: 'jane@example.com',
+  phone: '0412 345 678',
+  message: 'Ten years on the tools.',
+};
 const quote = {
-  firstName: 'Sam', lastName: 'Nguyen', email: 'sam@example.com', phone: '0412 345 678', mobileNumber: '', preferredContact: 'Any time',
-  state: 'VIC', selectedCategories: ['civil-construction'], selectedCourses: ['RII30820'], experience: '', goals: '', additionalInfo: '',
+  firstName: 'Sam',
+  lastName: 'Nguyen',
+  email: 'sam@example.com',
+  phone: '0412 345 678',
+  mobileNumber: '',
+  preferredContact: 'Any time',
+  state: 'VIC',
+  selectedCategories: ['civil-construction'],
+  selectedCourses: ['RII30820'],
+  experience: '',
+  goals: '',
+  additionalInfo: '',
   acceptedTerms: true,
 };
 const human = { elapsedMs: 60_000, website: '' };
 
 describe('consent fields in the shared schemas', () => {
-  it.each([['contact', ContactSchema, contact], ['quote', QuoteSchema, quote]] as const)('%s: both default to false (unticked, optional)', (_, schema, input) => {
+  it.each([
+    ['contact', ContactSchema, contact],
+    ['quote', QuoteSchema, quote],
+  ] as const)('%s: both default to false (unticked, optional)', (_, schema, input) => {
     const parsed = v.parse(schema as v.GenericSchema, input) as Record<string, unknown>;
     expect(parsed).toMatchObject({ consentPartnerRto: false, consentMarketing: false });
   });
 
-  it.each([['contact', ContactSchema, contact], ['quote', QuoteSchema, quote]] as const)('%s: keeps each consent on its own', (_, schema, input) => {
-    expect(v.parse(schema as v.GenericSchema, { ...input, consentPartnerRto: true })).toMatchObject({ consentPartnerRto: true, consentMarketing: false });
-    expect(v.parse(schema as v.GenericSchema, { ...input, consentMarketing: true })).toMatchObject({ consentPartnerRto: false, consentMarketing: true });
+  it.each([
+    ['contact', ContactSchema, contact],
+    ['quote', QuoteSchema, quote],
+  ] as const)('%s: keeps each consent on its own', (_, schema, input) => {
+    expect(v.parse(schema as v.GenericSchema, { ...input, consentPartnerRto: true })).toMatchObject({
+      consentPartnerRto: true,
+      consentMarketing: false,
+    });
+    expect(v.parse(schema as v.GenericSchema, { ...input, consentMarketing: true })).toMatchObject({
+      consentPartnerRto: false,
+      consentMarketing: true,
+    });
   });
 
   it.each(['on', 'true', 1, null])('accepts only booleans, not %j', (value) => {
@@ -53,7 +81,11 @@ describe('consents are stored with the inquiry', () => {
 
   const post = async (handler: (r: Request, c: Context) => Promise<Response>, path: string, body: unknown) => {
     const response = await handler(
-      new Request(`http://localhost${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }),
+      new Request(`http://localhost${path}`, {
+        method: 'POST',
+        headers: { 'Content-Type': 'application/json' },
+        body: JSON.stringify(body),
+      }),
       {} as Context,
     );
     const answer = await response.json();
@@ -67,13 +99,25 @@ describe('consents are stored with the inquiry', () => {
   });
 
   it('from the contact form, ticked or not', async () => {
-    expect((await post(contactHandler, '/api/email/contact', { ...contact, ...human })).consents).toEqual({ partnerRto: false, marketing: false });
-    const ticked = await post(contactHandler, '/api/email/contact', { ...contact, ...human, source: 'home', consentPartnerRto: true, consentMarketing: true });
+    expect((await post(contactHandler, '/api/email/contact', { ...contact, ...human })).consents).toEqual({
+      partnerRto: false,
+      marketing: false,
+    });
+    const ticked = await post(contactHandler, '/api/email/contact', {
+      ...contact,
+      ...human,
+      source: 'home',
+      consentPartnerRto: true,
+      consentMarketing: true,
+    });
     expect(ticked).toMatchObject({ source: 'home', consents: { partnerRto: true, marketing: true } });
   });
 
   it('from the free quote (the function copies fields by name, so a dropped one would show here)', async () => {
-    expect((await post(quoteHandler, '/api/email/quote', { ...quote, ...human })).consents).toEqual({ partnerRto: false, marketing: false });
+    expect((await post(quoteHandler, '/api/email/quote', { ...quote, ...human })).consents).toEqual({
+      partnerRto: false,
+      marketing: false,
+    });
     const rto = await post(quoteHandler, '/api/email/quote', { ...quote, ...human, consentPartnerRto: true });
     expect(rto.consents).toEqual({ partnerRto: true, marketing: false });
     const marketing = await post(quoteHandler, '/api/email/quote', { ...quote, ...human, consentMarketing: true });
@@ -82,21 +126,40 @@ describe('consents are stored with the inquiry', () => {
 });
 
 const record = (consents?: InquiryRecord['consents']): InquiryRecord => ({
-  id: '20250722T101530123Z-0a1b2c3d', kind: 'contact', source: 'contact', createdAt: '2025-07-22T10:15:30.123Z', status: 'new', handledAt: null,
-  contact: { ...contact }, message: 'Hi', ...(consents ? { consents } : {}),
-  mail: { staff: { state: 'sent', attempts: 1, idempotencyKey: 'k1' }, ack: { state: 'sent', attempts: 1, idempotencyKey: 'k2' } },
+  id: '20250722T101530123Z-0a1b2c3d',
+  kind: 'contact',
+  source: 'contact',
+  createdAt: '2025-07-22T10:15:30.123Z',
+  status: 'new',
+  handledAt: null,
+  contact: { ...contact },
+  message: 'Hi',
+  ...(consents ? { consents } : {}),
+  mail: {
+    staff: { state: 'sent', attempts: 1, idempotencyKey: 'k1' },
+    ack: { state: 'sent', attempts: 1, idempotencyKey: 'k2' },
+  },
 });
 
 describe('staff see the consents', () => {
   const columns = (csv: string) => {
     // Every cell is quoted and none of these holds a comma or a quote, so splitting on "," is enough here.
     const unquote = (cell: string) => cell.replace(/^"|"$/g, '');
-    const [header, ...rows] = csv.trim().split('\r\n').map((line) => line.split(',').map(unquote));
+    const [header, ...rows] = csv
+      .trim()
+      .split('\r\n')
+      .map((line) => line.split(',').map(unquote));
     return rows.map((row) => Object.fromEntries(header.map((name, i) => [name, row[i]])));
   };
 
   it('as two CSV columns: Yes, No, or empty for inquiries from before the forms asked', () => {
-    const [both, rtoOnly, old] = columns(inquiriesToCsv([record({ partnerRto: true, marketing: true }), record({ partnerRto: true, marketing: false }), record()]));
+    const [both, rtoOnly, old] = columns(
+      inquiriesToCsv([
+        record({ partnerRto: true, marketing: true }),
+        record({ partnerRto: true, marketing: false }),
+        record(),
+      ]),
+    );
     expect(both).toMatchObject({ 'Consent: share with partner RTO': 'Yes', 'Consent: marketing': 'Yes' });
     expect(rtoOnly).toMatchObject({ 'Consent: share with partner RTO': 'Yes', 'Consent: marketing': 'No' });
     expect(old).toMatchObject({ 'Consent: share with partner RTO': '', 'Consent: marketing': '' });

@@ -39,7 +39,13 @@ describe.each(['contact', 'home'] as const)('%s form', (source) => {
     const fetch = vi.fn(() => new Promise<Response>(() => {}));
     vi.stubGlobal('fetch', fetch);
     render(<ContactForm source={source} />);
-    for (const [label, value] of Object.entries({ 'First name': 'Jane', 'Last name': 'Citizen', 'E-mail': 'jane@example.com', Phone: '0412 345 678', Message: 'Hello' })) {
+    for (const [label, value] of Object.entries({
+      'First name': 'Jane',
+      'Last name': 'Citizen',
+      'E-mail': 'jane@example.com',
+      Phone: '0412 345 678',
+      Message: 'Hello',
+    })) {
       fireEvent.change(screen.getByLabelText(label), { target: { value } });
     }
     fireEvent.click(rtoBox());
@@ -51,7 +57,14 @@ describe.each(['contact', 'home'] as const)('%s form', (source) => {
 
 describe('free quote', () => {
   const categories = [{ slug: 'civil-construction', name: 'Civil Construction' }];
-  const courses = [{ code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction' }];
+  const courses = [
+    {
+      code: 'RII30820',
+      title: 'Certificate III in Civil Construction Plant Operations',
+      level: 'Certificate III',
+      category: 'civil-construction',
+    },
+  ];
   const next = () => screen.getByRole('button', { name: 'Next' });
 
   it('shows the notice where the details are collected and the unticked consents on the last step; sends what was ticked', () => {
@@ -84,7 +97,13 @@ describe('free quote', () => {
   });
 
   it('never keeps a consent tick in the saved progress', () => {
-    saveProgress(sessionStorage, { step: 5, draft: { ...emptyDraft(), consentPartnerRto: true, consentMarketing: true } });
-    expect(JSON.parse(sessionStorage.getItem(STORAGE_KEY)!).draft).toMatchObject({ consentPartnerRto: false, consentMarketing: false });
+    saveProgress(sessionStorage, {
+      step: 5,
+      draft: { ...emptyDraft(), consentPartnerRto: true, consentMarketing: true },
+    });
+    expect(JSON.parse(sessionStorage.getItem(STORAGE_KEY)!).draft).toMatchObject({
+      consentPartnerRto: false,
+      consentMarketing: false,
+    });
   });
 });

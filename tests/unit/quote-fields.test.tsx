@@ -8,13 +8,30 @@ import { issuesToFieldErrors } from '../../src/schemas/field-errors';
 afterEach(cleanup);
 
 const stored = {
-  mobileNumber: '', preferredContact: 'Any time', state: 'WA', selectedCategories: ['civil-construction'], selectedCourses: ['RII30820'],
+  mobileNumber: '',
+  preferredContact: 'Any time',
+  state: 'WA',
+  selectedCategories: ['civil-construction'],
+  selectedCourses: ['RII30820'],
   categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-  courses: [{ code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction' }],
-  notSure: false, experience: 'Excavator operator\nsince 2012', goals: '', additionalInfo: 'Call after 3pm',
+  courses: [
+    {
+      code: 'RII30820',
+      title: 'Certificate III in Civil Construction Plant Operations',
+      level: 'Certificate III',
+      category: 'civil-construction',
+    },
+  ],
+  notSure: false,
+  experience: 'Excavator operator\nsince 2012',
+  goals: '',
+  additionalInfo: 'Call after 3pm',
 };
 
-const shown = () => Object.fromEntries([...document.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]));
+const shown = () =>
+  Object.fromEntries(
+    [...document.querySelectorAll('dt')].map((dt) => [dt.textContent, dt.nextElementSibling?.textContent]),
+  );
 
 describe('a stored quote in the inbox', () => {
   it('lists the answers under their labels, with the chosen names, and leaves out what was left blank', () => {
@@ -33,7 +50,10 @@ describe('a stored quote in the inbox', () => {
   it('says when the visitor asked for suggestions instead of choosing', () => {
     const unsure = { ...stored, selectedCourses: [], courses: [], notSure: true };
     render(<QuoteFields quote={unsure} />);
-    expect(shown()).toMatchObject({ Courses: 'None chosen', 'Not sure': 'Asked for suggestions from their experience' });
+    expect(shown()).toMatchObject({
+      Courses: 'None chosen',
+      'Not sure': 'Asked for suggestions from their experience',
+    });
   });
 
   it('leaves out a field an older record was stored without', () => {
@@ -62,14 +82,29 @@ describe('the quote schema describes its own steps', () => {
 
 describe('one issue-to-field-error mapper', () => {
   const issue = (keys: (string | number)[], message: string) =>
-    ({ kind: 'validation', type: 'check', input: null, expected: null, received: 'x', message, path: keys.map((key) => ({ type: 'object', origin: 'value', input: {}, key, value: null })) }) as never;
+    ({
+      kind: 'validation',
+      type: 'check',
+      input: null,
+      expected: null,
+      received: 'x',
+      message,
+      path: keys.map((key) => ({ type: 'object', origin: 'value', input: {}, key, value: null })),
+    }) as never;
 
   it('keys nested problems by their dot path, first message per field', () => {
-    expect(issuesToFieldErrors([issue(['contact', 'phone'], 'Phone is required'), issue(['contact', 'phone'], 'second'), issue(['email'], 'Enter a valid e-mail address')]))
-      .toEqual({ 'contact.phone': 'Phone is required', email: 'Enter a valid e-mail address' });
+    expect(
+      issuesToFieldErrors([
+        issue(['contact', 'phone'], 'Phone is required'),
+        issue(['contact', 'phone'], 'second'),
+        issue(['email'], 'Enter a valid e-mail address'),
+      ]),
+    ).toEqual({ 'contact.phone': 'Phone is required', email: 'Enter a valid e-mail address' });
   });
 
   it('puts a problem with one list item next to the list when cut to the top level', () => {
-    expect(issuesToFieldErrors([issue(['selectedCourses', 2], 'Enter a valid course code')], 1)).toEqual({ selectedCourses: 'Enter a valid course code' });
+    expect(issuesToFieldErrors([issue(['selectedCourses', 2], 'Enter a valid course code')], 1)).toEqual({
+      selectedCourses: 'Enter a valid course code',
+    });
   });
 });

@@ -24,7 +24,11 @@ describe('readPreselectParams', () => {
 
 describe('resolvePreselect', () => {
   it('takes a known code with its category', () => {
-    expect(resolvePreselect({ course: 'CPC30220' }, quoteCourses, quoteCategories)).toEqual({ code: 'CPC30220', category: 'civil-construction', via: 'course' });
+    expect(resolvePreselect({ course: 'CPC30220' }, quoteCourses, quoteCategories)).toEqual({
+      code: 'CPC30220',
+      category: 'civil-construction',
+      via: 'course',
+    });
   });
   it('gives nothing for an unknown code without words', () => {
     expect(resolvePreselect({ course: 'ZZZ99999' }, quoteCourses, quoteCategories, searchCourses)).toBeNull();
@@ -32,10 +36,19 @@ describe('resolvePreselect', () => {
   it('picks the best match of the course search for words', () => {
     const found = resolvePreselect({ search: 'cert 3 carpentry' }, quoteCourses, quoteCategories, searchCourses);
     expect(found).toEqual({ code: 'CPC30220', category: 'civil-construction', via: 'search' });
-    expect(resolvePreselect({ search: 'CHC33021' }, quoteCourses, quoteCategories, searchCourses)?.code).toBe('CHC33021');
+    expect(resolvePreselect({ search: 'CHC33021' }, quoteCourses, quoteCategories, searchCourses)?.code).toBe(
+      'CHC33021',
+    );
   });
   it('falls back to the words when the code is unknown', () => {
-    expect(resolvePreselect({ course: 'ZZZ99999', search: 'individual support' }, quoteCourses, quoteCategories, searchCourses)?.code).toBe('CHC33021');
+    expect(
+      resolvePreselect(
+        { course: 'ZZZ99999', search: 'individual support' },
+        quoteCourses,
+        quoteCategories,
+        searchCourses,
+      )?.code,
+    ).toBe('CHC33021');
   });
   it('gives nothing when the search finds nothing', () => {
     expect(resolvePreselect({ search: 'qwertyuiop' }, quoteCourses, quoteCategories, searchCourses)).toBeNull();
@@ -46,7 +59,10 @@ describe('applyPreselect', () => {
   it('adds the course and its category once, keeping earlier choices', () => {
     const draft = { ...emptyDraft(), selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'] };
     const once = applyPreselect(draft, { code: 'CPC30220', category: 'civil-construction', via: 'course' });
-    expect(once).toMatchObject({ selectedCategories: ['health-fitness', 'civil-construction'], selectedCourses: ['SIS30321', 'CPC30220'] });
+    expect(once).toMatchObject({
+      selectedCategories: ['health-fitness', 'civil-construction'],
+      selectedCourses: ['SIS30321', 'CPC30220'],
+    });
     expect(applyPreselect(once, { code: 'CPC30220', category: 'civil-construction', via: 'course' })).toEqual(once);
   });
 });

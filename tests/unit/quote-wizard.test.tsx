@@ -3,7 +3,14 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { act, cleanup, fireEvent, render, screen, within } from '@testing-library/react';
 import QuoteWizard, { QUOTE_ERROR } from '../../src/islands/quote/QuoteWizard';
 import {
-  STORAGE_KEY, canContinue, coursesFor, emptyDraft, loadProgress, saveProgress, toggleCategory, type QuoteCourse,
+  STORAGE_KEY,
+  canContinue,
+  coursesFor,
+  emptyDraft,
+  loadProgress,
+  saveProgress,
+  toggleCategory,
+  type QuoteCourse,
 } from '../../src/islands/quote/steps';
 
 const categories = [
@@ -11,7 +18,12 @@ const categories = [
   { slug: 'health-fitness', name: 'Health & Fitness' },
 ];
 const courses: QuoteCourse[] = [
-  { code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction' },
+  {
+    code: 'RII30820',
+    title: 'Certificate III in Civil Construction Plant Operations',
+    level: 'Certificate III',
+    category: 'civil-construction',
+  },
   { code: 'RII50920', title: 'Diploma of Civil Construction Design', level: 'Diploma', category: 'civil-construction' },
   { code: 'SIS30321', title: 'Certificate III in Fitness', level: 'Certificate III', category: 'health-fitness' },
 ];
@@ -23,7 +35,17 @@ afterEach(() => {
 });
 
 describe('step rules', () => {
-  const full = { ...emptyDraft(), firstName: 'A', lastName: 'B', email: 'a@b.co', phone: '0412345678', selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'], state: 'WA', acceptedTerms: true };
+  const full = {
+    ...emptyDraft(),
+    firstName: 'A',
+    lastName: 'B',
+    email: 'a@b.co',
+    phone: '0412345678',
+    selectedCategories: ['health-fitness'],
+    selectedCourses: ['SIS30321'],
+    state: 'WA',
+    acceptedTerms: true,
+  };
 
   it('step 1 needs first name, last name, e-mail and phone (not blank)', () => {
     expect(canContinue(1, full)).toBe(true);
@@ -43,8 +65,15 @@ describe('step rules', () => {
     expect(coursesFor(courses, [])).toHaveLength(3);
   });
   it('drops the courses of a category that is unticked', () => {
-    const draft = { ...full, selectedCategories: ['civil-construction', 'health-fitness'], selectedCourses: ['RII30820', 'SIS30321'] };
-    expect(toggleCategory(draft, 'civil-construction', courses)).toMatchObject({ selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'] });
+    const draft = {
+      ...full,
+      selectedCategories: ['civil-construction', 'health-fitness'],
+      selectedCourses: ['RII30820', 'SIS30321'],
+    };
+    expect(toggleCategory(draft, 'civil-construction', courses)).toMatchObject({
+      selectedCategories: ['health-fitness'],
+      selectedCourses: ['SIS30321'],
+    });
   });
 });
 
@@ -52,23 +81,51 @@ describe('saved progress', () => {
   it('round-trips without the terms tick', () => {
     const draft = { ...emptyDraft(), firstName: 'Sam', selectedCategories: ['health-fitness'], acceptedTerms: true };
     saveProgress(sessionStorage, { step: 1, draft });
-    expect(loadProgress(sessionStorage, categories, courses)).toEqual({ step: 1, draft: { ...draft, acceptedTerms: false } });
+    expect(loadProgress(sessionStorage, categories, courses)).toEqual({
+      step: 1,
+      draft: { ...draft, acceptedTerms: false },
+    });
   });
 
   it('trusts nothing it reads back', () => {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({
-      version: 1, step: 4,
-      draft: { firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '0412345678', state: 'Atlantis', preferredContact: 'Never',
-        selectedCategories: ['health-fitness', 'made-up', 42], selectedCourses: ['SIS30321', 'RII30820', 'NOPE1'], evil: '<script>' },
-    }));
+    sessionStorage.setItem(
+      STORAGE_KEY,
+      JSON.stringify({
+        version: 1,
+        step: 4,
+        draft: {
+          firstName: 'Sam',
+          lastName: 'Lee',
+          email: 'sam@example.com',
+          phone: '0412345678',
+          state: 'Atlantis',
+          preferredContact: 'Never',
+          selectedCategories: ['health-fitness', 'made-up', 42],
+          selectedCourses: ['SIS30321', 'RII30820', 'NOPE1'],
+          evil: '<script>',
+        },
+      }),
+    );
     const loaded = loadProgress(sessionStorage, categories, courses)!;
-    expect(loaded.draft).toMatchObject({ state: '', preferredContact: '', selectedCategories: ['health-fitness'], selectedCourses: ['SIS30321'] });
+    expect(loaded.draft).toMatchObject({
+      state: '',
+      preferredContact: '',
+      selectedCategories: ['health-fitness'],
+      selectedCourses: ['SIS30321'],
+    });
     expect(loaded.draft).not.toHaveProperty('evil');
     expect(loaded.step).toBe(4);
   });
 
   it('goes back to the first step that is not complete', () => {
-    sessionStorage.setItem(STORAGE_KEY, JSON.stringify({ version: 1, step: 5, draft: { firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '1', selectedCategories: [] } }));
+    sessionStorage.setItem(
+      STORAGE_KEY,
+      JSON.stringify({
+        version: 1,
+        step: 5,
+        draft: { firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '1', selectedCategories: [] },
+      }),
+    );
     expect(loadProgress(sessionStorage, categories, courses)?.step).toBe(2);
   });
 
@@ -108,7 +165,9 @@ describe('quote wizard', () => {
     expect(heading().textContent).toBe('Personal Info');
     expect(currentStep()).toContain('Personal Info');
     expect(next()).toHaveProperty('disabled', true);
-    expect(document.getElementById(next().getAttribute('aria-describedby')!)?.textContent).toMatch(/first name, last name, e-mail and phone/);
+    expect(document.getElementById(next().getAttribute('aria-describedby')!)?.textContent).toMatch(
+      /first name, last name, e-mail and phone/,
+    );
     fillStep1();
     expect(next()).toHaveProperty('disabled', false);
   });
@@ -142,9 +201,19 @@ describe('quote wizard', () => {
 
     expect(heading().textContent).toBe('Contact & Location');
     expect(next()).toHaveProperty('disabled', true);
-    const times = within(screen.getByLabelText(/Best time to contact you/)).getAllByRole('option').map((o) => o.textContent);
-    expect(times).toEqual(['No preference', 'Morning (8AM-12PM)', 'Afternoon (12PM-5PM)', 'Evening (5PM-8PM)', 'Any time']);
-    const states = within(screen.getByLabelText(/State or territory/)).getAllByRole('option').map((o) => o.textContent);
+    const times = within(screen.getByLabelText(/Best time to contact you/))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
+    expect(times).toEqual([
+      'No preference',
+      'Morning (8AM-12PM)',
+      'Afternoon (12PM-5PM)',
+      'Evening (5PM-8PM)',
+      'Any time',
+    ]);
+    const states = within(screen.getByLabelText(/State or territory/))
+      .getAllByRole('option')
+      .map((o) => o.textContent);
     expect(states).toEqual(['Choose your state', 'NSW', 'VIC', 'QLD', 'WA', 'SA', 'TAS', 'ACT', 'NT']);
     fireEvent.change(screen.getByLabelText(/State or territory/), { target: { value: 'QLD' } });
     fireEvent.click(next());
@@ -172,7 +241,12 @@ describe('quote wizard', () => {
     expect(submit).toHaveProperty('disabled', false);
 
     const edits = screen.getAllByRole('button', { name: /^Edit / });
-    expect(edits.map((b) => b.textContent)).toEqual(['Edit Personal Info', 'Edit Categories', 'Edit Courses', 'Edit Contact & Location']);
+    expect(edits.map((b) => b.textContent)).toEqual([
+      'Edit Personal Info',
+      'Edit Categories',
+      'Edit Courses',
+      'Edit Contact & Location',
+    ]);
     fireEvent.click(edits[2]);
     expect(heading().textContent).toBe('Courses');
     expect(document.activeElement).toBe(heading());
@@ -192,8 +266,18 @@ describe('quote wizard', () => {
     const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
     expect(url).toBe('/api/email/quote');
     expect(JSON.parse(init.body as string)).toMatchObject({
-      firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '0412 345 678', mobileNumber: '', preferredContact: '', state: 'NSW',
-      selectedCategories: ['civil-construction'], selectedCourses: ['RII30820'], acceptedTerms: true, website: '', elapsedMs: expect.any(Number),
+      firstName: 'Sam',
+      lastName: 'Lee',
+      email: 'sam@example.com',
+      phone: '0412 345 678',
+      mobileNumber: '',
+      preferredContact: '',
+      state: 'NSW',
+      selectedCategories: ['civil-construction'],
+      selectedCourses: ['RII30820'],
+      acceptedTerms: true,
+      website: '',
+      elapsedMs: expect.any(Number),
     });
 
     await act(async () => answer(new Response(JSON.stringify({ success: true, id: 'x' }), { status: 200 })));
@@ -205,11 +289,18 @@ describe('quote wizard', () => {
   });
 
   it('the confirmation says the written quote names the RTO, or names the delivering RTO from the saved settings', async () => {
-    const rto = { legalName: 'Example Skills Institute Pty Ltd', code: '45678', registerUrl: 'https://training.gov.au/Organisation/Details/45678', categories: ['civil-construction'], courses: [] };
+    const rto = {
+      legalName: 'Example Skills Institute Pty Ltd',
+      code: '45678',
+      registerUrl: 'https://training.gov.au/Organisation/Details/45678',
+      categories: ['civil-construction'],
+      courses: [],
+    };
     const fetch = vi.fn(async (url: string) =>
       url === '/api/email/quote'
         ? new Response(JSON.stringify({ success: true, id: 'x' }), { status: 200 })
-        : new Response(JSON.stringify({ partnerRtos: [rto] }), { status: 200 }));
+        : new Response(JSON.stringify({ partnerRtos: [rto] }), { status: 200 }),
+    );
     vi.stubGlobal('fetch', fetch);
     render(<QuoteWizard categories={categories} courses={courses} />);
     toReview();
@@ -223,8 +314,14 @@ describe('quote wizard', () => {
   });
 
   it('without a partner RTO the confirmation says the written quote names it', async () => {
-    vi.stubGlobal('fetch', vi.fn(async (url: string) =>
-      url === '/api/email/quote' ? new Response(JSON.stringify({ success: true, id: 'x' }), { status: 200 }) : new Response('{}', { status: 503 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (url: string) =>
+        url === '/api/email/quote'
+          ? new Response(JSON.stringify({ success: true, id: 'x' }), { status: 200 })
+          : new Response('{}', { status: 503 }),
+      ),
+    );
     render(<QuoteWizard categories={categories} courses={courses} partnerRtos={[]} />);
     toReview();
     fireEvent.click(screen.getByLabelText(/I agree to be bound by the/));
@@ -234,7 +331,12 @@ describe('quote wizard', () => {
   });
 
   it('shows the quote error and stays on the review when sending fails', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({ success: false, message: 'Unknown course: X' }), { status: 400 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () => new Response(JSON.stringify({ success: false, message: 'Unknown course: X' }), { status: 400 }),
+      ),
+    );
     render(<QuoteWizard categories={categories} courses={courses} />);
     toReview();
     fireEvent.click(screen.getByLabelText(/I agree to be bound by the/));
@@ -268,7 +370,8 @@ describe('before hydration', () => {
     const container = document.createElement('div');
     container.innerHTML = renderToString(<QuoteWizard categories={categories} courses={courses} />);
     document.body.append(container);
-    const type = (name: string, value: string) => ((container.querySelector(`[name="${name}"]`) as HTMLInputElement).value = value);
+    const type = (name: string, value: string) =>
+      ((container.querySelector(`[name="${name}"]`) as HTMLInputElement).value = value);
     type('firstName', 'Kim');
     type('lastName', 'Tran');
     type('email', 'kim@example.com');
@@ -300,14 +403,37 @@ describe('arriving with ?course= or ?search=, "Not sure" and the indicative resu
   it('?search= chooses the best match of the course search', async () => {
     window.history.replaceState(null, '', '/free-quote?search=plant+operations');
     render(<QuoteWizard categories={categories} courses={courses} />);
-    await vi.waitFor(() => expect(document.querySelector('.quote__preselected')?.textContent).toMatch(/RII30820/), { timeout: 5000 });
+    await vi.waitFor(() => expect(document.querySelector('.quote__preselected')?.textContent).toMatch(/RII30820/), {
+      timeout: 5000,
+    });
   });
 
   it('"Not sure" satisfies step 3 and the answer\'s result is shown with the reference', async () => {
-    vi.stubGlobal('fetch', vi.fn(async () => new Response(JSON.stringify({
-      success: true, id: '20250722T101530123Z-9f86d081',
-      result: [{ code: 'RII30820', title: 'Certificate III in Civil Construction Plant Operations', level: 'Certificate III', category: 'civil-construction', categoryName: 'Civil Construction', selected: false, evidence: ['Plant tickets for the machines you operate'], notIncluded: 'A high risk work licence is separate.' }],
-    }), { status: 200 })));
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(
+        async () =>
+          new Response(
+            JSON.stringify({
+              success: true,
+              id: '20250722T101530123Z-9f86d081',
+              result: [
+                {
+                  code: 'RII30820',
+                  title: 'Certificate III in Civil Construction Plant Operations',
+                  level: 'Certificate III',
+                  category: 'civil-construction',
+                  categoryName: 'Civil Construction',
+                  selected: false,
+                  evidence: ['Plant tickets for the machines you operate'],
+                  notIncluded: 'A high risk work licence is separate.',
+                },
+              ],
+            }),
+            { status: 200 },
+          ),
+      ),
+    );
     render(<QuoteWizard categories={categories} courses={courses} />);
     fillStep1();
     fireEvent.click(next());
@@ -322,7 +448,7 @@ describe('arriving with ?course= or ?search=, "Not sure" and the indicative resu
     fireEvent.click(next());
     fireEvent.click(screen.getByLabelText(/I agree to be bound by the/));
     await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit Request' })));
-    const sent = JSON.parse(((vi.mocked(fetch).mock.calls[0] as unknown as [string, RequestInit])[1].body) as string);
+    const sent = JSON.parse((vi.mocked(fetch).mock.calls[0] as unknown as [string, RequestInit])[1].body as string);
     expect(sent).toMatchObject({ notSure: true, selectedCourses: [], experience: 'Excavator operator for 6 years' });
     expect(screen.getByTestId('quote-reference').textContent).toBe('20250722T101530123Z-9f86d081');
     expect(screen.getByText(/An indication, not an assessment/)).toBeTruthy();

@@ -27,7 +27,15 @@ function streamed(chunks: number, chunkBytes: number, type = 'application/json')
       else controller.enqueue(new Uint8Array(chunkBytes).fill(0x20));
     },
   });
-  return { request: new Request('http://localhost/api/x', { method: 'POST', body, duplex: 'half', headers: { 'content-type': type } } as RequestInit), sent: () => sent };
+  return {
+    request: new Request('http://localhost/api/x', {
+      method: 'POST',
+      body,
+      duplex: 'half',
+      headers: { 'content-type': type },
+    } as RequestInit),
+    sent: () => sent,
+  };
 }
 
 describe('security headers have one source', () => {
@@ -42,7 +50,8 @@ describe('security headers have one source', () => {
     const toml = readFileSync(new URL('../../netlify.toml', import.meta.url), 'utf8');
     const patterns = [...toml.matchAll(/^\s*for\s*=\s*"([^"]*)"/gm)].map((m) => m[1]).filter((p) => p !== '/*');
     for (const pattern of patterns) {
-      for (const name of Object.keys(tomlHeaders(pattern))) expect(names.has(name.toLowerCase()), `${pattern}: ${name}`).toBe(false);
+      for (const name of Object.keys(tomlHeaders(pattern)))
+        expect(names.has(name.toLowerCase()), `${pattern}: ${name}`).toBe(false);
     }
   });
 
@@ -71,7 +80,11 @@ describe('one capped body reader', () => {
   });
 
   it('refuses a declared length over the cap without reading', async () => {
-    const request = new Request('http://localhost/', { method: 'POST', body: 'x', headers: { 'content-length': '999999' } });
+    const request = new Request('http://localhost/', {
+      method: 'POST',
+      body: 'x',
+      headers: { 'content-length': '999999' },
+    });
     expect(await readCappedBody(request, 1000)).toBeNull();
     expect(request.bodyUsed).toBe(false);
   });
@@ -86,16 +99,28 @@ describe('one capped body reader', () => {
     const schema = v.object({ name: v.pipe(v.string(), v.minLength(1, 'Name is required')) });
     const tooLarge = await parseJsonBody(schema, streamed(100, 1024).request, 2048);
     expect(tooLarge.ok || tooLarge.response.status).toBe(413);
-    if (!tooLarge.ok) expect(await tooLarge.response.json()).toEqual({ message: 'The request body is too large (at most 2 KB).' });
+    if (!tooLarge.ok)
+      expect(await tooLarge.response.json()).toEqual({ message: 'The request body is too large (at most 2 KB).' });
 
     const notJson = await parseJsonBody(schema, streamed(1, 10, 'text/plain').request, 2048);
     expect(notJson.ok || notJson.response.status).toBe(415);
 
-    const invalid = await parseJsonBody(schema, new Request('http://localhost/', { method: 'POST', body: '{"name":""}', headers: { 'content-type': 'application/json' } }), 2048);
+    const invalid = await parseJsonBody(
+      schema,
+      new Request('http://localhost/', {
+        method: 'POST',
+        body: '{"name":""}',
+        headers: { 'content-type': 'application/json' },
+      }),
+      2048,
+    );
     expect(invalid.ok).toBe(false);
     if (!invalid.ok) {
       expect(invalid.response.status).toBe(400);
-      expect(await invalid.response.json()).toEqual({ message: 'Name is required', errors: [{ field: 'name', message: 'Name is required' }] });
+      expect(await invalid.response.json()).toEqual({
+        message: 'Name is required',
+        errors: [{ field: 'name', message: 'Name is required' }],
+      });
     }
   });
 
@@ -104,7 +129,10 @@ describe('one capped body reader', () => {
     expect(answer.ok).toBe(false);
     if (!answer.ok) {
       expect(answer.response.status).toBe(413);
-      expect(await answer.response.json()).toMatchObject({ success: false, message: expect.stringMatching(/too large/) });
+      expect(await answer.response.json()).toMatchObject({
+        success: false,
+        message: expect.stringMatching(/too large/),
+      });
     }
   });
 });

@@ -6,7 +6,16 @@
  * without deciding who may use it.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { changedStores, fakeContext, fillRoute, FUNCTIONS, handlerFor, snapshotBlobs, startInspectableBlobs, type LocalBlobs } from './helpers/hostile';
+import {
+  changedStores,
+  fakeContext,
+  fillRoute,
+  FUNCTIONS,
+  handlerFor,
+  snapshotBlobs,
+  startInspectableBlobs,
+  type LocalBlobs,
+} from './helpers/hostile';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { createInquiry } from '../../src/server/inquiries';
@@ -18,9 +27,34 @@ import { repositoryCatalogue } from '../../src/catalogue/index';
 
 /** A valid catalogue edit of a repository course, as the admin form sends it. */
 function courseEdit(code: string) {
-  const { about, overview, aboutCertification, scopeOfWork, experienceRequirements, eligibility, entryRequirements, regulatoryRequirements, jobOutcomes, careerOutcomes, studyPathway, featured, terms } =
-    repositoryCatalogue().courseByCode.get(code)!;
-  const details = { about, overview, aboutCertification, scopeOfWork, experienceRequirements, eligibility, entryRequirements, regulatoryRequirements, jobOutcomes, careerOutcomes, studyPathway };
+  const {
+    about,
+    overview,
+    aboutCertification,
+    scopeOfWork,
+    experienceRequirements,
+    eligibility,
+    entryRequirements,
+    regulatoryRequirements,
+    jobOutcomes,
+    careerOutcomes,
+    studyPathway,
+    featured,
+    terms,
+  } = repositoryCatalogue().courseByCode.get(code)!;
+  const details = {
+    about,
+    overview,
+    aboutCertification,
+    scopeOfWork,
+    experienceRequirements,
+    eligibility,
+    entryRequirements,
+    regulatoryRequirements,
+    jobOutcomes,
+    careerOutcomes,
+    studyPathway,
+  };
   return { featured, details, evidence: [], terms, retired: null };
 }
 
@@ -71,19 +105,56 @@ let blobs: LocalBlobs;
 const fixtures = { inquiryId: '', blogId: '' };
 /** Valid requests, so a refusal is the role's doing and an allowed call would really act. */
 const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, string> }> = {
-  'POST /api/admin/site-settings': { body: { ...defaultSiteSettings, contactInfo: { ...defaultSiteSettings.contactInfo, email: 'changed-by-role-test@example.com' } } },
-  'PATCH /api/admin/inquiries/:id': { body: { status: 'handled', assignee: 'role-admin' }, params: () => ({ id: fixtures.inquiryId }) },
-  'POST /api/admin/inquiries/:id/notes': { body: { text: 'Role test note' }, params: () => ({ id: fixtures.inquiryId }) },
+  'POST /api/admin/site-settings': {
+    body: {
+      ...defaultSiteSettings,
+      contactInfo: { ...defaultSiteSettings.contactInfo, email: 'changed-by-role-test@example.com' },
+    },
+  },
+  'PATCH /api/admin/inquiries/:id': {
+    body: { status: 'handled', assignee: 'role-admin' },
+    params: () => ({ id: fixtures.inquiryId }),
+  },
+  'POST /api/admin/inquiries/:id/notes': {
+    body: { text: 'Role test note' },
+    params: () => ({ id: fixtures.inquiryId }),
+  },
   'POST /api/blogs': { body: { title: 'Role test post', excerpt: 'E', content: '<p>C</p>' } },
-  'PUT /api/blogs/:slug': { body: { title: 'Role test edit', excerpt: 'E', content: '<p>C</p>', version: 1 }, params: () => ({ slug: fixtures.blogId }) },
+  'PUT /api/blogs/:slug': {
+    body: { title: 'Role test edit', excerpt: 'E', content: '<p>C</p>', version: 1 },
+    params: () => ({ slug: fixtures.blogId }),
+  },
   'DELETE /api/blogs/:slug': { params: () => ({ slug: fixtures.blogId }) },
   'GET /api/admin/catalogue/courses/:code': { params: () => ({ code: 'CPC30220' }) },
-  'PUT /api/admin/catalogue/courses/:code': { body: { version: 0, edit: courseEdit('CPC30220') }, params: () => ({ code: 'CPC30220' }) },
+  'PUT /api/admin/catalogue/courses/:code': {
+    body: { version: 0, edit: courseEdit('CPC30220') },
+    params: () => ({ code: 'CPC30220' }),
+  },
   'POST /api/admin/catalogue/courses': {
-    body: { code: 'CPC39990', facts: { title: 'Certificate III in Role Tests', level: 'Certificate III', category: 'civil-construction', source: 'https://training.gov.au/Training/Details/CPC39990', checkedOn: '2026-11-20' }, edit: courseEdit('CPC30220') },
+    body: {
+      code: 'CPC39990',
+      facts: {
+        title: 'Certificate III in Role Tests',
+        level: 'Certificate III',
+        category: 'civil-construction',
+        source: 'https://training.gov.au/Training/Details/CPC39990',
+        checkedOn: '2026-11-20',
+      },
+      edit: courseEdit('CPC30220'),
+    },
   },
   'GET /api/admin/catalogue/categories/:slug': { params: () => ({ slug: 'health-fitness' }) },
-  'PUT /api/admin/catalogue/categories/:slug': { body: { version: 0, edit: { description: 'Fitness, allied health support and health services qualifications.', color: '#01675f', image: null } }, params: () => ({ slug: 'health-fitness' }) },
+  'PUT /api/admin/catalogue/categories/:slug': {
+    body: {
+      version: 0,
+      edit: {
+        description: 'Fitness, allied health support and health services qualifications.',
+        color: '#01675f',
+        image: null,
+      },
+    },
+    params: () => ({ slug: 'health-fitness' }),
+  },
   'GET /api/blogs/admin/:id/revisions': { params: () => ({ id: fixtures.blogId }) },
   'POST /api/blogs/admin/:id/revisions': { body: { revision: 1, version: 1 }, params: () => ({ id: fixtures.blogId }) },
 };
@@ -94,7 +165,11 @@ async function call(route: string, method: string, role: string | null) {
   const headers: Record<string, string> = { 'content-type': 'application/json' };
   // A fresh token each time: the logout rows revoke every earlier one.
   if (role) headers.authorization = `Bearer ${await issueToken((await getUser(`role-${role}`))!)}`;
-  const request = new Request(`http://localhost${fillRoute(route, params)}`, { method, headers, body: extra.body === undefined ? undefined : JSON.stringify(extra.body) });
+  const request = new Request(`http://localhost${fillRoute(route, params)}`, {
+    method,
+    headers,
+    body: extra.body === undefined ? undefined : JSON.stringify(extra.body),
+  });
   return (await handlerFor(route)!.handler(request, fakeContext(params))) as Response;
 }
 
@@ -103,11 +178,26 @@ beforeAll(async () => {
   delete process.env.RESEND_API_KEY;
   blobs = await startInspectableBlobs();
   for (const role of ROLES) {
-    await createUser({ username: `role-${role}`, firstName: 'Role', lastName: role, role, password: 'a long enough password' });
+    await createUser({
+      username: `role-${role}`,
+      firstName: 'Role',
+      lastName: role,
+      role,
+      password: 'a long enough password',
+    });
   }
   vi.spyOn(console, 'log').mockImplementation(() => {});
-  fixtures.inquiryId = (await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: 'Pat', lastName: 'Lee', email: 'pat@example.com', phone: '0400 000 000' }, message: 'Hi' })).id;
-  fixtures.blogId = (await createBlog({ title: 'Role fixture', excerpt: 'E', content: '<p>C</p>' } as never, 'role-admin'))._id;
+  fixtures.inquiryId = (
+    await createInquiry({
+      kind: 'contact',
+      source: 'contact',
+      contact: { firstName: 'Pat', lastName: 'Lee', email: 'pat@example.com', phone: '0400 000 000' },
+      message: 'Hi',
+    })
+  ).id;
+  fixtures.blogId = (
+    await createBlog({ title: 'Role fixture', excerpt: 'E', content: '<p>C</p>' } as never, 'role-admin')
+  )._id;
 });
 afterAll(() => blobs?.stop());
 beforeEach(() => {
@@ -130,7 +220,9 @@ describe('finding 5: roles are not enforced', () => {
   });
 
   const staffOnly = Object.entries(ACCESS).flatMap(([route, methods]) =>
-    Object.entries(methods).filter(([, access]) => access !== 'public').map(([method, access]) => ({ route, method, access })),
+    Object.entries(methods)
+      .filter(([, access]) => access !== 'public')
+      .map(([method, access]) => ({ route, method, access })),
   );
   const cases = staffOnly.flatMap((entry) => ROLES.map((role) => ({ ...entry, role })));
 
@@ -144,7 +236,9 @@ describe('finding 5: roles are not enforced', () => {
     } else {
       expect(response.status, `${role} must not ${method} ${route}`).toBe(403);
       expect((await response.json()).message).toMatch(new RegExp(`^Your role \\(${role}\\) does not allow this`));
-      expect(changedStores(before, await snapshotBlobs(blobs.directory)), 'a refused request writes nothing').toEqual([]);
+      expect(changedStores(before, await snapshotBlobs(blobs.directory)), 'a refused request writes nothing').toEqual(
+        [],
+      );
     }
   });
 });

@@ -26,7 +26,9 @@ describe('search recall over worker phrases', () => {
 
   it('finds the expected qualification in the first 10 for 90% and first for 75%', () => {
     const { at1, at10, misses } = recall((phrase) => searchCourses(summaries, { search: phrase }).map((c) => c.code));
-    console.info(`recall@1 ${(at1 * 100).toFixed(1)}%, recall@10 ${(at10 * 100).toFixed(1)}% over ${phrases.length} phrases\n${misses.join('\n')}`);
+    console.info(
+      `recall@1 ${(at1 * 100).toFixed(1)}%, recall@10 ${(at10 * 100).toFixed(1)}% over ${phrases.length} phrases\n${misses.join('\n')}`,
+    );
     expect(at10).toBeGreaterThanOrEqual(0.9);
     expect(at1).toBeGreaterThanOrEqual(0.75);
   });

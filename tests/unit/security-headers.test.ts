@@ -8,14 +8,20 @@ import { missingSecurityHeaders } from './helpers/hostile';
  * not apply (the local CLI applies them anyway, so the end-to-end header test cannot see a gap there).
  */
 const page = (headers: Record<string, string> = {}) =>
-  new Response('<!doctype html><title>x</title>', { status: 200, headers: { 'content-type': 'text/html', ...headers } });
+  new Response('<!doctype html><title>x</title>', {
+    status: 200,
+    headers: { 'content-type': 'text/html', ...headers },
+  });
 const run = (isPrerendered: boolean, response: Response) =>
   onRequest({ isPrerendered } as APIContext, async () => response) as Promise<Response>;
 
 describe('security headers on pages rendered on request', () => {
   it('adds every required header and keeps the page its own CSP, status and body', async () => {
     const csp = "default-src 'self'; script-src 'self' 'sha256-abc='; frame-ancestors 'none'";
-    const answer = await run(false, new Response('not here', { status: 404, headers: { 'content-security-policy': csp } }));
+    const answer = await run(
+      false,
+      new Response('not here', { status: 404, headers: { 'content-security-policy': csp } }),
+    );
     expect(answer.status).toBe(404);
     expect(await answer.text()).toBe('not here');
     expect(answer.headers.get('content-security-policy')).toBe(csp);

@@ -17,14 +17,20 @@ describe('settings refresh on public pages', () => {
     document.body.innerHTML = markup;
     const changed = applySettings(document, {
       contactInfo: { email: 'new@example.com', phoneSecondary: '', businessHours: 'Mon - Fri: 9 am - 5 pm' },
-      socialMedia: { facebook: 'javascript:void(0)', youtube: 'https://youtube.com/@new', instagram: 'javascript:alert(1)' },
+      socialMedia: {
+        facebook: 'javascript:void(0)',
+        youtube: 'https://youtube.com/@new',
+        instagram: 'javascript:alert(1)',
+      },
     });
     expect(changed).toBeGreaterThan(0);
     const email = document.querySelector('[data-setting="contactInfo.email"]')!;
     expect(email.getAttribute('href')).toBe('mailto:new@example.com');
     expect(email.textContent).toBe('new@example.com');
     expect(document.querySelector('[data-setting="contactInfo.phoneSecondary"]')!.closest('li')!.hidden).toBe(true);
-    expect(document.querySelector('[data-setting="contactInfo.businessHours"]')!.textContent).toBe('Mon - Fri: 9 am - 5 pm');
+    expect(document.querySelector('[data-setting="contactInfo.businessHours"]')!.textContent).toBe(
+      'Mon - Fri: 9 am - 5 pm',
+    );
     const [facebook, youtube, instagram] = [...document.querySelectorAll('ul li')] as HTMLLIElement[];
     expect(facebook.hidden).toBe(true);
     expect(youtube.hidden).toBe(false);
@@ -36,7 +42,8 @@ describe('settings refresh on public pages', () => {
   });
 
   it('shows the built-in fallback instead of an empty value where one is given', () => {
-    document.body.innerHTML = '<p data-setting="contactInfo.address" data-setting-fallback="200 Gilchrist Dr, Campbelltown NSW 2560">Old St</p>';
+    document.body.innerHTML =
+      '<p data-setting="contactInfo.address" data-setting-fallback="200 Gilchrist Dr, Campbelltown NSW 2560">Old St</p>';
     applySettings(document, { contactInfo: { address: '' } });
     expect(document.querySelector('p')!.textContent).toBe('200 Gilchrist Dr, Campbelltown NSW 2560');
   });

@@ -19,28 +19,45 @@ describe('social link hiding rule', () => {
     expect(isShownSocialLink('https://www.facebook.com/example')).toBe(true);
   });
   it('drops hidden networks from the rendered list and keeps the order', () => {
-    const settings = { ...defaultSiteSettings, socialMedia: { facebook: '#', instagram: 'https://instagram.com/x', youtube: '' } };
-    expect(visibleSocialLinks(settings)).toEqual([{ network: 'instagram', label: 'Instagram', href: 'https://instagram.com/x', shown: true }]);
+    const settings = {
+      ...defaultSiteSettings,
+      socialMedia: { facebook: '#', instagram: 'https://instagram.com/x', youtube: '' },
+    };
+    expect(visibleSocialLinks(settings)).toEqual([
+      { network: 'instagram', label: 'Instagram', href: 'https://instagram.com/x', shown: true },
+    ]);
   });
 });
 
 describe('site settings schema', () => {
   const valid = structuredClone(defaultSiteSettings);
   it('accepts the defaults and trims text', () => {
-    const parsed = v.parse(SiteSettingsSchema, { ...valid, contactInfo: { ...valid.contactInfo, email: '  a@b.com.au ' } });
+    const parsed = v.parse(SiteSettingsSchema, {
+      ...valid,
+      contactInfo: { ...valid.contactInfo, email: '  a@b.com.au ' },
+    });
     expect(parsed.contactInfo.email).toBe('a@b.com.au');
   });
   it('rejects a bad e-mail with a readable message', () => {
-    const result = v.safeParse(SiteSettingsSchema, { ...valid, contactInfo: { ...valid.contactInfo, email: 'not-an-email' } });
+    const result = v.safeParse(SiteSettingsSchema, {
+      ...valid,
+      contactInfo: { ...valid.contactInfo, email: 'not-an-email' },
+    });
     expect(result.success).toBe(false);
     expect(result.issues?.[0].message).toBe('Enter a valid e-mail address');
   });
   it('rejects script URLs in social links', () => {
-    const result = v.safeParse(SiteSettingsSchema, { ...valid, socialMedia: { ...valid.socialMedia, youtube: 'javascript:alert(1)' } });
+    const result = v.safeParse(SiteSettingsSchema, {
+      ...valid,
+      socialMedia: { ...valid.socialMedia, youtube: 'javascript:alert(1)' },
+    });
     expect(result.success).toBe(false);
   });
   it('rejects letters in phone numbers', () => {
-    const result = v.safeParse(SiteSettingsSchema, { ...valid, contactInfo: { ...valid.contactInfo, phone: 'call me' } });
+    const result = v.safeParse(SiteSettingsSchema, {
+      ...valid,
+      contactInfo: { ...valid.contactInfo, phone: 'call me' },
+    });
     expect(result.success).toBe(false);
   });
   it('builds dialable tel: links', () => {

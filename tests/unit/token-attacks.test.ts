@@ -8,7 +8,15 @@
  */
 import { createHmac, generateKeyPairSync, randomUUID, sign as rsaSign } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { changedStores, fakeContext, fillRoute, handlerFor, snapshotBlobs, startInspectableBlobs, type LocalBlobs } from './helpers/hostile';
+import {
+  changedStores,
+  fakeContext,
+  fillRoute,
+  handlerFor,
+  snapshotBlobs,
+  startInspectableBlobs,
+  type LocalBlobs,
+} from './helpers/hostile';
 import { createUser, getUser, setPassword } from '../../src/server/users';
 import { issueToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/server/tokens';
 import { dataStore } from '../../src/server/blobs';
@@ -31,14 +39,29 @@ const ADMIN_CALLS: { route: string; method: string; body?: unknown; params?: () 
   { route: '/api/admin/site-settings', method: 'POST', body: defaultSiteSettings },
   { route: '/api/admin/inquiries', method: 'GET' },
   { route: '/api/admin/inquiries/export.csv', method: 'GET' },
-  { route: '/api/admin/inquiries/:id', method: 'PATCH', body: { status: 'handled' }, params: () => ({ id: inquiryId }) },
+  {
+    route: '/api/admin/inquiries/:id',
+    method: 'PATCH',
+    body: { status: 'handled' },
+    params: () => ({ id: inquiryId }),
+  },
   { route: '/api/blogs', method: 'POST', body: { title: 'T', excerpt: 'E', content: '<p>C</p>' } },
   { route: '/api/blogs/admin/all', method: 'GET' },
-  { route: '/api/blogs/:slug', method: 'PUT', body: { title: 'T', excerpt: 'E', content: '<p>C</p>', version: 1 }, params: () => ({ slug: '00000000-0000-4000-8000-000000000000' }) },
+  {
+    route: '/api/blogs/:slug',
+    method: 'PUT',
+    body: { title: 'T', excerpt: 'E', content: '<p>C</p>', version: 1 },
+    params: () => ({ slug: '00000000-0000-4000-8000-000000000000' }),
+  },
   { route: '/api/blogs/:slug', method: 'DELETE', params: () => ({ slug: '00000000-0000-4000-8000-000000000000' }) },
   { route: '/api/blogs/admin/publish-due', method: 'POST' },
   { route: '/api/blogs/admin/:id/revisions', method: 'GET', params: () => ({ id: '0'.repeat(32) }) },
-  { route: '/api/blogs/admin/:id/revisions', method: 'POST', body: { revision: 1, version: 1 }, params: () => ({ id: '0'.repeat(32) }) },
+  {
+    route: '/api/blogs/admin/:id/revisions',
+    method: 'POST',
+    body: { revision: 1, version: 1 },
+    params: () => ({ id: '0'.repeat(32) }),
+  },
   { route: '/api/upload/image', method: 'POST' },
   { route: '/api/uploads', method: 'GET' },
 ];
@@ -59,7 +82,8 @@ async function call(entry: (typeof ADMIN_CALLS)[number], authorization: string |
 
 /* ---------- Hand-made tokens: one valid claim set, changed in exactly one respect ---------- */
 
-const b64 = (value: unknown) => Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
+const b64 = (value: unknown) =>
+  Buffer.from(typeof value === 'string' ? value : JSON.stringify(value)).toString('base64url');
 const { privateKey: rsaKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
 
 interface Mint {
@@ -73,7 +97,16 @@ interface Mint {
 
 function mint({ header = {}, claims = {}, omit = [], signing, nowMs = Date.now() }: Mint = {}): string {
   const now = Math.floor(nowMs / 1000);
-  const payload: Record<string, unknown> = { ts: nowMs, sub: VICTIM, iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat: now, exp: now + 3600, jti: randomUUID(), ...claims };
+  const payload: Record<string, unknown> = {
+    ts: nowMs,
+    sub: VICTIM,
+    iss: TOKEN_ISSUER,
+    aud: TOKEN_AUDIENCE,
+    iat: now,
+    exp: now + 3600,
+    jti: randomUUID(),
+    ...claims,
+  };
   for (const name of omit) delete payload[name];
   const how = signing ?? { hmac: 'sha256', secret: SECRET };
   const alg = how === 'none' ? 'none' : how === 'rs256' ? 'RS256' : `HS${how.hmac.slice(3)}`;
@@ -90,15 +123,40 @@ const HOUR = 3600_000;
 const ATTACKS: [string, () => string][] = [
   ['expired an hour ago', () => mint({ claims: { exp: Math.floor(Date.now() / 1000) - 3600 } })],
   ['expired one second ago', () => mint({ claims: { exp: Math.floor(Date.now() / 1000) - 1 } })],
-  ['issued 9 hours ago with the real 8-hour lifetime', () => mint({ nowMs: Date.now() - 9 * HOUR, claims: { exp: Math.floor((Date.now() - 9 * HOUR) / 1000) + 8 * 3600 } })],
+  [
+    'issued 9 hours ago with the real 8-hour lifetime',
+    () =>
+      mint({ nowMs: Date.now() - 9 * HOUR, claims: { exp: Math.floor((Date.now() - 9 * HOUR) / 1000) + 8 * 3600 } }),
+  ],
   ['not valid before next hour (nbf)', () => mint({ claims: { nbf: Math.floor(Date.now() / 1000) + 3600 } })],
-  ['forged: signed with another secret', () => mint({ signing: { hmac: 'sha256', secret: 'attacker-secret-that-is-also-long-enough-xyz' } })],
+  [
+    'forged: signed with another secret',
+    () => mint({ signing: { hmac: 'sha256', secret: 'attacker-secret-that-is-also-long-enough-xyz' } }),
+  ],
   ['forged: signature bytes changed', () => flipLast(mint())],
-  ['forged: payload changed after signing (sub=admin)', () => { const [h, , s] = mint().split('.'); return `${h}.${b64({ ts: Date.now(), sub: 'admin', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })}.${s}`; }],
+  [
+    'forged: payload changed after signing (sub=admin)',
+    () => {
+      const [h, , s] = mint().split('.');
+      return `${h}.${b64({ ts: Date.now(), sub: 'admin', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })}.${s}`;
+    },
+  ],
   ['forged: signature removed', () => `${mint().split('.').slice(0, 2).join('.')}.`],
   ['alg=none, unsigned', () => mint({ signing: 'none' })],
-  ['alg=None (case variant), unsigned', () => { const [, p] = mint().split('.'); return `${b64({ alg: 'None', typ: 'JWT' })}.${p}.`; }],
-  ['alg=none header on a correctly signed token', () => { const [, p, s] = mint().split('.'); return `${b64({ alg: 'none', typ: 'JWT' })}.${p}.${s}`; }],
+  [
+    'alg=None (case variant), unsigned',
+    () => {
+      const [, p] = mint().split('.');
+      return `${b64({ alg: 'None', typ: 'JWT' })}.${p}.`;
+    },
+  ],
+  [
+    'alg=none header on a correctly signed token',
+    () => {
+      const [, p, s] = mint().split('.');
+      return `${b64({ alg: 'none', typ: 'JWT' })}.${p}.${s}`;
+    },
+  ],
   ['alg confusion: HS512 with the real secret', () => mint({ signing: { hmac: 'sha512', secret: SECRET } })],
   ['alg confusion: HS384 with the real secret', () => mint({ signing: { hmac: 'sha384', secret: SECRET } })],
   ['alg confusion: RS256 with an attacker key', () => mint({ signing: 'rs256' })],
@@ -115,7 +173,14 @@ const ATTACKS: [string, () => string][] = [
   ['ts as a string', () => mint({ claims: { ts: String(Date.now()) } })],
   ['exp as a string', () => mint({ claims: { exp: String(Math.floor(Date.now() / 1000) + 3600) } })],
   ['unknown critical header', () => mint({ header: { crit: ['x-unknown'], 'x-unknown': 1 } })],
-  ['jku/kid pointing at an attacker key set', () => mint({ header: { jku: 'https://evil.example/jwks.json', kid: 'evil' }, signing: { hmac: 'sha256', secret: 'attacker-secret-that-is-also-long-enough-xyz' } })],
+  [
+    'jku/kid pointing at an attacker key set',
+    () =>
+      mint({
+        header: { jku: 'https://evil.example/jwks.json', kid: 'evil' },
+        signing: { hmac: 'sha256', secret: 'attacker-secret-that-is-also-long-enough-xyz' },
+      }),
+  ],
   ['sub of an account that does not exist', () => mint({ claims: { sub: 'nobody-at-all' } })],
   ['sub with path traversal', () => mint({ claims: { sub: '../users/token-victim' } })],
   ['sub as an object', () => mint({ claims: { sub: { $ne: null } } })],
@@ -126,7 +191,14 @@ beforeAll(async () => {
   process.env.JWT_SECRET = SECRET;
   blobs = await startInspectableBlobs();
   await createUser({ username: VICTIM, firstName: 'Vic', lastName: 'Tim', role: 'admin', password: PASSWORD });
-  inquiryId = (await createInquiry({ kind: 'contact', source: 'contact', contact: { firstName: 'A', lastName: 'B', email: 'a@example.com', phone: '0400 000 000' }, message: 'Hi' })).id;
+  inquiryId = (
+    await createInquiry({
+      kind: 'contact',
+      source: 'contact',
+      contact: { firstName: 'A', lastName: 'B', email: 'a@example.com', phone: '0400 000 000' },
+      message: 'Hi',
+    })
+  ).id;
 });
 afterAll(() => blobs?.stop());
 beforeEach(() => {
@@ -183,7 +255,11 @@ describe('revoked tokens', () => {
   const login = async (username: string, password: string) => {
     const handler = handlerFor('/api/auth/login')!.handler;
     const response = (await handler(
-      new Request('http://localhost/api/auth/login', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ username, password }) }),
+      new Request('http://localhost/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password }),
+      }),
       fakeContext({}, '198.51.100.77'),
     )) as Response;
     expect(response.status).toBe(200);

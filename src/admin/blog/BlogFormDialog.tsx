@@ -28,7 +28,10 @@ const RevisionHistory = lazy(() => import('./RevisionHistory'));
 import './blog-admin.css';
 
 /** The form's state: the post's input, with the publish time as the date-time field holds it (local time). */
-export type BlogForm = Required<Omit<v.InferInput<typeof BlogInputSchema>, 'publishAt'>> & { publishAt: string; contentType: ContentType };
+export type BlogForm = Required<Omit<v.InferInput<typeof BlogInputSchema>, 'publishAt'>> & {
+  publishAt: string;
+  contentType: ContentType;
+};
 
 export const EMPTY_FORM: BlogForm = {
   title: '',
@@ -58,7 +61,12 @@ function toLocalInput(iso: string | null): string {
 
 export function formFromBlog(blog: AdminBlog): BlogForm {
   const fields = Object.fromEntries(Object.keys(EMPTY_FORM).map((key) => [key, blog[key as keyof AdminBlog]]));
-  return { ...(fields as BlogForm), tags: [...blog.tags], seoKeywords: [...blog.seoKeywords], publishAt: toLocalInput(blog.publishAt) };
+  return {
+    ...(fields as BlogForm),
+    tags: [...blog.tags],
+    seoKeywords: [...blog.seoKeywords],
+    publishAt: toLocalInput(blog.publishAt),
+  };
 }
 
 /** A form kept by the autosave, field by field: only values of the right type are taken back. */
@@ -66,7 +74,12 @@ function formFromSaved(saved: Record<string, unknown>, base: BlogForm): BlogForm
   const form: Record<string, unknown> = { ...base };
   for (const [key, fallback] of Object.entries(base)) {
     const value = saved[key];
-    if (Array.isArray(fallback) ? Array.isArray(value) && value.every((item) => typeof item === 'string') : typeof value === typeof fallback) form[key] = value;
+    if (
+      Array.isArray(fallback)
+        ? Array.isArray(value) && value.every((item) => typeof item === 'string')
+        : typeof value === typeof fallback
+    )
+      form[key] = value;
   }
   if (!CONTENT_TYPES.includes(form.contentType as ContentType)) form.contentType = base.contentType;
   return form as BlogForm;
@@ -76,7 +89,15 @@ const same = (a: BlogForm, b: BlogForm) => JSON.stringify(a) === JSON.stringify(
 type SaveAnswer = { success: boolean; message: string; blog: AdminBlog };
 
 /** The 'Create New Blog Post' / 'Edit Blog Post' modal with every field of the post. */
-export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: AdminBlog | null; onClose: () => void; onSaved: (blog: AdminBlog) => void }) {
+export default function BlogFormDialog({
+  blog,
+  onClose,
+  onSaved,
+}: {
+  blog: AdminBlog | null;
+  onClose: () => void;
+  onSaved: (blog: AdminBlog) => void;
+}) {
   const initial = useRef(blog ? formFromBlog(blog) : EMPTY_FORM);
   const [form, setForm] = useState<BlogForm>(initial.current);
   const [version, setVersion] = useState(blog?.version ?? 0);
@@ -96,13 +117,21 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
     return entry && !same(formFromSaved(entry.form, initial.current), initial.current) ? entry : null;
   });
   // A draft's address follows its title until someone chooses one; a published post keeps its own.
-  const [slugChosen, setSlugChosen] = useState(() => (blog ? blog.publishedAt === null && blog.slug !== slugify(blog.title) : false));
+  const [slugChosen, setSlugChosen] = useState(() =>
+    blog ? blog.publishedAt === null && blog.slug !== slugify(blog.title) : false,
+  );
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const dirty = !same(form, initial.current);
   const editing = current !== null;
   const everPublished = current?.publishedAt != null;
-  const shownSlug = slugChosen ? form.slug : everPublished ? (current?.slug ?? '') : form.title.trim() ? slugify(form.title) : '';
+  const shownSlug = slugChosen
+    ? form.slug
+    : everPublished
+      ? (current?.slug ?? '')
+      : form.title.trim()
+        ? slugify(form.title)
+        : '';
 
   useEffect(() => {
     dialog.current?.showModal();
@@ -158,7 +187,11 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
     if (!checked.success) {
       const found = issuesToFieldErrors(checked.issues);
       setErrors(found);
-      setAlert(Object.keys(found).some((field) => ['title', 'excerpt', 'content'].includes(field)) ? 'Please fill in the required fields.' : 'Please correct the highlighted fields.');
+      setAlert(
+        Object.keys(found).some((field) => ['title', 'excerpt', 'content'].includes(field))
+          ? 'Please fill in the required fields.'
+          : 'Please correct the highlighted fields.',
+      );
       document.getElementById(`${id}-${Object.keys(found)[0]}`)?.focus();
       return;
     }
@@ -177,7 +210,9 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
         showConflict(cause.message, (cause.body as { current?: unknown } | undefined)?.current);
       } else if (cause instanceof ApiError) {
         if (cause.errors.length) setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
-        setAlert(`Error saving blog: ${cause.errors.length ? JSON.stringify(cause.errors) : cause.message || 'Something went wrong. Please try again.'}`);
+        setAlert(
+          `Error saving blog: ${cause.errors.length ? JSON.stringify(cause.errors) : cause.message || 'Something went wrong. Please try again.'}`,
+        );
       } else {
         setAlert('Error saving blog: Something went wrong. Please try again.');
       }
@@ -223,7 +258,12 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
 
   const fieldId = (name: string) => `${id}-${name}`;
   const errorId = (name: string) => (errors[name] ? `${id}-${name}-error` : undefined);
-  const fieldError = (name: string) => (errors[name] ? <p id={`${id}-${name}-error`} className="admin-error">{errors[name]}</p> : null);
+  const fieldError = (name: string) =>
+    errors[name] ? (
+      <p id={`${id}-${name}-error`} className="admin-error">
+        {errors[name]}
+      </p>
+    ) : null;
   const title = editing ? 'Edit Blog Post' : 'Create New Blog Post';
   const scheduled = !form.isPublished && form.publishAt.trim() !== '';
 
@@ -241,7 +281,13 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
         <header className="blog-form__head">
           <h2 id={`${id}-heading`}>{title}</h2>
           {current && (
-            <button type="button" className="admin-btn admin-btn--ghost blog-form__history" aria-expanded={showHistory} aria-controls={`${id}-history`} onClick={() => setShowHistory((open) => !open)}>
+            <button
+              type="button"
+              className="admin-btn admin-btn--ghost blog-form__history"
+              aria-expanded={showHistory}
+              aria-controls={`${id}-history`}
+              onClick={() => setShowHistory((open) => !open)}
+            >
               <History size={18} aria-hidden="true" /> History
             </button>
           )}
@@ -254,8 +300,9 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
           {kept && (
             <div className="admin-banner blog-form__kept" role="status">
               <p>
-                Unsaved changes{kept.title ? ` to “${kept.title}”` : ''} from {new Date(kept.savedAt).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' })} were kept in
-                this browser.
+                Unsaved changes{kept.title ? ` to “${kept.title}”` : ''} from{' '}
+                {new Date(kept.savedAt).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' })} were kept
+                in this browser.
               </p>
               <div className="blog-form__conflict">
                 <button
@@ -286,8 +333,20 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
           )}
           {showHistory && current && (
             <div id={`${id}-history`}>
-              <Suspense fallback={<p className="admin-loading" role="status">Loading history...</p>}>
-                <RevisionHistory blog={current} version={version} dirty={dirty} onRestored={restored} onConflict={showConflict} />
+              <Suspense
+                fallback={
+                  <p className="admin-loading" role="status">
+                    Loading history...
+                  </p>
+                }
+              >
+                <RevisionHistory
+                  blog={current}
+                  version={version}
+                  dirty={dirty}
+                  onRestored={restored}
+                  onConflict={showConflict}
+                />
               </Suspense>
             </div>
           )}
@@ -308,15 +367,28 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
           )}
 
           <div className="admin-field">
-            <label htmlFor={fieldId('title')}>Title <span aria-hidden="true">*</span></label>
-            <input id={fieldId('title')} type="text" value={form.title} required maxLength={BLOG_LIMITS.title} aria-invalid={errors.title ? true : undefined} aria-describedby={errorId('title')} onChange={(event) => set('title', event.target.value)} />
+            <label htmlFor={fieldId('title')}>
+              Title <span aria-hidden="true">*</span>
+            </label>
+            <input
+              id={fieldId('title')}
+              type="text"
+              value={form.title}
+              required
+              maxLength={BLOG_LIMITS.title}
+              aria-invalid={errors.title ? true : undefined}
+              aria-describedby={errorId('title')}
+              onChange={(event) => set('title', event.target.value)}
+            />
             {fieldError('title')}
           </div>
 
           <div className="admin-field">
             <label htmlFor={fieldId('slug')}>Address</label>
             <div className="slug-field">
-              <span className="slug-field__prefix" aria-hidden="true">/blog/</span>
+              <span className="slug-field__prefix" aria-hidden="true">
+                /blog/
+              </span>
               <input
                 id={fieldId('slug')}
                 type="text"
@@ -341,25 +413,65 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
           </div>
 
           <div className="admin-field">
-            <label htmlFor={fieldId('excerpt')}>Excerpt <span aria-hidden="true">*</span></label>
-            <textarea id={fieldId('excerpt')} value={form.excerpt} required rows={3} maxLength={BLOG_LIMITS.excerpt} aria-invalid={errors.excerpt ? true : undefined} aria-describedby={errorId('excerpt')} onChange={(event) => set('excerpt', event.target.value)} />
+            <label htmlFor={fieldId('excerpt')}>
+              Excerpt <span aria-hidden="true">*</span>
+            </label>
+            <textarea
+              id={fieldId('excerpt')}
+              value={form.excerpt}
+              required
+              rows={3}
+              maxLength={BLOG_LIMITS.excerpt}
+              aria-invalid={errors.excerpt ? true : undefined}
+              aria-describedby={errorId('excerpt')}
+              onChange={(event) => set('excerpt', event.target.value)}
+            />
             {fieldError('excerpt')}
           </div>
 
           <div className="admin-field content-field">
             <div className="content-field__head">
-              <label id={`${id}-content-label`} htmlFor={form.contentType === 'markdown' ? fieldId('content') : undefined}>
+              <label
+                id={`${id}-content-label`}
+                htmlFor={form.contentType === 'markdown' ? fieldId('content') : undefined}
+              >
                 Content <span aria-hidden="true">*</span>
               </label>
               <div className="segmented" role="group" aria-label="Content format">
-                <button type="button" aria-pressed={form.contentType === 'html'} onClick={() => switchContentType('html')}>HTML Editor</button>
-                <button type="button" aria-pressed={form.contentType === 'markdown'} onClick={() => switchContentType('markdown')}>Markdown</button>
+                <button
+                  type="button"
+                  aria-pressed={form.contentType === 'html'}
+                  onClick={() => switchContentType('html')}
+                >
+                  HTML Editor
+                </button>
+                <button
+                  type="button"
+                  aria-pressed={form.contentType === 'markdown'}
+                  onClick={() => switchContentType('markdown')}
+                >
+                  Markdown
+                </button>
               </div>
             </div>
             {form.contentType === 'html' ? (
-              <RichTextEditor key={`html-${editorKey}`} value={form.content} onChange={(html) => set('content', html)} labelId={`${id}-content-label`} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
+              <RichTextEditor
+                key={`html-${editorKey}`}
+                value={form.content}
+                onChange={(html) => set('content', html)}
+                labelId={`${id}-content-label`}
+                invalid={Boolean(errors.content)}
+                describedBy={errorId('content')}
+              />
             ) : (
-              <MarkdownEditor key="markdown" id={fieldId('content')} value={form.content} onChange={(text) => set('content', text)} invalid={Boolean(errors.content)} describedBy={errorId('content')} />
+              <MarkdownEditor
+                key="markdown"
+                id={fieldId('content')}
+                value={form.content}
+                onChange={(text) => set('content', text)}
+                invalid={Boolean(errors.content)}
+                describedBy={errorId('content')}
+              />
             )}
             {fieldError('content')}
           </div>
@@ -367,36 +479,89 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
           <div className="blog-form__row">
             <div className="admin-field">
               <label htmlFor={fieldId('author')}>Author</label>
-              <input id={fieldId('author')} type="text" value={form.author} maxLength={BLOG_LIMITS.author} onChange={(event) => set('author', event.target.value)} />
+              <input
+                id={fieldId('author')}
+                type="text"
+                value={form.author}
+                maxLength={BLOG_LIMITS.author}
+                onChange={(event) => set('author', event.target.value)}
+              />
             </div>
             <div className="admin-field">
               <label htmlFor={fieldId('category')}>Category</label>
-              <input id={fieldId('category')} type="text" value={form.category} maxLength={BLOG_LIMITS.category} onChange={(event) => set('category', event.target.value)} />
+              <input
+                id={fieldId('category')}
+                type="text"
+                value={form.category}
+                maxLength={BLOG_LIMITS.category}
+                onChange={(event) => set('category', event.target.value)}
+              />
             </div>
           </div>
 
-          <ImageUpload value={form.featuredImage} alt={form.featuredImageAlt} onChange={(url) => set('featuredImage', url)} onAltChange={(alt) => set('featuredImageAlt', alt)} onBusyChange={setUploading} />
+          <ImageUpload
+            value={form.featuredImage}
+            alt={form.featuredImageAlt}
+            onChange={(url) => set('featuredImage', url)}
+            onAltChange={(alt) => set('featuredImageAlt', alt)}
+            onBusyChange={setUploading}
+          />
           {fieldError('featuredImage')}
 
           <div className="blog-form__row">
-            <ChipsInput label="Tags" values={form.tags} onChange={(tags) => set('tags', tags)} placeholder="Type a tag and press Enter" max={MAX_TAGS} />
-            <ChipsInput label="SEO Keywords" values={form.seoKeywords} onChange={(keywords) => set('seoKeywords', keywords)} placeholder="Type a keyword and press Enter" max={MAX_KEYWORDS} />
+            <ChipsInput
+              label="Tags"
+              values={form.tags}
+              onChange={(tags) => set('tags', tags)}
+              placeholder="Type a tag and press Enter"
+              max={MAX_TAGS}
+            />
+            <ChipsInput
+              label="SEO Keywords"
+              values={form.seoKeywords}
+              onChange={(keywords) => set('seoKeywords', keywords)}
+              placeholder="Type a keyword and press Enter"
+              max={MAX_KEYWORDS}
+            />
           </div>
 
           <div className="admin-field">
             <label htmlFor={fieldId('metaTitle')}>Meta Title</label>
-            <input id={fieldId('metaTitle')} type="text" value={form.metaTitle} maxLength={BLOG_LIMITS.metaTitle} aria-describedby={`${id}-metaTitle-hint`} onChange={(event) => set('metaTitle', event.target.value)} />
-            <p id={`${id}-metaTitle-hint`} className="admin-hint">Shown in search results and browser tabs. Leave empty to use the title.</p>
+            <input
+              id={fieldId('metaTitle')}
+              type="text"
+              value={form.metaTitle}
+              maxLength={BLOG_LIMITS.metaTitle}
+              aria-describedby={`${id}-metaTitle-hint`}
+              onChange={(event) => set('metaTitle', event.target.value)}
+            />
+            <p id={`${id}-metaTitle-hint`} className="admin-hint">
+              Shown in search results and browser tabs. Leave empty to use the title.
+            </p>
           </div>
           <div className="admin-field">
             <label htmlFor={fieldId('metaDescription')}>Meta Description</label>
-            <textarea id={fieldId('metaDescription')} value={form.metaDescription} rows={2} maxLength={BLOG_LIMITS.metaDescription} aria-describedby={`${id}-metaDescription-hint`} onChange={(event) => set('metaDescription', event.target.value)} />
-            <p id={`${id}-metaDescription-hint`} className="admin-hint">Leave empty to use the excerpt.</p>
+            <textarea
+              id={fieldId('metaDescription')}
+              value={form.metaDescription}
+              rows={2}
+              maxLength={BLOG_LIMITS.metaDescription}
+              aria-describedby={`${id}-metaDescription-hint`}
+              onChange={(event) => set('metaDescription', event.target.value)}
+            />
+            <p id={`${id}-metaDescription-hint`} className="admin-hint">
+              Leave empty to use the excerpt.
+            </p>
           </div>
 
           <div className="blog-form__publish">
             <label className="blog-form__check">
-              <input type="checkbox" checked={form.isPublished} onChange={(event) => set('isPublished', event.target.checked)} /> Publish immediately
+              <input
+                type="checkbox"
+                checked={form.isPublished}
+                onChange={(event) => set('isPublished', event.target.checked)}
+              />{' '}
+              Publish immediately
             </label>
             {!form.isPublished && (
               <div className="admin-field">
@@ -409,7 +574,9 @@ export default function BlogFormDialog({ blog, onClose, onSaved }: { blog: Admin
                   aria-describedby={`${id}-publishAt-hint${errors.publishAt ? ` ${id}-publishAt-error` : ''}`}
                   onChange={(event) => set('publishAt', event.target.value)}
                 />
-                <p id={`${id}-publishAt-hint`} className="admin-hint">Leave empty to keep the post a draft. A scheduled post goes live within a minute of this time.</p>
+                <p id={`${id}-publishAt-hint`} className="admin-hint">
+                  Leave empty to keep the post a draft. A scheduled post goes live within a minute of this time.
+                </p>
                 {fieldError('publishAt')}
               </div>
             )}

@@ -40,14 +40,27 @@ export default function ChipsInput({
           {values.map((value) => (
             <li key={value} className="chips__chip">
               <span>{value}</span>
-              <button type="button" onClick={() => onChange(values.filter((v) => v !== value))} aria-label={`Remove ${label.toLowerCase()} ${value}`}>
+              <button
+                type="button"
+                onClick={() => onChange(values.filter((v) => v !== value))}
+                aria-label={`Remove ${label.toLowerCase()} ${value}`}
+              >
                 <X size={14} aria-hidden="true" />
               </button>
             </li>
           ))}
         </ul>
       )}
-      <input id={id} type="text" value={text} placeholder={placeholder} aria-describedby={hintId} maxLength={60} onChange={(event) => setText(event.target.value)} onKeyDown={onKeyDown} />
+      <input
+        id={id}
+        type="text"
+        value={text}
+        placeholder={placeholder}
+        aria-describedby={hintId}
+        maxLength={60}
+        onChange={(event) => setText(event.target.value)}
+        onKeyDown={onKeyDown}
+      />
       <p id={hintId} className="admin-hint">
         Press Enter to add. {values.length}/{max}
       </p>

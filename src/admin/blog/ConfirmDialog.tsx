@@ -54,7 +54,11 @@ export default function ConfirmDialog({
         <button type="button" className="admin-btn admin-btn--ghost" onClick={onCancel} ref={cancel}>
           {cancelLabel}
         </button>
-        <button type="button" className={`admin-btn ${danger ? 'admin-btn--danger' : 'admin-btn--primary'}`} onClick={onConfirm}>
+        <button
+          type="button"
+          className={`admin-btn ${danger ? 'admin-btn--danger' : 'admin-btn--primary'}`}
+          onClick={onConfirm}
+        >
           {confirmLabel}
         </button>
       </div>

@@ -38,7 +38,9 @@ export default function ImageUpload({
     setProblem('');
     if (rejected.length) {
       const code = rejected.length > 1 ? 'too-many-files' : rejected[0].errors[0]?.code;
-      setProblem(`Failed to upload image: ${rejectionText[code ?? ''] ?? rejected[0].errors[0]?.message ?? 'This file cannot be used.'}`);
+      setProblem(
+        `Failed to upload image: ${rejectionText[code ?? ''] ?? rejected[0].errors[0]?.message ?? 'This file cannot be used.'}`,
+      );
       return;
     }
     const file = accepted[0];
@@ -51,7 +53,11 @@ export default function ImageUpload({
     } catch (cause) {
       // A refused upload (the server's message) or a failure on the way (network, timeout).
       const message = cause instanceof Error ? cause.message : String(cause);
-      setProblem(cause instanceof ApiError && cause.status !== 0 ? `Failed to upload image: ${message}` : `Error uploading image: ${message}`);
+      setProblem(
+        cause instanceof ApiError && cause.status !== 0
+          ? `Failed to upload image: ${message}`
+          : `Error uploading image: ${message}`,
+      );
     } finally {
       setUploading(false);
       onBusyChange(false);
@@ -79,8 +85,17 @@ export default function ImageUpload({
           <div className="image-upload__side">
             <div className="admin-field">
               <label htmlFor={altId}>Image alt text</label>
-              <input id={altId} type="text" value={alt} maxLength={200} aria-describedby={hintId} onChange={(event) => onAltChange(event.target.value)} />
-              <p id={hintId} className="admin-hint">Describe the picture for people who cannot see it. Leave empty if it is only decoration.</p>
+              <input
+                id={altId}
+                type="text"
+                value={alt}
+                maxLength={200}
+                aria-describedby={hintId}
+                onChange={(event) => onAltChange(event.target.value)}
+              />
+              <p id={hintId} className="admin-hint">
+                Describe the picture for people who cannot see it. Leave empty if it is only decoration.
+              </p>
             </div>
             <button type="button" className="admin-btn admin-btn--ghost" onClick={() => onChange('')}>
               <Trash2 size={18} aria-hidden="true" /> Remove Image
@@ -90,14 +105,26 @@ export default function ImageUpload({
       ) : (
         <div {...getRootProps({ className: `dropzone${isDragActive ? ' is-active' : ''}` })}>
           <input {...getInputProps({ 'aria-label': 'Featured image file' })} />
-          <button type="button" className="dropzone__button" onClick={open} disabled={uploading} aria-describedby={`${hintId}-types`}>
+          <button
+            type="button"
+            className="dropzone__button"
+            onClick={open}
+            disabled={uploading}
+            aria-describedby={`${hintId}-types`}
+          >
             <ImagePlus size={32} aria-hidden="true" />
-            <span className="dropzone__text">{uploading ? 'Uploading...' : 'Drag & drop an image here, or click to select'}</span>
+            <span className="dropzone__text">
+              {uploading ? 'Uploading...' : 'Drag & drop an image here, or click to select'}
+            </span>
           </button>
-          <p id={`${hintId}-types`} className="admin-hint">Supports: JPG, PNG, GIF, WebP (max 5MB)</p>
+          <p id={`${hintId}-types`} className="admin-hint">
+            Supports: JPG, PNG, GIF, WebP (max 5MB)
+          </p>
         </div>
       )}
-      <p className="image-upload__status" role="status">{uploading ? 'Uploading...' : ''}</p>
+      <p className="image-upload__status" role="status">
+        {uploading ? 'Uploading...' : ''}
+      </p>
       {problem && (
         <p className="admin-error" role="alert">
           {problem}

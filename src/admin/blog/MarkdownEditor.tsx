@@ -38,7 +38,13 @@ export default function MarkdownEditor({
         onChange={(event) => onChange(event.target.value)}
         spellCheck
       />
-      <button type="button" className="admin-btn admin-btn--ghost md-editor__toggle" aria-expanded={preview} aria-controls={`${id}-preview`} onClick={() => setPreview((shown) => !shown)}>
+      <button
+        type="button"
+        className="admin-btn admin-btn--ghost md-editor__toggle"
+        aria-expanded={preview}
+        aria-controls={`${id}-preview`}
+        onClick={() => setPreview((shown) => !shown)}
+      >
         {preview ? 'Hide Preview' : 'Show Preview'}
       </button>
       {preview && (

@@ -18,7 +18,13 @@ const ALT_REQUIRED = 'Describe the picture in the alt text before inserting it.'
  * Picks a picture for a post from the images already uploaded (so one upload serves many posts), or
  * uploads a new one, and asks for its alt text, which a picture in the text always needs.
  */
-export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: { src: string; alt: string }) => void; onClose: () => void }) {
+export default function MediaPicker({
+  onInsert,
+  onClose,
+}: {
+  onInsert: (image: { src: string; alt: string }) => void;
+  onClose: () => void;
+}) {
   const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [images, setImages] = useState<LibraryImage[] | null>(null);
@@ -50,11 +56,18 @@ export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: {
     setUploading(true);
     try {
       const answer = await uploadImage(await prepareForUpload(file));
-      setImages((current) => [{ imageUrl: answer.imageUrl, width: 0, height: 0, uploadedAt: new Date().toISOString() }, ...(current ?? [])]);
+      setImages((current) => [
+        { imageUrl: answer.imageUrl, width: 0, height: 0, uploadedAt: new Date().toISOString() },
+        ...(current ?? []),
+      ]);
       setChosen(answer.imageUrl);
     } catch (cause) {
       const message = cause instanceof Error ? cause.message : String(cause);
-      setUploadProblem(cause instanceof ApiError && cause.status !== 0 ? `Failed to upload image: ${message}` : `Error uploading image: ${message}`);
+      setUploadProblem(
+        cause instanceof ApiError && cause.status !== 0
+          ? `Failed to upload image: ${message}`
+          : `Error uploading image: ${message}`,
+      );
     } finally {
       setUploading(false);
     }
@@ -92,23 +105,52 @@ export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: {
           <div className="media-picker__upload">
             <label className="admin-btn admin-btn--ghost media-picker__file">
               <ImagePlus size={18} aria-hidden="true" /> {uploading ? 'Uploading...' : 'Upload a new image'}
-              <input type="file" accept="image/jpeg,image/png,image/gif,image/webp" disabled={uploading} onChange={(event) => void upload(event.target.files?.[0])} />
+              <input
+                type="file"
+                accept="image/jpeg,image/png,image/gif,image/webp"
+                disabled={uploading}
+                onChange={(event) => void upload(event.target.files?.[0])}
+              />
             </label>
             <p className="admin-hint">Or choose one already uploaded:</p>
           </div>
-          {uploadProblem && <p className="admin-error" role="alert">{uploadProblem}</p>}
-          {loadProblem && <p className="admin-error" role="alert">{loadProblem}</p>}
+          {uploadProblem && (
+            <p className="admin-error" role="alert">
+              {uploadProblem}
+            </p>
+          )}
+          {loadProblem && (
+            <p className="admin-error" role="alert">
+              {loadProblem}
+            </p>
+          )}
           {images === null ? (
-            <p className="admin-loading" role="status">Loading images...</p>
+            <p className="admin-loading" role="status">
+              Loading images...
+            </p>
           ) : images.length === 0 ? (
             <p className="admin-hint">No images have been uploaded yet.</p>
           ) : (
             <ul className="media-picker__grid" role="list" aria-label="Uploaded images">
               {images.map((image, index) => (
                 <li key={image.imageUrl}>
-                  <button type="button" className="media-picker__item" aria-pressed={chosen === image.imageUrl} onClick={() => setChosen(image.imageUrl)}>
-                    <img src={image.imageUrl.replace(/\.webp$/, '-w480.webp')} alt="" width={160} height={90} loading="lazy" />
-                    <span className="visually-hidden">Image {index + 1}{image.uploadedAt ? `, uploaded ${new Date(image.uploadedAt).toLocaleString('en-AU')}` : ''}</span>
+                  <button
+                    type="button"
+                    className="media-picker__item"
+                    aria-pressed={chosen === image.imageUrl}
+                    onClick={() => setChosen(image.imageUrl)}
+                  >
+                    <img
+                      src={image.imageUrl.replace(/\.webp$/, '-w480.webp')}
+                      alt=""
+                      width={160}
+                      height={90}
+                      loading="lazy"
+                    />
+                    <span className="visually-hidden">
+                      Image {index + 1}
+                      {image.uploadedAt ? `, uploaded ${new Date(image.uploadedAt).toLocaleString('en-AU')}` : ''}
+                    </span>
                     {chosen === image.imageUrl && <Check className="media-picker__tick" size={20} aria-hidden="true" />}
                   </button>
                 </li>
@@ -116,7 +158,9 @@ export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: {
             </ul>
           )}
           <div className="admin-field">
-            <label htmlFor={`${id}-alt`}>Alt text <span aria-hidden="true">*</span></label>
+            <label htmlFor={`${id}-alt`}>
+              Alt text <span aria-hidden="true">*</span>
+            </label>
             <input
               id={`${id}-alt`}
               type="text"
@@ -135,13 +179,28 @@ export default function MediaPicker({ onInsert, onClose }: { onInsert: (image: {
                 insert();
               }}
             />
-            <p id={`${id}-alt-hint`} className="admin-hint">What the picture shows, for readers who cannot see it.</p>
-            {altError && <p id={`${id}-alt-error`} className="admin-error">{altError}</p>}
+            <p id={`${id}-alt-hint`} className="admin-hint">
+              What the picture shows, for readers who cannot see it.
+            </p>
+            {altError && (
+              <p id={`${id}-alt-error`} className="admin-error">
+                {altError}
+              </p>
+            )}
           </div>
         </div>
         <footer className="blog-form__foot">
-          <button type="button" className="admin-btn admin-btn--ghost" onClick={onClose}>Cancel</button>
-          <button type="button" className="admin-btn admin-btn--primary" disabled={!chosen || uploading} onClick={insert}>Insert image</button>
+          <button type="button" className="admin-btn admin-btn--ghost" onClick={onClose}>
+            Cancel
+          </button>
+          <button
+            type="button"
+            className="admin-btn admin-btn--primary"
+            disabled={!chosen || uploading}
+            onClick={insert}
+          >
+            Insert image
+          </button>
         </footer>
       </div>
     </dialog>

@@ -1,7 +1,13 @@
 import { useEffect, useMemo, useState } from 'react';
 import * as v from 'valibot';
 import { History, RotateCcw } from 'lucide-react';
-import { AdminBlogSchema, BlogRevisionsSchema, MAX_REVISIONS, type AdminBlog, type BlogRevision } from '../../schemas/blog';
+import {
+  AdminBlogSchema,
+  BlogRevisionsSchema,
+  MAX_REVISIONS,
+  type AdminBlog,
+  type BlogRevision,
+} from '../../schemas/blog';
 import { api, ApiError } from '../api';
 import ConfirmDialog from './ConfirmDialog';
 import { markdownPreview, sanitizeInBrowser } from './MarkdownEditor';
@@ -54,7 +60,10 @@ export default function RevisionHistory({
     setRestoring(null);
     setBusy(true);
     try {
-      const answer = await api<{ blog: unknown }>(`/blogs/admin/${blog._id}/revisions`, { method: 'POST', body: { revision: revision.version, version } });
+      const answer = await api<{ blog: unknown }>(`/blogs/admin/${blog._id}/revisions`, {
+        method: 'POST',
+        body: { revision: revision.version, version },
+      });
       onRestored(v.parse(AdminBlogSchema, answer.blog), revision.version);
     } catch (cause) {
       if (cause instanceof ApiError && cause.status === 409) {
@@ -71,10 +80,19 @@ export default function RevisionHistory({
       <h3 id="revisions-title" className="revisions__title">
         <History size={18} aria-hidden="true" /> History
       </h3>
-      <p className="admin-hint">The last {MAX_REVISIONS} saved versions of this post. Restoring one saves its text as a new version; the address and publishing stay as they are.</p>
-      {problem && <p className="admin-error" role="alert">{problem}</p>}
+      <p className="admin-hint">
+        The last {MAX_REVISIONS} saved versions of this post. Restoring one saves its text as a new version; the address
+        and publishing stay as they are.
+      </p>
+      {problem && (
+        <p className="admin-error" role="alert">
+          {problem}
+        </p>
+      )}
       {revisions === null && !problem ? (
-        <p className="admin-loading" role="status">Loading history...</p>
+        <p className="admin-loading" role="status">
+          Loading history...
+        </p>
       ) : (
         <ol className="revisions__list" role="list">
           {revisions?.map((revision) => (
@@ -83,16 +101,30 @@ export default function RevisionHistory({
                 <span className="revisions__meta">
                   <strong>Version {revision.version}</strong>
                   {revision.version === version && <span className="status-badge is-published">Current</span>}
-                  <span>{when(revision.savedAt)} by {revision.savedBy || 'unknown'}</span>
+                  <span>
+                    {when(revision.savedAt)} by {revision.savedBy || 'unknown'}
+                  </span>
                   <span className="revisions__heading">{revision.title}</span>
                 </span>
                 <span className="revisions__actions">
-                  <button type="button" className="admin-btn admin-btn--ghost" aria-expanded={viewing === revision.version} onClick={() => setViewing(viewing === revision.version ? null : revision.version)}>
-                    {viewing === revision.version ? 'Hide' : 'View'}<span className="visually-hidden"> version {revision.version}</span>
+                  <button
+                    type="button"
+                    className="admin-btn admin-btn--ghost"
+                    aria-expanded={viewing === revision.version}
+                    onClick={() => setViewing(viewing === revision.version ? null : revision.version)}
+                  >
+                    {viewing === revision.version ? 'Hide' : 'View'}
+                    <span className="visually-hidden"> version {revision.version}</span>
                   </button>
                   {revision.version !== version && (
-                    <button type="button" className="admin-btn admin-btn--ghost" disabled={busy} onClick={() => setRestoring(revision)}>
-                      <RotateCcw size={16} aria-hidden="true" /> Restore<span className="visually-hidden"> version {revision.version}</span>
+                    <button
+                      type="button"
+                      className="admin-btn admin-btn--ghost"
+                      disabled={busy}
+                      onClick={() => setRestoring(revision)}
+                    >
+                      <RotateCcw size={16} aria-hidden="true" /> Restore
+                      <span className="visually-hidden"> version {revision.version}</span>
                     </button>
                   )}
                 </span>
@@ -115,7 +147,11 @@ export default function RevisionHistory({
 
 function RevisionPreview({ revision }: { revision: BlogRevision }) {
   // The same allow-list the public page uses, applied in the browser.
-  const html = useMemo(() => (revision.contentType === 'markdown' ? markdownPreview(revision.content) : sanitizeInBrowser(revision.content)), [revision]);
+  const html = useMemo(
+    () =>
+      revision.contentType === 'markdown' ? markdownPreview(revision.content) : sanitizeInBrowser(revision.content),
+    [revision],
+  );
   return (
     <div className="revisions__preview">
       <p className="revisions__excerpt">{revision.excerpt}</p>

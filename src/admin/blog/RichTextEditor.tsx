@@ -96,7 +96,8 @@ export default function RichTextEditor({
       return;
     }
     const chain = editor?.chain().focus().extendMarkRange('link');
-    if (editor?.state.selection.empty && !editor.isActive('link')) chain?.insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run();
+    if (editor?.state.selection.empty && !editor.isActive('link'))
+      chain?.insertContent({ type: 'text', text: href, marks: [{ type: 'link', attrs: { href } }] }).run();
     else chain?.setLink({ href }).run();
     setLinkOpen(false);
   }
@@ -116,11 +117,36 @@ export default function RichTextEditor({
   const tools = [
     { key: 'bold', label: 'Bold', Icon: Bold, run: () => editor?.chain().focus().toggleBold().run() },
     { key: 'italic', label: 'Italic', Icon: Italic, run: () => editor?.chain().focus().toggleItalic().run() },
-    { key: 'underline', label: 'Underline', Icon: Underline, run: () => editor?.chain().focus().toggleUnderline().run() },
-    { key: 'bulletList', label: 'Bulleted list', Icon: List, run: () => editor?.chain().focus().toggleBulletList().run() },
-    { key: 'orderedList', label: 'Numbered list', Icon: ListOrdered, run: () => editor?.chain().focus().toggleOrderedList().run() },
-    { key: 'h2', label: 'Heading', Icon: Heading2, run: () => editor?.chain().focus().toggleHeading({ level: 2 }).run() },
-    { key: 'h3', label: 'Subheading', Icon: Heading3, run: () => editor?.chain().focus().toggleHeading({ level: 3 }).run() },
+    {
+      key: 'underline',
+      label: 'Underline',
+      Icon: Underline,
+      run: () => editor?.chain().focus().toggleUnderline().run(),
+    },
+    {
+      key: 'bulletList',
+      label: 'Bulleted list',
+      Icon: List,
+      run: () => editor?.chain().focus().toggleBulletList().run(),
+    },
+    {
+      key: 'orderedList',
+      label: 'Numbered list',
+      Icon: ListOrdered,
+      run: () => editor?.chain().focus().toggleOrderedList().run(),
+    },
+    {
+      key: 'h2',
+      label: 'Heading',
+      Icon: Heading2,
+      run: () => editor?.chain().focus().toggleHeading({ level: 2 }).run(),
+    },
+    {
+      key: 'h3',
+      label: 'Subheading',
+      Icon: Heading3,
+      run: () => editor?.chain().focus().toggleHeading({ level: 3 }).run(),
+    },
     { key: 'blockquote', label: 'Quote', Icon: Quote, run: () => editor?.chain().focus().toggleBlockquote().run() },
     { key: 'link', label: 'Link', Icon: Link2, run: openLink },
   ] as const;
@@ -129,11 +155,27 @@ export default function RichTextEditor({
     <div className={`rte${invalid ? ' is-invalid' : ''}`}>
       <div className="rte__toolbar" role="toolbar" aria-label="Formatting">
         {tools.map(({ key, label, Icon, run }) => (
-          <button key={key} type="button" className="rte__tool" aria-label={label} title={label} aria-pressed={key === 'link' ? undefined : (state?.[key] ?? false)} aria-expanded={key === 'link' ? linkOpen : undefined} onClick={run}>
+          <button
+            key={key}
+            type="button"
+            className="rte__tool"
+            aria-label={label}
+            title={label}
+            aria-pressed={key === 'link' ? undefined : (state?.[key] ?? false)}
+            aria-expanded={key === 'link' ? linkOpen : undefined}
+            onClick={run}
+          >
             <Icon size={18} aria-hidden="true" />
           </button>
         ))}
-        <button type="button" className="rte__tool" aria-label="Image" title="Image" aria-haspopup="dialog" onClick={() => setPicking(true)}>
+        <button
+          type="button"
+          className="rte__tool"
+          aria-label="Image"
+          title="Image"
+          aria-haspopup="dialog"
+          onClick={() => setPicking(true)}
+        >
           <ImagePlus size={18} aria-hidden="true" />
         </button>
       </div>
@@ -156,13 +198,21 @@ export default function RichTextEditor({
               }}
               onKeyDown={onLinkKey}
             />
-            <button type="button" className="admin-btn admin-btn--primary" onClick={applyLink}>Apply</button>
-            <button type="button" className="admin-btn admin-btn--ghost" onClick={() => setLinkOpen(false)}>Cancel</button>
+            <button type="button" className="admin-btn admin-btn--primary" onClick={applyLink}>
+              Apply
+            </button>
+            <button type="button" className="admin-btn admin-btn--ghost" onClick={() => setLinkOpen(false)}>
+              Cancel
+            </button>
           </div>
           {linkError ? (
-            <p id={`${linkId}-error`} className="admin-error" role="alert">{linkError}</p>
+            <p id={`${linkId}-error`} className="admin-error" role="alert">
+              {linkError}
+            </p>
           ) : (
-            <p id={`${linkId}-hint`} className="admin-hint">Select text first to link it, or leave the address empty to remove a link.</p>
+            <p id={`${linkId}-hint`} className="admin-hint">
+              Select text first to link it, or leave the address empty to remove a link.
+            </p>
           )}
         </div>
       )}

@@ -28,7 +28,10 @@ export function readAutosave(postId: string | null): Autosave | null {
 
 export function writeAutosave(postId: string | null, form: Record<string, unknown> & { title: string }): void {
   try {
-    localStorage.setItem(autosaveKey(postId), JSON.stringify({ savedAt: new Date().toISOString(), title: form.title, form }));
+    localStorage.setItem(
+      autosaveKey(postId),
+      JSON.stringify({ savedAt: new Date().toISOString(), title: form.title, form }),
+    );
   } catch {
     // Storage full or switched off: the editor still works, only without the safety copy.
   }

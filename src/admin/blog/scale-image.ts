@@ -30,7 +30,11 @@ export async function prepareForUpload(file: File): Promise<File> {
     if (!blob) break;
     if (blob.size <= SCALE_ABOVE_BYTES || quality === 0.45) {
       const type = blob.type || 'image/webp';
-      return new File([blob], file.name.replace(/\.[^.]+$/, '') + (type === 'image/png' ? '.png' : type === 'image/jpeg' ? '.jpg' : '.webp'), { type });
+      return new File(
+        [blob],
+        file.name.replace(/\.[^.]+$/, '') + (type === 'image/png' ? '.png' : type === 'image/jpeg' ? '.jpg' : '.webp'),
+        { type },
+      );
     }
   }
   return file;

@@ -11,6 +11,7 @@ export async function uploadImage(file: File): Promise<UploadResponse> {
   form.append('image', file, file.name);
   const answer = await api<unknown>('/upload/image', { method: 'POST', body: form, timeoutMs: UPLOAD_TIMEOUT_MS });
   const parsed = v.safeParse(UploadResponseSchema, answer);
-  if (!parsed.success || !parsed.output.success || !parsed.output.imageUrl) throw new ApiError('The upload was not accepted. Please try again.', 200, [], false, answer);
+  if (!parsed.success || !parsed.output.success || !parsed.output.imageUrl)
+    throw new ApiError('The upload was not accepted. Please try again.', 200, [], false, answer);
   return parsed.output;
 }

@@ -2,7 +2,12 @@ import { toggleCategory, type QuoteCategory, type QuoteCourse } from './steps';
 import type { StepProps } from './step-props';
 
 /** Step 2: the industries the visitor worked in (unticking one also drops its courses). */
-export function CategoriesStep({ draft, update, categories, courses }: StepProps & { categories: QuoteCategory[]; courses: QuoteCourse[] }) {
+export function CategoriesStep({
+  draft,
+  update,
+  categories,
+  courses,
+}: StepProps & { categories: QuoteCategory[]; courses: QuoteCourse[] }) {
   return (
     <fieldset className="choice-set">
       <legend className="choice-set__legend">Choose the industries you have worked in (one or more).</legend>

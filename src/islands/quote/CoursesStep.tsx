@@ -10,13 +10,23 @@ import type { StepProps } from './step-props';
  * Step 3: the qualifications of the chosen categories (all of them when none is chosen), a filter that
  * also finds job names once the shared search data has loaded, "Not sure", and the experience and goals.
  */
-export function CoursesStep({ draft, update, errors, fieldId, categories, courses }: StepProps & { categories: QuoteCategory[]; courses: QuoteCourse[] }) {
+export function CoursesStep({
+  draft,
+  update,
+  errors,
+  fieldId,
+  categories,
+  courses,
+}: StepProps & { categories: QuoteCategory[]; courses: QuoteCourse[] }) {
   const [filter, setFilter] = useState('');
   // Every course with its job names, fetched when the filter is first used (then "carpenter" finds courses too).
   const [searchable, setSearchable] = useState<SearchableCourse[] | null>(null);
   const onFilter = (value: string) => {
     setFilter(value);
-    if (!searchable) loadSearchCourses().then(setSearchable).catch(() => undefined);
+    if (!searchable)
+      loadSearchCourses()
+        .then(setSearchable)
+        .catch(() => undefined);
   };
   const categoryName = new Map(categories.map((c) => [c.slug, c.name]));
   const offered = coursesFor(courses, draft.selectedCategories);
@@ -29,14 +39,24 @@ export function CoursesStep({ draft, update, errors, fieldId, categories, course
   return (
     <>
       <label className="choice choice--unsure">
-        <input type="checkbox" name="notSure" checked={draft.notSure} onChange={(event) => update({ notSure: event.target.checked })} />
+        <input
+          type="checkbox"
+          name="notSure"
+          checked={draft.notSure}
+          onChange={(event) => update({ notSure: event.target.checked })}
+        />
         <span>
           <span className="choice__title">Not sure — suggest qualifications from my experience</span>
-          <span className="choice__meta">Tick this instead of choosing, or as well. Tell us about your work below and we match it to the qualifications that fit.</span>
+          <span className="choice__meta">
+            Tick this instead of choosing, or as well. Tell us about your work below and we match it to the
+            qualifications that fit.
+          </span>
         </span>
       </label>
       <div className="course-filter">
-        <label htmlFor={filterId} className="field__label">Filter the list</label>
+        <label htmlFor={filterId} className="field__label">
+          Filter the list
+        </label>
         <input
           id={filterId}
           type="search"
@@ -63,10 +83,18 @@ export function CoursesStep({ draft, update, errors, fieldId, categories, course
                 {list.map((course) => (
                   <li key={course.code}>
                     <label className="choice choice--course">
-                      <input type="checkbox" name="selectedCourses" value={course.code} checked={selected.includes(course.code)} onChange={() => update(toggleCourse(draft, course.code))} />
+                      <input
+                        type="checkbox"
+                        name="selectedCourses"
+                        value={course.code}
+                        checked={selected.includes(course.code)}
+                        onChange={() => update(toggleCourse(draft, course.code))}
+                      />
                       <span>
                         <span className="choice__title">{course.title}</span>
-                        <span className="choice__meta">{course.code} · {course.level}</span>
+                        <span className="choice__meta">
+                          {course.code} · {course.level}
+                        </span>
                       </span>
                     </label>
                   </li>
@@ -78,8 +106,34 @@ export function CoursesStep({ draft, update, errors, fieldId, categories, course
         {!shown.length && <p className="field__hint">No course matches “{filter}”.</p>}
       </fieldset>
       <div className="form-grid quote__about">
-        <Field id={fieldId('experience')} name="experience" label="Your experience (optional)" hint={draft.notSure ? 'Roles, years and main duties. We suggest qualifications from what you write here.' : 'Roles, years and main duties.'} multiline rows={4} maxLength={LIMITS.longText} value={draft.experience} onChange={(experience) => update({ experience })} error={errors.experience} />
-        <Field id={fieldId('goals')} name="goals" label="Your goals (optional)" hint="What the qualification would help you do." multiline rows={4} maxLength={LIMITS.longText} value={draft.goals} onChange={(goals) => update({ goals })} error={errors.goals} />
+        <Field
+          id={fieldId('experience')}
+          name="experience"
+          label="Your experience (optional)"
+          hint={
+            draft.notSure
+              ? 'Roles, years and main duties. We suggest qualifications from what you write here.'
+              : 'Roles, years and main duties.'
+          }
+          multiline
+          rows={4}
+          maxLength={LIMITS.longText}
+          value={draft.experience}
+          onChange={(experience) => update({ experience })}
+          error={errors.experience}
+        />
+        <Field
+          id={fieldId('goals')}
+          name="goals"
+          label="Your goals (optional)"
+          hint="What the qualification would help you do."
+          multiline
+          rows={4}
+          maxLength={LIMITS.longText}
+          value={draft.goals}
+          onChange={(goals) => update({ goals })}
+          error={errors.goals}
+        />
       </div>
     </>
   );

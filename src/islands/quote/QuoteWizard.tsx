@@ -6,8 +6,18 @@ import { ELAPSED_FIELD, HONEYPOT_FIELD, QUOTE_STEP_FIELDS, QuoteSchema, quoteFie
 import { issuesToFieldErrors } from '../../schemas/field-errors';
 import { FormStatus, Honeypot, elapsedSincePageLoad, postJson } from '../fields';
 import {
-  STEP_COUNT, STEP_REQUIREMENT, STEP_TITLES, canContinue, clearProgress, emptyDraft, loadProgress, saveProgress,
-  type QuoteCategory, type QuoteCourse, type QuoteDraft, type Step,
+  STEP_COUNT,
+  STEP_REQUIREMENT,
+  STEP_TITLES,
+  canContinue,
+  clearProgress,
+  emptyDraft,
+  loadProgress,
+  saveProgress,
+  type QuoteCategory,
+  type QuoteCourse,
+  type QuoteDraft,
+  type Step,
 } from './steps';
 import { quoteRtoParts, type Part } from '../../lib/partner-rto';
 import type { PartnerRto } from '../../schemas/site-settings';
@@ -51,7 +61,9 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
   const [draft, setDraft] = useState<QuoteDraft>(emptyDraft);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [busy, setBusy] = useState(false);
-  const [failure, setFailure] = useState<{ detail?: string; errors: { field: string; message: string }[] } | null>(null);
+  const [failure, setFailure] = useState<{ detail?: string; errors: { field: string; message: string }[] } | null>(
+    null,
+  );
   const [done, setDone] = useState<{ name: string; id: string; result: ResultItem[]; notSure: boolean } | null>(null);
   const [preselected, setPreselected] = useState<Preselect | null>(null);
   const [rtos, setRtos] = useState<PartnerRto[]>(partnerRtos);
@@ -113,7 +125,8 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
   const update = (patch: Partial<QuoteDraft>) => {
     setDraft((current) => ({ ...current, ...patch }));
     const changed = Object.keys(patch);
-    if (changed.some((key) => errors[key])) setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !changed.includes(key))));
+    if (changed.some((key) => errors[key]))
+      setErrors((current) => Object.fromEntries(Object.entries(current).filter(([key]) => !changed.includes(key))));
   };
 
   const goTo = (next: Step) => {
@@ -133,7 +146,9 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
     const result = v.safeParse(QuoteSchema, payload(), { abortPipeEarly: true });
     if (result.success) return {};
     const fields: readonly string[] = QUOTE_STEP_FIELDS[which];
-    return Object.fromEntries(Object.entries(issuesToFieldErrors(result.issues, 1)).filter(([field]) => fields.includes(field)));
+    return Object.fromEntries(
+      Object.entries(issuesToFieldErrors(result.issues, 1)).filter(([field]) => fields.includes(field)),
+    );
   };
 
   const onSubmit = async (event: SubmitEvent<HTMLFormElement>) => {
@@ -168,7 +183,9 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
         // The confirmation names the delivering RTO as staff saved it, even before the pages are rebuilt.
         fetch('/api/public/site-settings', { headers: { Accept: 'application/json' } })
           .then((response) => (response.ok ? response.json() : null))
-          .then((settings: { partnerRtos?: unknown } | null) => { if (Array.isArray(settings?.partnerRtos)) setRtos(settings.partnerRtos as PartnerRto[]); })
+          .then((settings: { partnerRtos?: unknown } | null) => {
+            if (Array.isArray(settings?.partnerRtos)) setRtos(settings.partnerRtos as PartnerRto[]);
+          })
           .catch(() => undefined);
       } else {
         setFailure({ errors: data.errors ?? [], detail: data.errors?.length ? undefined : data.message });
@@ -183,8 +200,21 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
   if (done !== null) {
     return (
       <div className="quote">
-        <QuoteResult headingRef={headingRef} name={done.name} reference={done.id} items={done.result} notSure={done.notSure}>
-          <p data-testid="quote-rto">{renderParts(quoteRtoParts(rtos, courses.filter((course) => draft.selectedCourses.includes(course.code))))}</p>
+        <QuoteResult
+          headingRef={headingRef}
+          name={done.name}
+          reference={done.id}
+          items={done.result}
+          notSure={done.notSure}
+        >
+          <p data-testid="quote-rto">
+            {renderParts(
+              quoteRtoParts(
+                rtos,
+                courses.filter((course) => draft.selectedCourses.includes(course.code)),
+              ),
+            )}
+          </p>
         </QuoteResult>
       </div>
     );
@@ -202,11 +232,22 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
             const n = index + 1;
             const state = n < step ? 'done' : n === step ? 'current' : 'todo';
             return (
-              <li key={title} className={`quote-progress__step is-${state}${n <= step ? ' is-active' : ''}`} aria-current={n === step ? 'step' : undefined}>
-                <span className="quote-progress__num" aria-hidden="true">{n < step ? <Check size={18} /> : n}</span>
+              <li
+                key={title}
+                className={`quote-progress__step is-${state}${n <= step ? ' is-active' : ''}`}
+                aria-current={n === step ? 'step' : undefined}
+              >
+                <span className="quote-progress__num" aria-hidden="true">
+                  {n < step ? <Check size={18} /> : n}
+                </span>
                 <span className="quote-progress__label">
                   <span className="visually-hidden">Step {n}:</span> {title}
-                  {n < step && <> <span className="visually-hidden">(completed)</span></>}
+                  {n < step && (
+                    <>
+                      {' '}
+                      <span className="visually-hidden">(completed)</span>
+                    </>
+                  )}
                 </span>
               </li>
             );
@@ -214,31 +255,65 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
         </ol>
       </nav>
 
-      <form ref={formRef} className="quote__form card" noValidate onSubmit={onSubmit} aria-labelledby={fieldId('heading')}>
-        <p className="quote__count">Step {step} of {STEP_COUNT}</p>
-        <h2 id={fieldId('heading')} ref={headingRef} tabIndex={-1} className="quote__heading">{STEP_TITLES[step - 1]}</h2>
+      <form
+        ref={formRef}
+        className="quote__form card"
+        noValidate
+        onSubmit={onSubmit}
+        aria-labelledby={fieldId('heading')}
+      >
+        <p className="quote__count">
+          Step {step} of {STEP_COUNT}
+        </p>
+        <h2 id={fieldId('heading')} ref={headingRef} tabIndex={-1} className="quote__heading">
+          {STEP_TITLES[step - 1]}
+        </h2>
 
-        {step === 1 && <PersonalStep {...stepProps} preselected={preselected && (courses.find((course) => course.code === preselected.code) ?? null)} />}
+        {step === 1 && (
+          <PersonalStep
+            {...stepProps}
+            preselected={preselected && (courses.find((course) => course.code === preselected.code) ?? null)}
+          />
+        )}
         {step === 2 && <CategoriesStep {...stepProps} categories={categories} courses={courses} />}
         {step === 3 && <CoursesStep {...stepProps} categories={categories} courses={courses} />}
         {step === 4 && <ContactStep {...stepProps} />}
-        {step === 5 && <ReviewStep {...stepProps} idPrefix={id} categories={categories} courses={courses} goTo={goTo} />}
+        {step === 5 && (
+          <ReviewStep {...stepProps} idPrefix={id} categories={categories} courses={courses} goTo={goTo} />
+        )}
 
         <Honeypot name={HONEYPOT_FIELD} />
 
         <div className="quote__nav">
           {step > 1 && (
-            <button type="button" className="btn btn--outline" onClick={() => goTo((step - 1) as Step)} disabled={busy}>Previous</button>
+            <button type="button" className="btn btn--outline" onClick={() => goTo((step - 1) as Step)} disabled={busy}>
+              Previous
+            </button>
           )}
-          <button type="submit" className="btn btn--accent quote__next" disabled={!ready || busy} aria-describedby={ready ? undefined : requirementId}>
+          <button
+            type="submit"
+            className="btn btn--accent quote__next"
+            disabled={!ready || busy}
+            aria-describedby={ready ? undefined : requirementId}
+          >
             {step < STEP_COUNT ? 'Next' : busy ? 'Submitting...' : 'Submit Request'}
           </button>
         </div>
-        {!ready && <p id={requirementId} className="quote__requirement">{STEP_REQUIREMENT[step]}</p>}
+        {!ready && (
+          <p id={requirementId} className="quote__requirement">
+            {STEP_REQUIREMENT[step]}
+          </p>
+        )}
 
         <FormStatus error={failure ? QUOTE_ERROR : undefined}>
           {failure?.detail && <p className="form-status__detail">{failure.detail}</p>}
-          {failure && failure.errors.length > 0 && <ul>{failure.errors.map((e) => <li key={e.field + e.message}>{e.message}</li>)}</ul>}
+          {failure && failure.errors.length > 0 && (
+            <ul>
+              {failure.errors.map((e) => (
+                <li key={e.field + e.message}>{e.message}</li>
+              ))}
+            </ul>
+          )}
         </FormStatus>
       </form>
     </div>
@@ -246,8 +321,13 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
 }
 
 function renderParts(parts: Part[]): ReactNode[] {
-  return parts.map((part, index) =>
-    // biome-ignore lint/suspicious/noArrayIndexKey: fixed text whose parts never move
-    typeof part === 'string' ? part : <a key={index} href={part.href} rel="external">{part.text}</a>,
-  );
+  return parts.map((part, index) => {
+    if (typeof part === 'string') return part;
+    return (
+      // biome-ignore lint/suspicious/noArrayIndexKey: fixed text whose parts never move
+      <a key={index} href={part.href} rel="external">
+        {part.text}
+      </a>
+    );
+  });
 }

@@ -4,7 +4,14 @@ import type { QuoteCategory, QuoteCourse, Step } from './steps';
 import type { StepProps } from './step-props';
 
 /** Step 5: everything entered so far with a way back to each step, the terms and the two consents. */
-export function ReviewStep(props: StepProps & { idPrefix: string; categories: QuoteCategory[]; courses: QuoteCourse[]; goTo: (step: Step) => void }) {
+export function ReviewStep(
+  props: StepProps & {
+    idPrefix: string;
+    categories: QuoteCategory[];
+    courses: QuoteCourse[];
+    goTo: (step: Step) => void;
+  },
+) {
   const { draft, update, errors, fieldId, idPrefix, categories, courses, goTo } = props;
   const categoryName = new Map(categories.map((c) => [c.slug, c.name]));
   const courseByCode = new Map(courses.map((c) => [c.code, c]));
@@ -18,13 +25,19 @@ export function ReviewStep(props: StepProps & { idPrefix: string; categories: Qu
         </dl>
       </ReviewSection>
       <ReviewSection title="Categories" onEdit={() => goTo(2)}>
-        <ul>{draft.selectedCategories.map((slug) => <li key={slug}>{categoryName.get(slug) ?? slug}</li>)}</ul>
+        <ul>
+          {draft.selectedCategories.map((slug) => (
+            <li key={slug}>{categoryName.get(slug) ?? slug}</li>
+          ))}
+        </ul>
       </ReviewSection>
       <ReviewSection title="Courses" onEdit={() => goTo(3)}>
         {draft.notSure && <p className="review__note">Not sure: suggest qualifications from my experience.</p>}
         <ul>
           {draft.selectedCourses.map((code) => (
-            <li key={code}><strong>{code}</strong> {courseByCode.get(code)?.title}</li>
+            <li key={code}>
+              <strong>{code}</strong> {courseByCode.get(code)?.title}
+            </li>
           ))}
         </ul>
         {(draft.experience || draft.goals) && (
@@ -53,9 +66,15 @@ export function ReviewStep(props: StepProps & { idPrefix: string; categories: Qu
         />
         <label htmlFor={fieldId('acceptedTerms')}>
           I agree to be bound by the{' '}
-          <a href="/terms-conditions" target="_blank" rel="noopener">terms and conditions <span className="visually-hidden">(opens in a new tab)</span></a>
+          <a href="/terms-conditions" target="_blank" rel="noopener">
+            terms and conditions <span className="visually-hidden">(opens in a new tab)</span>
+          </a>
         </label>
-        {errors.acceptedTerms && <p id={fieldId('acceptedTerms-error')} className="field__error">{errors.acceptedTerms}</p>}
+        {errors.acceptedTerms && (
+          <p id={fieldId('acceptedTerms-error')} className="field__error">
+            {errors.acceptedTerms}
+          </p>
+        )}
       </div>
       <ConsentChoices
         idPrefix={idPrefix}

@@ -52,7 +52,12 @@ export function resolvePreselect(
   }
   if (params.search && search) {
     const names = new Map(categories.map((c) => [c.slug, c.name]));
-    const summaries: CourseSummary[] = courses.map((c) => ({ ...c, categoryName: names.get(c.category) ?? '', about: '', featured: false }));
+    const summaries: CourseSummary[] = courses.map((c) => ({
+      ...c,
+      categoryName: names.get(c.category) ?? '',
+      about: '',
+      featured: false,
+    }));
     const best = search(summaries, { search: params.search })[0];
     if (best) return { code: best.code, category: best.category, via: 'search' };
   }
@@ -63,7 +68,11 @@ export function resolvePreselect(
 export function applyPreselect(draft: QuoteDraft, preselect: Preselect): QuoteDraft {
   return {
     ...draft,
-    selectedCategories: draft.selectedCategories.includes(preselect.category) ? draft.selectedCategories : [...draft.selectedCategories, preselect.category],
-    selectedCourses: draft.selectedCourses.includes(preselect.code) ? draft.selectedCourses : [...draft.selectedCourses, preselect.code],
+    selectedCategories: draft.selectedCategories.includes(preselect.category)
+      ? draft.selectedCategories
+      : [...draft.selectedCategories, preselect.category],
+    selectedCourses: draft.selectedCourses.includes(preselect.code)
+      ? draft.selectedCourses
+      : [...draft.selectedCourses, preselect.code],
   };
 }

@@ -4,17 +4,38 @@
  * sessionStorage so a reload in the same tab does not lose the visitor's progress.
  */
 import * as v from 'valibot';
-import { ELAPSED_FIELD, HONEYPOT_FIELD, LIMITS, QuoteSchema, quoteFieldInfo, type QuoteStep } from '../../schemas/inquiry';
+import {
+  ELAPSED_FIELD,
+  HONEYPOT_FIELD,
+  LIMITS,
+  QuoteSchema,
+  quoteFieldInfo,
+  type QuoteStep,
+} from '../../schemas/inquiry';
 
 /** The catalogue as the wizard gets it from the page (names and titles only). */
-export interface QuoteCategory { slug: string; name: string }
-export interface QuoteCourse { code: string; title: string; level: string; category: string }
+export interface QuoteCategory {
+  slug: string;
+  name: string;
+}
+export interface QuoteCourse {
+  code: string;
+  title: string;
+  level: string;
+  category: string;
+}
 
 /** Everything the form collects: the quote's fields without the two abuse checks added when sending. */
 export const QuoteDraftSchema = v.omit(v.object(QuoteSchema.entries), [HONEYPOT_FIELD, ELAPSED_FIELD]);
 type DraftField = keyof typeof QuoteDraftSchema.entries;
 /** A half-filled form holds any text, an unticked box or an empty list where the finished quote needs more. */
-type Loose<T> = T extends string ? string : T extends boolean ? boolean : T extends readonly (infer U)[] ? Loose<U>[] : T;
+type Loose<T> = T extends string
+  ? string
+  : T extends boolean
+    ? boolean
+    : T extends readonly (infer U)[]
+      ? Loose<U>[]
+      : T;
 /** The wizard's values: the quote's own output types, widened to what a form still being filled in holds. */
 export type QuoteDraft = { [K in DraftField]: Loose<v.InferOutput<(typeof QuoteDraftSchema.entries)[K]>> };
 
@@ -30,11 +51,16 @@ const filled = (value: string) => value.trim() !== '';
 /** Next (and Submit) stay disabled until the step's rule holds. */
 export function canContinue(step: Step, draft: QuoteDraft): boolean {
   switch (step) {
-    case 1: return [draft.firstName, draft.lastName, draft.email, draft.phone].every(filled);
-    case 2: return draft.selectedCategories.length > 0;
-    case 3: return draft.selectedCourses.length > 0 || draft.notSure;
-    case 4: return draft.state !== '';
-    case 5: return draft.acceptedTerms;
+    case 1:
+      return [draft.firstName, draft.lastName, draft.email, draft.phone].every(filled);
+    case 2:
+      return draft.selectedCategories.length > 0;
+    case 3:
+      return draft.selectedCourses.length > 0 || draft.notSure;
+    case 4:
+      return draft.state !== '';
+    case 5:
+      return draft.acceptedTerms;
   }
 }
 
@@ -76,9 +102,15 @@ export const STORAGE_KEY = 'rpl-free-quote';
 const SAVED_VERSION = 1;
 
 /** Text as the visitor typed it so far (it may not be valid yet), cut to a sane length. */
-const TypedText = v.pipe(v.string(), v.transform((text) => text.slice(0, LIMITS.message)));
+const TypedText = v.pipe(
+  v.string(),
+  v.transform((text) => text.slice(0, LIMITS.message)),
+);
 /** The text items of a list; whether they still exist in the catalogue is checked after reading. */
-const TextList = v.pipe(v.array(v.unknown()), v.transform((items) => items.filter((item): item is string => typeof item === 'string')));
+const TextList = v.pipe(
+  v.array(v.unknown()),
+  v.transform((items) => items.filter((item): item is string => typeof item === 'string')),
+);
 
 /**
  * How saved progress reads one field back: typed text as typed, lists as their text items, anything else
@@ -97,11 +129,22 @@ for (const field of Object.keys(QuoteDraftSchema.entries) as DraftField[]) saved
 /** Saved progress as read back: unknown keys are dropped, each field is checked as above. */
 export const SavedProgressSchema = v.object({
   version: v.literal(SAVED_VERSION),
-  step: v.fallback(v.pipe(v.number(), v.minValue(1), v.maxValue(STEP_COUNT), v.transform((n) => Math.floor(n) as Step)), 1 as Step),
+  step: v.fallback(
+    v.pipe(
+      v.number(),
+      v.minValue(1),
+      v.maxValue(STEP_COUNT),
+      v.transform((n) => Math.floor(n) as Step),
+    ),
+    1 as Step,
+  ),
   draft: v.object(savedDraftEntries),
 });
 
-export interface SavedProgress { step: Step; draft: QuoteDraft }
+export interface SavedProgress {
+  step: Step;
+  draft: QuoteDraft;
+}
 
 /** The terms and consent ticks are not kept: agreeing is asked for again after a reload. */
 export function saveProgress(storage: Storage, progress: SavedProgress) {
@@ -126,7 +169,11 @@ export function clearProgress(storage: Storage) {
  * courses must still be offered, and the step is moved back to the first one whose earlier steps
  * are not all complete.
  */
-export function loadProgress(storage: Storage, categories: QuoteCategory[], courses: QuoteCourse[]): SavedProgress | null {
+export function loadProgress(
+  storage: Storage,
+  categories: QuoteCategory[],
+  courses: QuoteCourse[],
+): SavedProgress | null {
   let raw: unknown;
   try {
     raw = JSON.parse(storage.getItem(STORAGE_KEY) ?? 'null');

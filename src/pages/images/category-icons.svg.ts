@@ -19,14 +19,30 @@ import { INDUSTRY_ICONS } from '../../lib/category-icons';
  * not carry eleven sets of paths in their first round trip. Strokes come from the referring <svg>.
  */
 type IconModule = { __iconData: { name: string; node: [string, Record<string, string>][] } };
-const modules = [blocks, briefcase, calculator, hardHat, heartHandshake, heartPulse, landmark, layers, monitor, scissors, shieldCheck, users] as unknown as IconModule[];
+const modules = [
+  blocks,
+  briefcase,
+  calculator,
+  hardHat,
+  heartHandshake,
+  heartPulse,
+  landmark,
+  layers,
+  monitor,
+  scissors,
+  shieldCheck,
+  users,
+] as unknown as IconModule[];
 const icons = new Map(modules.map(({ __iconData }) => [__iconData.name, __iconData.node]));
 
 const missing = [...Object.values(INDUSTRY_ICONS), 'layers'].filter((name) => !icons.has(name));
 if (missing.length) throw new Error(`category-icons.svg: no Lucide icon imported for ${missing.join(', ')}`);
 
 const element = ([tag, attributes]: [string, Record<string, string>]) =>
-  `<${tag} ${Object.entries(attributes).filter(([name]) => name !== 'key').map(([name, value]) => `${name}="${value}"`).join(' ')}/>`;
+  `<${tag} ${Object.entries(attributes)
+    .filter(([name]) => name !== 'key')
+    .map(([name, value]) => `${name}="${value}"`)
+    .join(' ')}/>`;
 
 export const GET: APIRoute = () =>
   new Response(

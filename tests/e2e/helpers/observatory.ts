@@ -104,7 +104,19 @@ const MODIFIERS: Record<string, number> = {
 };
 
 const GRADES: [number, string][] = [
-  [100, 'A+'], [90, 'A'], [85, 'A-'], [80, 'B+'], [70, 'B'], [65, 'B-'], [60, 'C+'], [50, 'C'], [45, 'C-'], [40, 'D+'], [30, 'D'], [25, 'D-'], [0, 'F'],
+  [100, 'A+'],
+  [90, 'A'],
+  [85, 'A-'],
+  [80, 'B+'],
+  [70, 'B'],
+  [65, 'B-'],
+  [60, 'C+'],
+  [50, 'C'],
+  [45, 'C-'],
+  [40, 'D+'],
+  [30, 'D'],
+  [25, 'D-'],
+  [0, 'F'],
 ];
 
 export function gradeFor(score: number): string {
@@ -116,7 +128,16 @@ const values = (headers: Record<string, string[]> | undefined, name: string) => 
 
 /* ---------- content-security-policy (csp.js, cspParser.js) ---------- */
 
-const DANGEROUSLY_BROAD = new Set(['ftp:', 'http:', 'https:', '*', 'http://*', 'http://*.*', 'https://*', 'https://*.*']);
+const DANGEROUSLY_BROAD = new Set([
+  'ftp:',
+  'http:',
+  'https:',
+  '*',
+  'http://*',
+  'http://*.*',
+  'https://*',
+  'https://*.*',
+]);
 const UNSAFE_INLINE = new Set(["'unsafe-inline'", 'data:']);
 const BROAD_OR_INLINE = new Set([...DANGEROUSLY_BROAD, ...UNSAFE_INLINE]);
 const NONCE_OR_HASH = /^'(sha256-|sha384-|sha512-|nonce-)/;
@@ -132,9 +153,12 @@ export function parseCsp(policies: string[]): Map<string, Set<string>> {
       const [rawName, ...sources] = entry.trim().split(/\s+/);
       if (!rawName) continue;
       const name = rawName.toLowerCase();
-      if (seen.has(name) && name !== 'report-uri' && name !== 'report-to') throw new Error(`Duplicate directive ${name}`);
+      if (seen.has(name) && name !== 'report-uri' && name !== 'report-to')
+        throw new Error(`Duplicate directive ${name}`);
       seen.add(name);
-      const list = new Set(sources.length ? sources.map((s) => s.toLowerCase()) : name.endsWith('-src') ? ["'none'"] : []);
+      const list = new Set(
+        sources.length ? sources.map((s) => s.toLowerCase()) : name.endsWith('-src') ? ["'none'"] : [],
+      );
       const earlier = combined.get(name);
       const kept = earlier ? new Set([...list].filter((s) => earlier.has(s))) : list;
       combined.set(name, kept.size || !earlier ? kept : new Set(["'none'"]));
@@ -157,7 +181,12 @@ function cspTest(input: ScanInput): { result: string; csp: Map<string, Set<strin
   const header = values(input.headers, 'content-security-policy').flatMap((v) => v.split(',').map((s) => s.trim()));
   const meta = metaCsp(input.body);
   if (header.length + meta.length === 0) {
-    return { result: values(input.headers, 'content-security-policy-report-only').length ? 'csp-not-implemented-but-reporting-enabled' : 'csp-not-implemented', csp: null };
+    return {
+      result: values(input.headers, 'content-security-policy-report-only').length
+        ? 'csp-not-implemented-but-reporting-enabled'
+        : 'csp-not-implemented',
+      csp: null,
+    };
   }
   let csp: Map<string, Set<string>>;
   let headerOnly: Map<string, Set<string>>;
@@ -171,24 +200,35 @@ function cspTest(input: ScanInput): { result: string; csp: Map<string, Set<strin
   const scriptSrc = new Set(get('script-src') ?? get('default-src') ?? ['*']);
   const styleSrc = new Set(get('style-src') ?? get('default-src') ?? ['*']);
   const objectSrc = new Set(get('object-src') ?? get('default-src') ?? ['*']);
-  for (const list of [scriptSrc, styleSrc]) if ([...list].some((s) => NONCE_OR_HASH.test(s))) list.delete("'unsafe-inline'");
+  for (const list of [scriptSrc, styleSrc])
+    if ([...list].some((s) => NONCE_OR_HASH.test(s))) list.delete("'unsafe-inline'");
   let result: string | null = null;
   if (scriptSrc.has("'strict-dynamic'")) {
     if ([...scriptSrc].some((s) => NONCE_OR_HASH.test(s))) {
-      for (const s of [...scriptSrc]) if ([...DANGEROUSLY_BROAD].some((b) => s.startsWith(b)) || s === "'self'" || s === "'unsafe-inline'") scriptSrc.delete(s);
+      for (const s of [...scriptSrc])
+        if ([...DANGEROUSLY_BROAD].some((b) => s.startsWith(b)) || s === "'self'" || s === "'unsafe-inline'")
+          scriptSrc.delete(s);
     } else result = 'csp-header-invalid';
   }
   const https = true; // production is served over https only
-  const active = [...csp].filter(([d]) => d !== 'img-src' && d !== 'media-src' && d !== 'script-src').flatMap(([, s]) => [...s]).concat([...scriptSrc]);
+  const active = [...csp]
+    .filter(([d]) => d !== 'img-src' && d !== 'media-src' && d !== 'script-src')
+    .flatMap(([, s]) => [...s])
+    .concat([...scriptSrc]);
   const passive = ['img-src', 'media-src'].flatMap((d) => [...(get(d) ?? get('default-src') ?? [])]);
   const insecure = (s: string) => s.startsWith('http:') || s.startsWith('ftp:');
-  if ([...scriptSrc].some((s) => BROAD_OR_INLINE.has(s)) || [...objectSrc].some((s) => DANGEROUSLY_BROAD.has(s))) result ??= 'csp-implemented-with-unsafe-inline';
+  if ([...scriptSrc].some((s) => BROAD_OR_INLINE.has(s)) || [...objectSrc].some((s) => DANGEROUSLY_BROAD.has(s)))
+    result ??= 'csp-implemented-with-unsafe-inline';
   if (https && active.some(insecure)) result ??= 'csp-implemented-with-insecure-scheme';
   if (scriptSrc.has("'unsafe-eval'") || styleSrc.has("'unsafe-eval'")) result ??= 'csp-implemented-with-unsafe-eval';
   if (https && passive.some(insecure)) result ??= 'csp-implemented-with-insecure-scheme-in-passive-content-only';
-  if ([...styleSrc].some((s) => BROAD_OR_INLINE.has(s))) result ??= 'csp-implemented-with-unsafe-inline-in-style-src-only';
+  if ([...styleSrc].some((s) => BROAD_OR_INLINE.has(s)))
+    result ??= 'csp-implemented-with-unsafe-inline-in-style-src-only';
   const defaultSrc = get('default-src');
-  result ??= defaultSrc?.has("'none'") && defaultSrc.size === 1 ? 'csp-implemented-with-no-unsafe-default-src-none' : 'csp-implemented-with-no-unsafe';
+  result ??=
+    defaultSrc?.has("'none'") && defaultSrc.size === 1
+      ? 'csp-implemented-with-no-unsafe-default-src-none'
+      : 'csp-implemented-with-no-unsafe';
   // frame-ancestors only counts from a header (x-frame-options.js reads csp.data, built from the header and meta alike; meta drops frame-ancestors).
   if (!headerOnly.has('frame-ancestors')) csp.delete('frame-ancestors');
   return { result, csp };
@@ -203,7 +243,9 @@ function hstsTest(input: ScanInput): string {
   if (text.includes(',')) return 'hsts-header-invalid'; // set twice
   const maxAge = /(?:^|;)\s*max-age=(\d+)/i.exec(text);
   if (!maxAge) return 'hsts-header-invalid';
-  return Number(maxAge[1]) < 15_768_000 ? 'hsts-implemented-max-age-less-than-six-months' : 'hsts-implemented-max-age-at-least-six-months';
+  return Number(maxAge[1]) < 15_768_000
+    ? 'hsts-implemented-max-age-less-than-six-months'
+    : 'hsts-implemented-max-age-at-least-six-months';
 }
 
 function referrerTest(input: ScanInput): string {
@@ -211,14 +253,26 @@ function referrerTest(input: ScanInput): string {
   const bad = ['origin', 'origin-when-cross-origin', 'unsafe-url', 'no-referrer-when-downgrade'];
   const header = values(input.headers, 'referrer-policy');
   if (!header.length) return 'referrer-policy-not-implemented';
-  const policy = header.join(', ').split(',').map((s) => s.trim().toLowerCase()).filter((s) => good.includes(s) || bad.includes(s)).at(-1) ?? '';
-  return good.includes(policy) ? 'referrer-policy-private' : bad.includes(policy) ? 'referrer-policy-unsafe' : 'referrer-policy-header-invalid';
+  const policy =
+    header
+      .join(', ')
+      .split(',')
+      .map((s) => s.trim().toLowerCase())
+      .filter((s) => good.includes(s) || bad.includes(s))
+      .at(-1) ?? '';
+  return good.includes(policy)
+    ? 'referrer-policy-private'
+    : bad.includes(policy)
+      ? 'referrer-policy-unsafe'
+      : 'referrer-policy-header-invalid';
 }
 
 function xctoTest(input: ScanInput): string {
   const header = values(input.headers, 'x-content-type-options')[0];
   if (header === undefined) return 'x-content-type-options-not-implemented';
-  return header.trim().toLowerCase() === 'nosniff' ? 'x-content-type-options-nosniff' : 'x-content-type-options-header-invalid';
+  return header.trim().toLowerCase() === 'nosniff'
+    ? 'x-content-type-options-nosniff'
+    : 'x-content-type-options-header-invalid';
 }
 
 function xfoTest(input: ScanInput, csp: Map<string, Set<string>> | null): string {
@@ -226,13 +280,25 @@ function xfoTest(input: ScanInput, csp: Map<string, Set<string>> | null): string
   const header = values(input.headers, 'x-frame-options')[0];
   if (header === undefined) return 'x-frame-options-not-implemented';
   const value = header.trim().toLowerCase();
-  return value === 'deny' || value === 'sameorigin' ? 'x-frame-options-sameorigin-or-deny' : value.startsWith('allow-from') ? 'x-frame-options-allow-from-origin' : 'x-frame-options-header-invalid';
+  return value === 'deny' || value === 'sameorigin'
+    ? 'x-frame-options-sameorigin-or-deny'
+    : value.startsWith('allow-from')
+      ? 'x-frame-options-allow-from-origin'
+      : 'x-frame-options-header-invalid';
 }
 
 function corpTest(input: ScanInput): string {
   const header = values(input.headers, 'cross-origin-resource-policy').join(', ').slice(0, 256).trim().toLowerCase();
   if (!header) return 'corp-not-implemented';
-  return ({ 'same-site': 'corp-implemented-with-same-site', 'same-origin': 'corp-implemented-with-same-origin', 'cross-origin': 'corp-implemented-with-cross-origin' } as Record<string, string>)[header] ?? 'corp-header-invalid';
+  return (
+    (
+      {
+        'same-site': 'corp-implemented-with-same-site',
+        'same-origin': 'corp-implemented-with-same-origin',
+        'cross-origin': 'corp-implemented-with-cross-origin',
+      } as Record<string, string>
+    )[header] ?? 'corp-header-invalid'
+  );
 }
 
 function tokenPolicy(input: ScanInput, name: string, prefix: string, known: string[]): string {
@@ -248,21 +314,37 @@ function corsTest(input: ScanInput): string {
   if (!acao) return 'cross-origin-resource-sharing-not-implemented';
   if (acao.trim() === '*') return 'cross-origin-resource-sharing-implemented-with-public-access';
   const credentials = values(input.corsHeaders ?? input.headers, 'access-control-allow-credentials')[0];
-  if (acao.trim() === 'https://evil.example' && credentials?.trim().toLowerCase() === 'true') return 'cross-origin-resource-sharing-implemented-with-universal-access';
+  if (acao.trim() === 'https://evil.example' && credentials?.trim().toLowerCase() === 'true')
+    return 'cross-origin-resource-sharing-implemented-with-universal-access';
   return 'cross-origin-resource-sharing-implemented-with-restricted-access';
 }
 
 function cookiesTest(input: ScanInput, hstsOk: boolean): string {
   const cookies = values(input.headers, 'set-cookie');
   if (!cookies.length) return 'cookies-not-found';
-  const order = ['cookies-without-secure-flag-but-protected-by-hsts', 'cookies-without-secure-flag', 'cookies-session-without-secure-flag-but-protected-by-hsts', 'cookies-samesite-flag-invalid', 'cookies-anticsrf-without-samesite-flag', 'cookies-session-without-httponly-flag', 'cookies-session-without-secure-flag'];
+  const order = [
+    'cookies-without-secure-flag-but-protected-by-hsts',
+    'cookies-without-secure-flag',
+    'cookies-session-without-secure-flag-but-protected-by-hsts',
+    'cookies-samesite-flag-invalid',
+    'cookies-anticsrf-without-samesite-flag',
+    'cookies-session-without-httponly-flag',
+    'cookies-session-without-secure-flag',
+  ];
   let worst: string | null = null;
-  const worse = (result: string) => { if (!worst || order.indexOf(result) > order.indexOf(worst)) worst = result; };
+  const worse = (result: string) => {
+    if (!worst || order.indexOf(result) > order.indexOf(worst)) worst = result;
+  };
   let missingSameSite = false;
   for (const cookie of cookies) {
     const [pair, ...attrs] = cookie.split(';').map((s) => s.trim());
     const name = pair.split('=')[0].toLowerCase();
-    const flags = new Map(attrs.map((a) => { const [k, v = ''] = a.split('='); return [k.toLowerCase(), v.toLowerCase()] as const; }));
+    const flags = new Map(
+      attrs.map((a) => {
+        const [k, v = ''] = a.split('=');
+        return [k.toLowerCase(), v.toLowerCase()] as const;
+      }),
+    );
     const secure = flags.has('secure');
     const sameSite = flags.get('samesite');
     const session = ['login', 'sess'].some((s) => name.includes(s));
@@ -270,11 +352,17 @@ function cookiesTest(input: ScanInput, hstsOk: boolean): string {
     if (!secure && sameSite === 'none') worse('cookies-samesite-flag-invalid');
     if (!secure) worse(hstsOk ? 'cookies-without-secure-flag-but-protected-by-hsts' : 'cookies-without-secure-flag');
     if (name.includes('csrf') && sameSite === undefined) worse('cookies-anticsrf-without-samesite-flag');
-    if (session && !secure) worse(hstsOk ? 'cookies-session-without-secure-flag-but-protected-by-hsts' : 'cookies-session-without-secure-flag');
+    if (session && !secure)
+      worse(
+        hstsOk ? 'cookies-session-without-secure-flag-but-protected-by-hsts' : 'cookies-session-without-secure-flag',
+      );
     if (session && !flags.has('httponly')) worse('cookies-session-without-httponly-flag');
     if (sameSite === undefined) missingSameSite = true;
   }
-  return worst ?? (missingSameSite ? 'cookies-secure-with-httponly-sessions' : 'cookies-secure-with-httponly-sessions-and-samesite');
+  return (
+    worst ??
+    (missingSameSite ? 'cookies-secure-with-httponly-sessions' : 'cookies-secure-with-httponly-sessions-and-samesite')
+  );
 }
 
 function sriTest(input: ScanInput): string {
@@ -282,7 +370,14 @@ function sriTest(input: ScanInput): string {
   if (type && type !== 'text/html' && type !== 'application/xhtml+xml') return 'sri-not-implemented-response-not-html';
   const scripts = [...(input.body ?? '').matchAll(/<script\b([^>]*)>/gi)].map((m) => m[1]);
   if (!scripts.length) return 'sri-not-implemented-but-no-scripts-loaded';
-  const order = ['sri-implemented-and-all-scripts-loaded-securely', 'sri-implemented-and-external-scripts-loaded-securely', 'sri-implemented-but-external-scripts-not-loaded-securely', 'sri-not-implemented-but-external-scripts-loaded-securely', 'sri-not-implemented-and-external-scripts-not-loaded-securely', 'sri-not-implemented-response-not-html'];
+  const order = [
+    'sri-implemented-and-all-scripts-loaded-securely',
+    'sri-implemented-and-external-scripts-loaded-securely',
+    'sri-implemented-but-external-scripts-not-loaded-securely',
+    'sri-not-implemented-but-external-scripts-loaded-securely',
+    'sri-not-implemented-and-external-scripts-not-loaded-securely',
+    'sri-not-implemented-response-not-html',
+  ];
   let result: string | null = null;
   let foreign = false;
   const host = new URL(input.url).hostname;
@@ -292,16 +387,25 @@ function sriTest(input: ScanInput): string {
     const integrity = /\bintegrity=/i.test(attrs);
     const protocolRelative = /^\/\/[^/]/.test(src);
     const absolute = /^https?:\/\//i.test(src);
-    const sameSite = protocolRelative || !absolute || new URL(src).hostname.split('.').slice(-2).join('.') === host.split('.').slice(-2).join('.');
+    const sameSite =
+      protocolRelative ||
+      !absolute ||
+      new URL(src).hostname.split('.').slice(-2).join('.') === host.split('.').slice(-2).join('.');
     const secureOrigin = !absolute && !protocolRelative ? true : sameSite && !protocolRelative;
     const secureScheme = absolute ? src.toLowerCase().startsWith('https:') : !protocolRelative; // production is https
     if (!secureOrigin) {
       foreign = true;
-      const next = integrity && !secureScheme ? order[2] : !integrity && secureScheme ? order[3] : !integrity ? order[4] : null;
+      const next =
+        integrity && !secureScheme ? order[2] : !integrity && secureScheme ? order[3] : !integrity ? order[4] : null;
       if (next && (!result || order.indexOf(next) > order.indexOf(result))) result = next;
     } else if (integrity && secureScheme && !result) result = order[0];
   }
-  return result ?? (foreign ? 'sri-implemented-and-external-scripts-loaded-securely' : 'sri-not-implemented-but-all-scripts-loaded-from-secure-origin');
+  return (
+    result ??
+    (foreign
+      ? 'sri-implemented-and-external-scripts-loaded-securely'
+      : 'sri-not-implemented-but-all-scripts-loaded-from-secure-origin')
+  );
 }
 
 /** Scores one answer the way the Observatory scores a site's front page. */
@@ -311,8 +415,19 @@ export function scan(input: ScanInput): Scan {
   const results: TestResult[] = [
     ['content-security-policy', csp],
     ['cookies', cookiesTest(input, hsts === 'hsts-implemented-max-age-at-least-six-months')],
-    ['cross-origin-embedder-policy', tokenPolicy(input, 'cross-origin-embedder-policy', 'coep', ['require-corp', 'credentialless', 'unsafe-none'])],
-    ['cross-origin-opener-policy', tokenPolicy(input, 'cross-origin-opener-policy', 'coop', ['same-origin', 'same-origin-allow-popups', 'noopener-allow-popups', 'unsafe-none'])],
+    [
+      'cross-origin-embedder-policy',
+      tokenPolicy(input, 'cross-origin-embedder-policy', 'coep', ['require-corp', 'credentialless', 'unsafe-none']),
+    ],
+    [
+      'cross-origin-opener-policy',
+      tokenPolicy(input, 'cross-origin-opener-policy', 'coop', [
+        'same-origin',
+        'same-origin-allow-popups',
+        'noopener-allow-popups',
+        'unsafe-none',
+      ]),
+    ],
     ['cross-origin-resource-sharing', corsTest(input)],
     ['referrer-policy', referrerTest(input)],
     ['strict-transport-security', hsts],

@@ -10,9 +10,12 @@ export async function untilStill(page: Page): Promise<void> {
   await page.waitForFunction(() => !document.documentElement.classList.contains('is-arriving'));
   await page.evaluate(async () => {
     const running = () =>
-      document.getAnimations().filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
+      document
+        .getAnimations()
+        .filter((a) => a.playState === 'running' && Number.isFinite(Number(a.effect?.getComputedTiming().endTime)));
     // Finishing one can start another (a toast's enter transition, then its content's): until none runs.
-    for (let now = running(); now.length; now = running()) await Promise.all(now.map((a) => a.finished.catch(() => undefined)));
+    for (let now = running(); now.length; now = running())
+      await Promise.all(now.map((a) => a.finished.catch(() => undefined)));
   });
 }
 

@@ -60,7 +60,9 @@ export async function settle(page: Page): Promise<void> {
     () =>
       document.readyState === 'complete' &&
       [...document.images].every((image) => image.complete) &&
-      [...document.querySelectorAll('video, audio')].every((media) => (media as HTMLMediaElement).networkState !== HTMLMediaElement.NETWORK_LOADING),
+      [...document.querySelectorAll('video, audio')].every(
+        (media) => (media as HTMLMediaElement).networkState !== HTMLMediaElement.NETWORK_LOADING,
+      ),
   );
   await page.evaluate(
     () =>
@@ -80,7 +82,8 @@ export async function settle(page: Page): Promise<void> {
 /** Activates script URLs the way a reader would (click, submit), then lists dangerous markup in `container`. */
 export async function exerciseAndInspect(page: Page, container = 'body'): Promise<string[]> {
   await page.evaluate(() => {
-    const scriptUrl = (value: string | null | undefined) => !!value && /^\s*(javascript|vbscript)\s*:/i.test(value.replace(/[\u0000-\u001f]/g, ''));
+    const scriptUrl = (value: string | null | undefined) =>
+      !!value && /^\s*(javascript|vbscript)\s*:/i.test(value.replace(/[\u0000-\u001f]/g, ''));
     for (const a of document.querySelectorAll<HTMLAnchorElement | HTMLAreaElement>('a[href], area[href]')) {
       if (a.protocol === 'javascript:') a.click();
     }
@@ -99,20 +102,31 @@ export async function exerciseAndInspect(page: Page, container = 'body'): Promis
   return page.evaluate((selector) => {
     const found: string[] = [];
     const root = document.querySelector(selector) ?? document.body;
-    const describe = (el: Element) => `<${el.tagName.toLowerCase()}${[...el.attributes].map((a) => ` ${a.name}="${a.value.slice(0, 60)}"`).join('')}>`;
+    const describe = (el: Element) =>
+      `<${el.tagName.toLowerCase()}${[...el.attributes].map((a) => ` ${a.name}="${a.value.slice(0, 60)}"`).join('')}>`;
     // A scheme needs its colon: `javascript%3A...` is a harmless relative address.
-    const badUrl = (value: string) => /^\s*(javascript\s*:|vbscript\s*:|data:text\/html|data:image\/svg)/i.test(value.replace(/[\u0000-\u001f]/g, ''));
+    const badUrl = (value: string) =>
+      /^\s*(javascript\s*:|vbscript\s*:|data:text\/html|data:image\/svg)/i.test(value.replace(/[\u0000-\u001f]/g, ''));
     for (const el of [root, ...root.querySelectorAll('*')]) {
       const tag = el.tagName.toLowerCase();
       for (const attr of el.attributes) {
         if (/^on/i.test(attr.name)) found.push(`event handler: ${describe(el)}`);
-        if (['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background'].includes(attr.name.toLowerCase()) && badUrl(attr.value)) found.push(`script URL: ${describe(el)}`);
+        if (
+          ['href', 'src', 'action', 'formaction', 'xlink:href', 'data', 'poster', 'background'].includes(
+            attr.name.toLowerCase(),
+          ) &&
+          badUrl(attr.value)
+        )
+          found.push(`script URL: ${describe(el)}`);
       }
       if (root !== document.body || el !== root) {
         if (tag === 'script' && root !== document.body) found.push(`script: ${describe(el)}`);
-        if (['object', 'embed', 'frame', 'frameset', 'applet', 'base'].includes(tag)) found.push(`element: ${describe(el)}`);
-        if (tag === 'iframe' && (el.hasAttribute('srcdoc') || !/^https:\/\//i.test(el.getAttribute('src') ?? ''))) found.push(`frame: ${describe(el)}`);
-        if (tag === 'meta' && /refresh/i.test(el.getAttribute('http-equiv') ?? '')) found.push(`refresh: ${describe(el)}`);
+        if (['object', 'embed', 'frame', 'frameset', 'applet', 'base'].includes(tag))
+          found.push(`element: ${describe(el)}`);
+        if (tag === 'iframe' && (el.hasAttribute('srcdoc') || !/^https:\/\//i.test(el.getAttribute('src') ?? '')))
+          found.push(`frame: ${describe(el)}`);
+        if (tag === 'meta' && /refresh/i.test(el.getAttribute('http-equiv') ?? ''))
+          found.push(`refresh: ${describe(el)}`);
       }
     }
     return found;

@@ -69,7 +69,9 @@ export async function snapshotBlobs(directory: string): Promise<Map<string, stri
           files.set(relative(directory, path), known.hash);
           continue;
         }
-        const hash = createHash('sha1').update(await readFile(path)).digest('hex');
+        const hash = createHash('sha1')
+          .update(await readFile(path))
+          .digest('hex');
         hashed.set(path, { identity, hash });
         files.set(relative(directory, path), hash);
       }
@@ -83,7 +85,8 @@ export async function snapshotBlobs(directory: string): Promise<Map<string, stri
 export function changedStores(before: Map<string, string>, after: Map<string, string>): string[] {
   const stores = new Set<string>();
   for (const path of new Set([...before.keys(), ...after.keys()])) {
-    if (before.get(path) !== after.get(path)) stores.add(decodeURIComponent(path.split(sep)[2] ?? path).replace(/^site:/, ''));
+    if (before.get(path) !== after.get(path))
+      stores.add(decodeURIComponent(path.split(sep)[2] ?? path).replace(/^site:/, ''));
   }
   return [...stores].sort();
 }
@@ -106,8 +109,12 @@ export function missingSecurityHeaders(response: Response): string[] {
   }
   const hsts = /max-age=(\d+)/.exec(h.get('strict-transport-security') ?? '');
   if (!hsts || Number(hsts[1]) < 15_768_000) problems.push('Strict-Transport-Security missing or under six months');
-  if ((h.get('x-content-type-options') ?? '').toLowerCase() !== 'nosniff') problems.push('X-Content-Type-Options: nosniff missing');
-  if (!/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/i.test(h.get('referrer-policy') ?? '')) problems.push('Referrer-Policy missing or leaky');
+  if ((h.get('x-content-type-options') ?? '').toLowerCase() !== 'nosniff')
+    problems.push('X-Content-Type-Options: nosniff missing');
+  if (
+    !/^(no-referrer|same-origin|strict-origin|strict-origin-when-cross-origin)$/i.test(h.get('referrer-policy') ?? '')
+  )
+    problems.push('Referrer-Policy missing or leaky');
   if (!h.get('permissions-policy')) problems.push('Permissions-Policy missing');
   return problems;
 }
@@ -122,12 +129,19 @@ export interface FunctionModule {
   paths: string[];
 }
 
-const modules = import.meta.glob<{ default: Handler; config?: Config }>('../../../netlify/functions/*.mts', { eager: true });
+const modules = import.meta.glob<{ default: Handler; config?: Config }>('../../../netlify/functions/*.mts', {
+  eager: true,
+});
 
 /** Every function module of the site, with the paths it answers (scheduled functions have none). */
 export const FUNCTIONS: FunctionModule[] = Object.entries(modules).map(([file, mod]) => {
   const path = mod.config?.path;
-  return { file: file.replace(/^.*\//, ''), handler: mod.default, config: mod.config ?? {}, paths: path === undefined ? [] : Array.isArray(path) ? path : [path] };
+  return {
+    file: file.replace(/^.*\//, ''),
+    handler: mod.default,
+    config: mod.config ?? {},
+    paths: path === undefined ? [] : Array.isArray(path) ? path : [path],
+  };
 });
 
 /** The function answering `route` (a configured path such as '/api/blogs/:slug'), if it exists yet. */
@@ -151,7 +165,11 @@ export const routeParams = (route: string) => [...route.matchAll(/:(\w+)/g)].map
  */
 export const FUZZ_SEED = Number(process.env.FUZZ_SEED ?? (Date.now() ^ (Math.random() * 0x7fffffff)) >>> 0);
 export const fuzzRuns = (runs: number) => Math.max(1, Math.round(runs * Number(process.env.FUZZ_RUNS_FACTOR ?? 1)));
-export const fuzzParameters = (runs: number): fc.Parameters<unknown> => ({ seed: FUZZ_SEED, numRuns: fuzzRuns(runs), endOnFailure: false });
+export const fuzzParameters = (runs: number): fc.Parameters<unknown> => ({
+  seed: FUZZ_SEED,
+  numRuns: fuzzRuns(runs),
+  endOnFailure: false,
+});
 
 /* ---------- Adversarial values ---------- */
 
@@ -210,13 +228,32 @@ export const NASTY_STRINGS: readonly string[] = [
 ];
 
 /** Object keys an attacker sends to pollute prototypes or confuse lookups. */
-export const NASTY_KEYS: readonly string[] = ['__proto__', 'constructor', 'prototype', 'toString', 'valueOf', 'hasOwnProperty', '', ' ', '0', 'length', '$where', '$gt'];
+export const NASTY_KEYS: readonly string[] = [
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'valueOf',
+  'hasOwnProperty',
+  '',
+  ' ',
+  '0',
+  'length',
+  '$where',
+  '$gt',
+];
 
 export const hostileString: fc.Arbitrary<string> = fc.oneof(
   { weight: 3, arbitrary: fc.constantFrom(...NASTY_STRINGS) },
   { weight: 2, arbitrary: fc.string({ maxLength: 40 }) },
   { weight: 2, arbitrary: fc.string({ unit: 'binary', maxLength: 40 }) },
-  { weight: 1, arbitrary: fc.string({ unit: fc.constantFrom('\r', '\n', '\u0000', '\u2028', '\u0085', '\u001b', 'a', ' '), maxLength: 12 }) },
+  {
+    weight: 1,
+    arbitrary: fc.string({
+      unit: fc.constantFrom('\r', '\n', '\u0000', '\u2028', '\u0085', '\u001b', 'a', ' '),
+      maxLength: 12,
+    }),
+  },
   { weight: 1, arbitrary: fc.oneof(fc.integer(), fc.double()).map(String) },
 );
 
@@ -243,7 +280,9 @@ export const hostileJson: fc.Arbitrary<unknown> = fc.letrec<{ value: unknown }>(
 export function toJsonText(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map(toJsonText).join(',')}]`;
-  return `{${Object.keys(value).map((key) => `${JSON.stringify(key)}:${toJsonText((value as Record<string, unknown>)[key])}`).join(',')}}`;
+  return `{${Object.keys(value)
+    .map((key) => `${JSON.stringify(key)}:${toJsonText((value as Record<string, unknown>)[key])}`)
+    .join(',')}}`;
 }
 
 /** Request bodies that are not (valid) JSON objects at all. */
@@ -285,7 +324,12 @@ export function mutatedBody(base: Record<string, unknown>): fc.Arbitrary<unknown
       Object.defineProperty(copy, key, { value, enumerable: true, configurable: true, writable: true });
       return copy;
     }),
-    fc.constant(Object.defineProperty({ ...base }, '__proto__', { value: { polluted: 'yes', isAdmin: true, role: 'admin' }, enumerable: true })),
+    fc.constant(
+      Object.defineProperty({ ...base }, '__proto__', {
+        value: { polluted: 'yes', isAdmin: true, role: 'admin' },
+        enumerable: true,
+      }),
+    ),
     fc.constant([base]),
     fc.constant(Object.fromEntries(Object.entries(base).map(([key, value]) => [key, [value]]))),
     fc.constant(Object.fromEntries(Object.entries(base).map(([key, value]) => [key, { value }]))),
@@ -320,14 +364,38 @@ export const contentLength: fc.Arbitrary<string | undefined> = fc.oneof(
 
 /** Values a client can put in an Authorization header (ByteStrings without CR/LF). */
 export const hostileBearer: fc.Arbitrary<string> = fc.oneof(
-  fc.constantFrom('Bearer', 'Bearer ', 'Basic YWRtaW46YWRtaW4=', 'bearer null', 'Bearer undefined', 'Bearer a.b.c', 'Bearer ..', `Bearer ${'a'.repeat(5000)}`, 'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.'),
+  fc.constantFrom(
+    'Bearer',
+    'Bearer ',
+    'Basic YWRtaW46YWRtaW4=',
+    'bearer null',
+    'Bearer undefined',
+    'Bearer a.b.c',
+    'Bearer ..',
+    `Bearer ${'a'.repeat(5000)}`,
+    'Bearer eyJhbGciOiJub25lIn0.eyJzdWIiOiJhZG1pbiJ9.',
+  ),
   fc.string({ unit: fc.constantFrom(...'abcXYZ019-_.=+/ '.split('')), maxLength: 60 }).map((s) => `Bearer ${s}`),
 );
 
 /** Path parameter values: nasty strings, traversal, encoded separators, very long. */
 export const hostileParam: fc.Arbitrary<string> = fc.oneof(
   hostileString,
-  fc.constantFrom('..', '.', '/', '%2e%2e', 'a/b', 'a%2Fb', 'CON', 'nul', 'x'.repeat(300), 'BSB50120 ', ' bsb50120', 'civil-construction/../../x', 'export.csv'),
+  fc.constantFrom(
+    '..',
+    '.',
+    '/',
+    '%2e%2e',
+    'a/b',
+    'a%2Fb',
+    'CON',
+    'nul',
+    'x'.repeat(300),
+    'BSB50120 ',
+    ' bsb50120',
+    'civil-construction/../../x',
+    'export.csv',
+  ),
 );
 
 export const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS', 'PROPFIND'] as const;

@@ -48,11 +48,17 @@ export const jitter = () =>
   new Promise<void>((resolve) =>
     platformModel.latency > 0
       ? setTimeout(resolve, platformModel.latency * (0.5 + platformModel.random()))
-      : platformModel.random() < 0.3 ? queueMicrotask(resolve) : setTimeout(resolve, Math.floor(platformModel.random() * 3)),
+      : platformModel.random() < 0.3
+        ? queueMicrotask(resolve)
+        : setTimeout(resolve, Math.floor(platformModel.random() * 3)),
   );
 
 export class PlatformStore {
-  constructor(readonly name: string, private readonly entries: Map<string, Entry>, private readonly etagOnRead: boolean) {}
+  constructor(
+    readonly name: string,
+    private readonly entries: Map<string, Entry>,
+    private readonly etagOnRead: boolean,
+  ) {}
   async get(key: string, options?: { type?: string }) {
     await jitter();
     const entry = this.entries.get(key);
@@ -61,7 +67,9 @@ export class PlatformStore {
   async getWithMetadata(key: string) {
     await jitter();
     const entry = this.entries.get(key);
-    return entry ? { data: JSON.parse(entry.data), etag: this.etagOnRead ? entry.etag : undefined, metadata: {} } : null;
+    return entry
+      ? { data: JSON.parse(entry.data), etag: this.etagOnRead ? entry.etag : undefined, metadata: {} }
+      : null;
   }
   async setJSON(key: string, value: unknown, options: { onlyIfNew?: boolean; onlyIfMatch?: string } = {}) {
     await jitter();
@@ -86,11 +94,17 @@ export class PlatformStore {
   list(options: { prefix?: string; paginate?: boolean } = {}) {
     const page = async () => {
       await jitter();
-      const blobs = [...this.entries].filter(([key]) => key.startsWith(options.prefix ?? '')).map(([key, { etag }]) => ({ key, etag }));
+      const blobs = [...this.entries]
+        .filter(([key]) => key.startsWith(options.prefix ?? ''))
+        .map(([key, { etag }]) => ({ key, etag }));
       return { blobs, directories: [] as string[] };
     };
     if (!options.paginate) return page();
-    return { async *[Symbol.asyncIterator]() { yield await page(); } };
+    return {
+      async *[Symbol.asyncIterator]() {
+        yield await page();
+      },
+    };
   }
 }
 
@@ -109,4 +123,4 @@ export function mockBlobsModule<T extends { getStore: (...args: never[]) => unkn
 }
 
 /** Runs `work` as if in another function instance. */
-export const inInstance = <T,>(id: string, work: () => Promise<T>) => platformModel.instance.run(id, work);
+export const inInstance = <T>(id: string, work: () => Promise<T>) => platformModel.instance.run(id, work);
