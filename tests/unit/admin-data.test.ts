@@ -54,16 +54,24 @@ describe('dashboard stats', () => {
   it('computes figures and growth from the content, the blog store and the monthly counters', async () => {
     const now = new Date('2026-11-20T02:00:00Z');
     const blogsStore = dataStore('blogs');
-    const post = (id: string, isPublished: boolean, createdAt: string, publishedAt?: string) =>
-      blogsStore.setJSON(`post/${id}`, {
-        _id: id,
-        slug: id,
-        title: id,
-        excerpt: '',
+    // Whole stored records: the store reads posts through their schema and leaves out any that do not fit.
+    let next = 0;
+    const post = (slug: string, isPublished: boolean, createdAt: string, publishedAt?: string) =>
+      blogsStore.setJSON(`post/${slug}`, {
+        _id: (++next).toString(16).padStart(32, '0'),
+        slug,
+        title: slug,
+        excerpt: 'Excerpt',
+        content: '<p>Body</p>',
+        html: '<p>Body</p>',
+        tags: [],
+        seoKeywords: [],
         isPublished,
         createdAt,
+        updatedAt: createdAt,
         publishedAt: publishedAt ?? null,
         views: 0,
+        version: 1,
       });
     await post('old-published', true, '2026-09-01T00:00:00Z', '2026-09-02T00:00:00Z');
     await post('new-published', true, '2026-11-10T00:00:00Z', '2026-11-10T00:00:00Z');
@@ -87,7 +95,7 @@ describe('dashboard stats', () => {
       categoriesGrowth: 0,
       viewsGrowth: 50,
     });
-    expect(stats.recentActivity.blogs.map((b) => b._id)).toEqual(['draft', 'new-published', 'old-published']);
+    expect(stats.recentActivity.blogs.map((b) => b.slug)).toEqual(['draft', 'new-published', 'old-published']);
     // This month's baseline was recorded for next month's growth.
     expect(await dataStore('counters').get('snapshot/2026-11', { type: 'json' })).toMatchObject({
       courses: coursesJson.length,
