@@ -517,7 +517,7 @@ test.describe('inbox as a daily tool', () => {
     // The detail view: the quote's answers, then the note and the assignment.
     await item.getByRole('button', { name: /Details, notes and assignment/ }).click();
     await eventually(
-      item.getByRole('definition').filter({ hasText: 'CPC30220 Certificate III in Carpentry' }),
+      item.getByRole('definition').filter({ hasText: 'CPC30220 – Certificate III in Carpentry' }),
     ).toBeVisible();
     await eventually(item.getByText('Eight years framing houses.')).toBeVisible();
     await item.getByRole('button', { name: 'Add note' }).click();

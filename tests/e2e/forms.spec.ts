@@ -231,6 +231,7 @@ test.describe('/free-quote', () => {
   test('five steps from the keyboard to the thank-you screen; stored with course names and mailed', async ({
     page,
   }, info) => {
+    test.setTimeout(90_000); // five steps, a submission and two mailbox checks through the local functions
     const email = uniqueEmail(info, 'quote');
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
