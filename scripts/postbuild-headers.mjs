@@ -28,7 +28,7 @@ const parse = (policy) =>
 
 // Directives a single page opts into (the contact page's map frame) stay on that page only.
 const PAGE_ONLY = new Set(['frame-src', 'child-src']);
-// Astro lists every hash it knows on every route. Keep, per page, only the hashes of the inline
+// Astro lists every hash it knows on every route. Give each page exactly the hashes of the inline
 // scripts and styles that page really contains (plus styles a library injects at run time on admin
 // pages): the policy stays as strict and the header shrinks by more than a kilobyte, which keeps
 // the first response of a page within the first round trip.
@@ -59,8 +59,10 @@ for (const rule of routes) {
   for (const [name, allowed] of Object.entries(keep)) {
     const sources = directives.get(name);
     if (!sources) continue;
-    const kept = sources.filter((source) => !source.startsWith("'sha256-") || allowed.has(source));
-    pruned += sources.length - kept.length;
+    // Exactly the page's own hashes: Astro's list can also miss one (a stylesheet whose hash a layout
+    // inserts after the route's policy was settled), which would block that stylesheet.
+    const kept = [...sources.filter((source) => !source.startsWith("'sha256-")), ...allowed];
+    pruned += sources.filter((source) => source.startsWith("'sha256-") && !allowed.has(source)).length;
     directives.set(name, kept);
   }
   rule.values['Content-Security-Policy'] = [...directives]
