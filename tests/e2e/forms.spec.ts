@@ -20,6 +20,26 @@ async function storeFiles(store: string, folder = ''): Promise<string[]> {
   return files;
 }
 
+/**
+ * A stored blob as JSON. The local blob server writes files in place, so a test may read one that another
+ * test's request is still writing: such a read is repeated until the file is whole (or gone).
+ */
+async function readStoredJson<T>(file: string): Promise<T | null> {
+  for (let attempt = 0; ; attempt++) {
+    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return null;
+      throw error;
+    });
+    if (text === null) return null;
+    try {
+      return JSON.parse(text) as T;
+    } catch (error) {
+      if (attempt >= 50) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  }
+}
+
 interface StoredInquiry {
   id: string;
   kind: string;
@@ -34,8 +54,8 @@ interface StoredInquiry {
 async function inquiriesFor(email: string): Promise<StoredInquiry[]> {
   const found: StoredInquiry[] = [];
   for (const file of await storeFiles('inquiries', 'inquiry')) {
-    const record = JSON.parse(await readFile(file, 'utf8')) as StoredInquiry;
-    if (record.contact.email === email) found.push(record);
+    const record = await readStoredJson<StoredInquiry>(file);
+    if (record?.contact.email === email) found.push(record);
   }
   return found;
 }
@@ -44,8 +64,8 @@ async function outboxFor(id: string) {
   const mails: Record<string, { to: string; subject: string; replyTo?: string; text: string; html: string }> = {};
   for (const file of await storeFiles('outbox')) {
     const name = file.split('/').pop()!;
-    if (name.startsWith(`inquiry-${id}-`))
-      mails[name.slice(`inquiry-${id}-`.length)] = JSON.parse(await readFile(file, 'utf8'));
+    const mail = name.startsWith(`inquiry-${id}-`) ? await readStoredJson<(typeof mails)[string]>(file) : null;
+    if (mail) mails[name.slice(`inquiry-${id}-`.length)] = mail;
   }
   return mails;
 }
