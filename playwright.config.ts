@@ -22,7 +22,9 @@ const SITE_WIDE = /facts\.spec\.ts$/;
 const REBUILDS = /catalogue-editing\.spec\.ts$/;
 const LATER = [SITE_WIDE, REBUILDS];
 const AFTER_OTHERS = /@after-others/;
-// Tests that mean one viewport are tagged and left out of the other project (not skipped at run time).
+// Tests that mean one viewport are tagged and left out of the other project (not skipped at run time). Checks the
+// screen size cannot change (API answers, server rules, staff workflows whose screens have phone tests of their
+// own) carry @desktop-only too, through ONCE in tests/e2e/helpers/viewports.ts, so the phone run does not repeat them.
 const DESKTOP_ONLY = /@desktop-only/;
 const PHONE_ONLY = /@phone-only/;
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions };

@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import { ONCE } from './helpers/viewports';
 import AxeBuilder from '@axe-core/playwright';
 import { createStaff } from './helpers/accounts';
 import { openUserStore } from '../../scripts/lib/user-store.ts';
@@ -13,7 +14,7 @@ async function signIn(page: Page, account: { username: string; password: string 
   await page.getByRole('button', { name: 'Login' }).click();
 }
 
-test.describe('staff sign-in', () => {
+test.describe('staff sign-in', ONCE, () => {
   test('wrong password, empty fields and the right password', async ({ page }) => {
     const account = await createStaff();
     await page.goto('/admin/login');
@@ -276,7 +277,7 @@ async function signInLinkFor(email: string): Promise<string> {
   }
 }
 
-test.describe('finding 4: an attacker can keep the owner out', () => {
+test.describe('finding 4: an attacker can keep the owner out', ONCE, () => {
   test('under an account-wide lock the right password e-mails a one-time link that signs the owner in', async ({
     page,
   }) => {
@@ -312,7 +313,7 @@ test.describe('finding 4: an attacker can keep the owner out', () => {
   });
 });
 
-test.describe('finding 5: roles are not enforced', () => {
+test.describe('finding 5: roles are not enforced', ONCE, () => {
   test('an editor sees only blog posts, is told other pages are not for the role, and the API refuses with 403', async ({
     page,
     request,
@@ -404,55 +405,56 @@ test.describe('inquiries inbox', () => {
     },
   );
 
-  test('a contact message shows in the inbox with its e-mail status and can be marked handled', async ({
-    page,
-    request,
-  }, testInfo) => {
-    const email = `inbox-${testInfo.project.name}-${Date.now()}@example.com`;
-    const sent = await request.post('/api/email/contact', {
-      data: {
-        firstName: 'Robin',
-        lastName: `Inbox${testInfo.project.name}`,
-        email,
-        phone: '0400 123 456',
-        message: 'Please call me about carpentry RPL.',
-        website: '',
-        elapsedMs: 8000,
-      },
-    });
-    expect(sent.status()).toBe(200);
+  test(
+    'a contact message shows in the inbox with its e-mail status and can be marked handled',
+    ONCE,
+    async ({ page, request }, testInfo) => {
+      const email = `inbox-${testInfo.project.name}-${Date.now()}@example.com`;
+      const sent = await request.post('/api/email/contact', {
+        data: {
+          firstName: 'Robin',
+          lastName: `Inbox${testInfo.project.name}`,
+          email,
+          phone: '0400 123 456',
+          message: 'Please call me about carpentry RPL.',
+          website: '',
+          elapsedMs: 8000,
+        },
+      });
+      expect(sent.status()).toBe(200);
 
-    const account = await createStaff();
-    await page.goto('/admin/login');
-    await signIn(page, account);
-    await page.waitForURL('**/admin/dashboard');
-    await page.getByRole('link', { name: 'Inquiries', exact: true }).first().click();
-    await page.waitForURL('**/admin/inquiries');
+      const account = await createStaff();
+      await page.goto('/admin/login');
+      await signIn(page, account);
+      await page.waitForURL('**/admin/dashboard');
+      await page.getByRole('link', { name: 'Inquiries', exact: true }).first().click();
+      await page.waitForURL('**/admin/inquiries');
 
-    const item = page.locator('.inbox-item').filter({ hasText: email });
-    await expect(item).toBeVisible();
-    await expect(item).toContainText('Please call me about carpentry RPL.');
-    await expect(item).toContainText('Contact form');
-    await expect(item.locator('.mail-state').first()).toContainText(/Staff e-mail: (Sent|Sending)/);
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations).toEqual([]);
+      const item = page.locator('.inbox-item').filter({ hasText: email });
+      await expect(item).toBeVisible();
+      await expect(item).toContainText('Please call me about carpentry RPL.');
+      await expect(item).toContainText('Contact form');
+      await expect(item.locator('.mail-state').first()).toContainText(/Staff e-mail: (Sent|Sending)/);
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations).toEqual([]);
 
-    await item.getByRole('button', { name: /Mark handled/ }).click();
-    await expect(page.locator('.inbox-item').filter({ hasText: email })).toHaveCount(0);
-    await page.getByRole('button', { name: /^Handled/ }).click();
-    await expect(page.locator('.inbox-item').filter({ hasText: email })).toBeVisible();
-    await expect(
-      page
-        .locator('.inbox-item')
-        .filter({ hasText: email })
-        .getByRole('button', { name: /Mark as new/ }),
-    ).toBeVisible();
+      await item.getByRole('button', { name: /Mark handled/ }).click();
+      await expect(page.locator('.inbox-item').filter({ hasText: email })).toHaveCount(0);
+      await page.getByRole('button', { name: /^Handled/ }).click();
+      await expect(page.locator('.inbox-item').filter({ hasText: email })).toBeVisible();
+      await expect(
+        page
+          .locator('.inbox-item')
+          .filter({ hasText: email })
+          .getByRole('button', { name: /Mark as new/ }),
+      ).toBeVisible();
 
-    const download = page.waitForEvent('download');
-    await page.getByRole('button', { name: 'Export CSV' }).click();
-    const file = await download;
-    expect(file.suggestedFilename()).toMatch(/^inquiries-\d{4}-\d{2}-\d{2}\.csv$/);
-  });
+      const download = page.waitForEvent('download');
+      await page.getByRole('button', { name: 'Export CSV' }).click();
+      const file = await download;
+      expect(file.suggestedFilename()).toMatch(/^inquiries-\d{4}-\d{2}-\d{2}\.csv$/);
+    },
+  );
 });
 
 test.describe('inbox as a daily tool', () => {
@@ -553,34 +555,36 @@ test.describe('inbox as a daily tool', () => {
     await eventually(page.locator('.inbox-item').first()).toBeVisible();
   });
 
-  test('the dashboard counts new inquiries since this staff member last opened the inbox and links there', async ({
-    page,
-  }, testInfo) => {
-    const account = await createStaff();
-    await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
-    await signIn(page, account);
-    await page.waitForURL('**/admin/inquiries');
-    await eventually(page.getByRole('button', { name: /^New/ })).toBeVisible();
-    await eventually(page.locator('.inbox-item, .admin-empty').first()).toBeVisible();
+  test(
+    'the dashboard counts new inquiries since this staff member last opened the inbox and links there',
+    ONCE,
+    async ({ page }, testInfo) => {
+      const account = await createStaff();
+      await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
+      await signIn(page, account);
+      await page.waitForURL('**/admin/inquiries');
+      await eventually(page.getByRole('button', { name: /^New/ })).toBeVisible();
+      await eventually(page.locator('.inbox-item, .admin-empty').first()).toBeVisible();
 
-    const stamp = `${testInfo.project.name}${Date.now()}`;
-    await storeInquiry(`Fresh${stamp}a`, `fresh-a-${stamp}@example.com`);
-    await storeInquiry(`Fresh${stamp}b`, `fresh-b-${stamp}@example.com`);
-    await page.goto('/admin/dashboard');
-    const card = page.getByTestId('stat-new-inquiries');
-    await eventually(card.getByRole('heading', { name: 'New inquiries' })).toBeVisible();
-    await eventually(card).toContainText(/Since your last visit, /);
-    const value = card.locator('.stat-card__value');
-    await eventually(value).toHaveAttribute('data-value', /^\d+$/);
-    // Other tests may add inquiries at the same time, so at least the two made here.
-    const before = Number(await value.getAttribute('data-value'));
-    expect(before).toBeGreaterThanOrEqual(2);
+      const stamp = `${testInfo.project.name}${Date.now()}`;
+      await storeInquiry(`Fresh${stamp}a`, `fresh-a-${stamp}@example.com`);
+      await storeInquiry(`Fresh${stamp}b`, `fresh-b-${stamp}@example.com`);
+      await page.goto('/admin/dashboard');
+      const card = page.getByTestId('stat-new-inquiries');
+      await eventually(card.getByRole('heading', { name: 'New inquiries' })).toBeVisible();
+      await eventually(card).toContainText(/Since your last visit, /);
+      const value = card.locator('.stat-card__value');
+      await eventually(value).toHaveAttribute('data-value', /^\d+$/);
+      // Other tests may add inquiries at the same time, so at least the two made here.
+      const before = Number(await value.getAttribute('data-value'));
+      expect(before).toBeGreaterThanOrEqual(2);
 
-    await card.getByRole('link', { name: 'Open the inbox' }).click();
-    await page.waitForURL('**/admin/inquiries');
-    await eventually(page.locator('.inbox-item').filter({ hasText: `fresh-b-${stamp}@example.com` })).toBeVisible();
-    await page.goto('/admin/dashboard');
-    await eventually(value).toHaveAttribute('data-value', /^\d+$/);
-    expect(Number(await value.getAttribute('data-value'))).toBeLessThan(before);
-  });
+      await card.getByRole('link', { name: 'Open the inbox' }).click();
+      await page.waitForURL('**/admin/inquiries');
+      await eventually(page.locator('.inbox-item').filter({ hasText: `fresh-b-${stamp}@example.com` })).toBeVisible();
+      await page.goto('/admin/dashboard');
+      await eventually(value).toHaveAttribute('data-value', /^\d+$/);
+      expect(Number(await value.getAttribute('data-value'))).toBeLessThan(before);
+    },
+  );
 });

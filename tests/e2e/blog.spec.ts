@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import { ONCE } from './helpers/viewports';
 import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -77,38 +78,39 @@ test.describe('public blog', () => {
     expect((await (await viewCall).json()).views).toBeGreaterThan(before);
   });
 
-  test('finding: a post page shows the live view count above 0, even from a cached page rendered at 0 views', async ({
-    page,
-    request,
-  }, testInfo) => {
-    const account = await createStaff('views');
-    const { token } = await (
-      await request.post('/api/auth/login', { data: { username: account.username, password: account.password } })
-    ).json();
-    const auth = { authorization: `Bearer ${token}` };
-    const title = `Fresh views ${testInfo.project.name} ${Date.now()}`;
-    const { blog } = await (
-      await request.post('/api/blogs', {
-        headers: auth,
-        data: { title, excerpt: 'Nobody has read this yet', content: '<p>Hello</p>', isPublished: true },
-      })
-    ).json();
-    try {
-      const views = page.locator('.post-meta').getByText(/\bviews?$/);
-      for (const expected of ['1 view', '2 views']) {
-        // The second visit gets the copy the CDN kept from the first (rendered when the post had 0 views).
-        const viewCall = page.waitForResponse(
-          (r) => r.url().endsWith(`/api/blogs/${blog.slug}/view`) && r.request().method() === 'POST',
-        );
-        await page.goto(`/blog/${blog.slug}`);
-        await viewCall;
-        await expect(views).toHaveText(expected);
-        await expect(views).toBeVisible();
+  test(
+    'finding: a post page shows the live view count above 0, even from a cached page rendered at 0 views',
+    ONCE,
+    async ({ page, request }, testInfo) => {
+      const account = await createStaff('views');
+      const { token } = await (
+        await request.post('/api/auth/login', { data: { username: account.username, password: account.password } })
+      ).json();
+      const auth = { authorization: `Bearer ${token}` };
+      const title = `Fresh views ${testInfo.project.name} ${Date.now()}`;
+      const { blog } = await (
+        await request.post('/api/blogs', {
+          headers: auth,
+          data: { title, excerpt: 'Nobody has read this yet', content: '<p>Hello</p>', isPublished: true },
+        })
+      ).json();
+      try {
+        const views = page.locator('.post-meta').getByText(/\bviews?$/);
+        for (const expected of ['1 view', '2 views']) {
+          // The second visit gets the copy the CDN kept from the first (rendered when the post had 0 views).
+          const viewCall = page.waitForResponse(
+            (r) => r.url().endsWith(`/api/blogs/${blog.slug}/view`) && r.request().method() === 'POST',
+          );
+          await page.goto(`/blog/${blog.slug}`);
+          await viewCall;
+          await expect(views).toHaveText(expected);
+          await expect(views).toBeVisible();
+        }
+      } finally {
+        await request.delete(`/api/blogs/${blog._id}`, { headers: auth });
       }
-    } finally {
-      await request.delete(`/api/blogs/${blog._id}`, { headers: auth });
-    }
-  });
+    },
+  );
 
   test('the share button copies the link where there is no share sheet', async ({
     page,
@@ -165,7 +167,7 @@ test.describe('public blog', () => {
     expect(await axe(page)).toEqual([]);
   });
 
-  test('RSS feed and blog sitemap list the posts', async ({ request }) => {
+  test('RSS feed and blog sitemap list the posts', ONCE, async ({ request }) => {
     const post = await firstPublished(request);
     const feed = await request.get('/rss.xml');
     expect(feed.headers()['content-type']).toContain('application/rss+xml');
@@ -177,7 +179,7 @@ test.describe('public blog', () => {
 });
 
 test.describe('Manage Blogs', () => {
-  test('create a post with an image, publish, see it on /blog, unpublish, delete', async ({ page }, testInfo) => {
+  test('create a post with an image, publish, see it on /blog, unpublish, delete', ONCE, async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     const title = `Site Supervisor Evidence ${testInfo.project.name} ${Date.now()}`;
     await signInTo(page, '/admin/blogs');
@@ -266,72 +268,74 @@ test.describe('Manage Blogs', () => {
     await expect(card).toHaveCount(0);
   });
 
-  test('form rules: required fields, Markdown preview, unsaved-changes warning, edit conflict', async ({
-    page,
-  }, testInfo) => {
-    test.setTimeout(90_000);
-    await signInTo(page, '/admin/blogs');
-    await page.getByRole('button', { name: 'New Blog Post' }).click();
-    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
-    await modal.getByRole('button', { name: 'Create Blog' }).click();
-    await expect(modal.getByRole('alert')).toHaveText('Please fill in the required fields.');
-    await expect(modal.getByText('Title is required')).toBeVisible();
-    await expect(modal.getByText('Content is required')).toBeVisible();
-    expect(await axe(page)).toEqual([]);
+  test(
+    'form rules: required fields, Markdown preview, unsaved-changes warning, edit conflict',
+    ONCE,
+    async ({ page }, testInfo) => {
+      test.setTimeout(90_000);
+      await signInTo(page, '/admin/blogs');
+      await page.getByRole('button', { name: 'New Blog Post' }).click();
+      const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+      await modal.getByRole('button', { name: 'Create Blog' }).click();
+      await expect(modal.getByRole('alert')).toHaveText('Please fill in the required fields.');
+      await expect(modal.getByText('Title is required')).toBeVisible();
+      await expect(modal.getByText('Content is required')).toBeVisible();
+      expect(await axe(page)).toEqual([]);
 
-    // Markdown with a preview that keeps only allowed link protocols.
-    await modal.getByRole('button', { name: 'Markdown' }).click();
-    await modal
-      .getByRole('textbox', { name: 'Content', exact: true })
-      .fill('Some **bold** text, [safe](https://training.gov.au/) and [bad](javascript:alert(1))');
-    await modal.getByRole('button', { name: 'Show Preview' }).click();
-    const preview = modal.getByRole('region', { name: 'Preview' });
-    await expect(preview.locator('strong')).toHaveText('bold');
-    await expect(preview.getByRole('link', { name: 'safe' })).toHaveAttribute('href', 'https://training.gov.au/');
-    expect(await preview.locator('a', { hasText: 'bad' }).getAttribute('href')).toBeNull();
-    await modal.getByRole('button', { name: 'Hide Preview' }).click();
-    await expect(preview).toBeHidden();
+      // Markdown with a preview that keeps only allowed link protocols.
+      await modal.getByRole('button', { name: 'Markdown' }).click();
+      await modal
+        .getByRole('textbox', { name: 'Content', exact: true })
+        .fill('Some **bold** text, [safe](https://training.gov.au/) and [bad](javascript:alert(1))');
+      await modal.getByRole('button', { name: 'Show Preview' }).click();
+      const preview = modal.getByRole('region', { name: 'Preview' });
+      await expect(preview.locator('strong')).toHaveText('bold');
+      await expect(preview.getByRole('link', { name: 'safe' })).toHaveAttribute('href', 'https://training.gov.au/');
+      expect(await preview.locator('a', { hasText: 'bad' }).getAttribute('href')).toBeNull();
+      await modal.getByRole('button', { name: 'Hide Preview' }).click();
+      await expect(preview).toBeHidden();
 
-    // Closing with changes asks first.
-    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill('Not saved');
-    await modal.getByRole('button', { name: 'Cancel' }).click();
-    const ask = page.getByRole('alertdialog', { name: /unsaved changes/ });
-    await ask.getByRole('button', { name: 'Keep editing' }).click();
-    await expect(modal.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue('Not saved');
-    await page.keyboard.press('Escape');
-    await ask.getByRole('button', { name: 'Discard changes' }).click();
-    await expect(modal).toBeHidden();
+      // Closing with changes asks first.
+      await modal.getByRole('textbox', { name: 'Title', exact: true }).fill('Not saved');
+      await modal.getByRole('button', { name: 'Cancel' }).click();
+      const ask = page.getByRole('alertdialog', { name: /unsaved changes/ });
+      await ask.getByRole('button', { name: 'Keep editing' }).click();
+      await expect(modal.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue('Not saved');
+      await page.keyboard.press('Escape');
+      await ask.getByRole('button', { name: 'Discard changes' }).click();
+      await expect(modal).toBeHidden();
 
-    // Two editors: the second save of the same version gets the clear 409 message, and keeps its text.
-    const title = `Conflict ${testInfo.project.name} ${Date.now()}`;
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    const created = await (
-      await page.request.post('/api/blogs', {
-        headers: { authorization: `Bearer ${token}` },
-        data: { title, excerpt: 'x', content: '<p>first</p>' },
-      })
-    ).json();
-    await page.reload();
-    const card = page.locator('.blog-admin-card').filter({ hasText: title });
-    await card.getByRole('button', { name: 'Edit' }).click();
-    const edit = page.getByRole('dialog', { name: 'Edit Blog Post' });
-    await edit.getByLabel('Excerpt').fill('My careful edit');
-    expect(
-      (
-        await page.request.put(`/api/blogs/${created.blog._id}`, {
+      // Two editors: the second save of the same version gets the clear 409 message, and keeps its text.
+      const title = `Conflict ${testInfo.project.name} ${Date.now()}`;
+      const token = await page.evaluate(() => localStorage.getItem('token'));
+      const created = await (
+        await page.request.post('/api/blogs', {
           headers: { authorization: `Bearer ${token}` },
-          data: { ...created.blog, excerpt: 'Someone else' },
+          data: { title, excerpt: 'x', content: '<p>first</p>' },
         })
-      ).status(),
-    ).toBe(200);
-    await edit.getByRole('button', { name: 'Update Blog' }).click();
-    await expect(edit.getByRole('alert')).toContainText('Error saving blog: This blog was changed by');
-    await expect(edit.getByLabel('Excerpt')).toHaveValue('My careful edit');
-    await edit.getByRole('button', { name: 'Save my version anyway' }).click();
-    await expect(edit).toBeHidden();
-    await expect(card).toContainText('My careful edit');
-    await page.request.delete(`/api/blogs/${created.blog._id}`, { headers: { authorization: `Bearer ${token}` } });
-  });
+      ).json();
+      await page.reload();
+      const card = page.locator('.blog-admin-card').filter({ hasText: title });
+      await card.getByRole('button', { name: 'Edit' }).click();
+      const edit = page.getByRole('dialog', { name: 'Edit Blog Post' });
+      await edit.getByLabel('Excerpt').fill('My careful edit');
+      expect(
+        (
+          await page.request.put(`/api/blogs/${created.blog._id}`, {
+            headers: { authorization: `Bearer ${token}` },
+            data: { ...created.blog, excerpt: 'Someone else' },
+          })
+        ).status(),
+      ).toBe(200);
+      await edit.getByRole('button', { name: 'Update Blog' }).click();
+      await expect(edit.getByRole('alert')).toContainText('Error saving blog: This blog was changed by');
+      await expect(edit.getByLabel('Excerpt')).toHaveValue('My careful edit');
+      await edit.getByRole('button', { name: 'Save my version anyway' }).click();
+      await expect(edit).toBeHidden();
+      await expect(card).toContainText('My careful edit');
+      await page.request.delete(`/api/blogs/${created.blog._id}`, { headers: { authorization: `Bearer ${token}` } });
+    },
+  );
 
   test('the Manage Blogs page has zero axe violations', async ({ page }) => {
     await signInTo(page, '/admin/blogs');
@@ -348,59 +352,61 @@ test.describe('Blog workflow', () => {
     return { authorization: `Bearer ${token}` };
   }
 
-  test('a post scheduled a little ahead stays hidden, then appears on /blog once it is due', async ({
-    page,
-  }, testInfo) => {
-    test.setTimeout(120_000);
-    const auth = await staffOnBlogs(page);
-    const title = `Scheduled ${testInfo.project.name} ${Date.now()}`;
-    await page.getByRole('button', { name: 'New Blog Post' }).click();
-    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
-    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-    await modal.getByLabel('Excerpt').fill('Goes live by itself.');
-    await modal.getByRole('textbox', { name: 'Content' }).click();
-    await page.keyboard.type('Written ahead of time.');
-    // 20 seconds from now, in the browser's own time zone (the field holds local time).
-    const at = await page.evaluate(() => {
-      const date = new Date(Date.now() + 20_000);
-      const pad = (n: number) => String(n).padStart(2, '0');
-      return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
-    });
-    await modal.getByLabel('Publish at').fill(at);
-    await modal.getByRole('button', { name: 'Schedule Blog' }).click();
-    await expect(modal).toBeHidden({ timeout: 20_000 });
+  test(
+    'a post scheduled a little ahead stays hidden, then appears on /blog once it is due',
+    ONCE,
+    async ({ page }, testInfo) => {
+      test.setTimeout(120_000);
+      const auth = await staffOnBlogs(page);
+      const title = `Scheduled ${testInfo.project.name} ${Date.now()}`;
+      await page.getByRole('button', { name: 'New Blog Post' }).click();
+      const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+      await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+      await modal.getByLabel('Excerpt').fill('Goes live by itself.');
+      await modal.getByRole('textbox', { name: 'Content' }).click();
+      await page.keyboard.type('Written ahead of time.');
+      // 20 seconds from now, in the browser's own time zone (the field holds local time).
+      const at = await page.evaluate(() => {
+        const date = new Date(Date.now() + 20_000);
+        const pad = (n: number) => String(n).padStart(2, '0');
+        return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+      });
+      await modal.getByLabel('Publish at').fill(at);
+      await modal.getByRole('button', { name: 'Schedule Blog' }).click();
+      await expect(modal).toBeHidden({ timeout: 20_000 });
 
-    const card = page.locator('.blog-admin-card').filter({ hasText: title });
-    await expect(card.locator('.status-badge')).toHaveText(/^Scheduled/);
-    const { blogs } = await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json();
-    const slug = (blogs as { title: string; slug: string }[]).find((blog) => blog.title === title)!.slug;
+      const card = page.locator('.blog-admin-card').filter({ hasText: title });
+      await expect(card.locator('.status-badge')).toHaveText(/^Scheduled/);
+      const { blogs } = await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json();
+      const slug = (blogs as { title: string; slug: string }[]).find((blog) => blog.title === title)!.slug;
 
-    // Not yet due: a run of the schedule leaves it a draft.
-    expect(
-      (await (await page.request.post('/api/blogs/admin/publish-due', { headers: auth })).json()).published,
-    ).not.toContain(slug);
-    expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404);
+      // Not yet due: a run of the schedule leaves it a draft.
+      expect(
+        (await (await page.request.post('/api/blogs/admin/publish-due', { headers: auth })).json()).published,
+      ).not.toContain(slug);
+      expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404);
 
-    // The scheduled function does not run by itself locally: run it until the post's time has come.
-    await expect
-      .poll(
-        async () => {
-          await page.request.post('/api/blogs/admin/publish-due', { headers: auth });
-          return (await page.request.get(`/blog/${slug}`)).status();
-        },
-        { timeout: 60_000, intervals: [2_000] },
-      )
-      .toBe(200);
-    await page.goto('/blog');
-    await expect(page.locator('.blog-card').filter({ hasText: title })).toBeVisible();
-    await page.goto('/admin/blogs');
-    await expect(card.locator('.status-badge')).toHaveText('Published', { timeout: 20_000 });
-    await page.request.delete(`/api/blogs/${blogs.find((blog: { slug: string }) => blog.slug === slug)._id}`, {
-      headers: auth,
-    });
-  });
+      // The scheduled function does not run by itself locally: run it until the post's time has come.
+      await expect
+        .poll(
+          async () => {
+            await page.request.post('/api/blogs/admin/publish-due', { headers: auth });
+            return (await page.request.get(`/blog/${slug}`)).status();
+          },
+          { timeout: 60_000, intervals: [2_000] },
+        )
+        .toBe(200);
+      await page.goto('/blog');
+      await expect(page.locator('.blog-card').filter({ hasText: title })).toBeVisible();
+      await page.goto('/admin/blogs');
+      await expect(card.locator('.status-badge')).toHaveText('Published', { timeout: 20_000 });
+      await page.request.delete(`/api/blogs/${blogs.find((blog: { slug: string }) => blog.slug === slug)._id}`, {
+        headers: auth,
+      });
+    },
+  );
 
-  test('restore an older revision from the history', async ({ page }, testInfo) => {
+  test('restore an older revision from the history', ONCE, async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     const auth = await staffOnBlogs(page);
     const title = `Revisions ${testInfo.project.name} ${Date.now()}`;
@@ -444,7 +450,7 @@ test.describe('Blog workflow', () => {
     await page.request.delete(`/api/blogs/${blog._id}`, { headers: auth });
   });
 
-  test("changing a published post's address keeps the old one as a 301", async ({ page }, testInfo) => {
+  test("changing a published post's address keeps the old one as a 301", ONCE, async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     const auth = await staffOnBlogs(page);
     const stamp = `${testInfo.project.name}-${Date.now()}`;
@@ -482,7 +488,7 @@ test.describe('Blog workflow', () => {
     expect((await page.request.get(`/blog/${blog.slug}`, { maxRedirects: 0 })).status()).toBe(404);
   });
 
-  test('the open draft is kept in the browser and offered back after a reload', async ({ page }, testInfo) => {
+  test('the open draft is kept in the browser and offered back after a reload', ONCE, async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     await staffOnBlogs(page);
     const title = `Kept draft ${testInfo.project.name} ${Date.now()}`;

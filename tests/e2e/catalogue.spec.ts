@@ -1,4 +1,5 @@
 import { test, expect, type Page } from '@playwright/test';
+import { ONCE } from './helpers/viewports';
 import AxeBuilder from '@axe-core/playwright';
 import { readFileSync } from 'node:fs';
 
@@ -137,7 +138,7 @@ test.describe("finding 4: unknown categories say 'Category not found.'", () => {
     await axe(page);
   });
 
-  test('the category API answers 404 with the exact message for an unknown category', async ({ request }) => {
+  test('the category API answers 404 with the exact message for an unknown category', ONCE, async ({ request }) => {
     for (const path of ['/api/categories/no-such-category', '/api/categories/no-such-category/courses']) {
       const response = await request.get(path);
       expect(response.status(), path).toBe(404);
@@ -356,7 +357,7 @@ test('header search lands on matching results', async ({ page }) => {
   await expect(page.locator('.course-card').first()).toContainText('Certificate III in Carpentry');
 });
 
-test('the catalogue API answers JSON from the site', async ({ request }) => {
+test('the catalogue API answers JSON from the site', ONCE, async ({ request }) => {
   const courses = await request.get('/api/courses?search=nursing');
   expect(courses.status()).toBe(200);
   expect((await courses.json()).courses[0].title).toBe('Diploma of Nursing');

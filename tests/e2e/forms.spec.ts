@@ -1,4 +1,5 @@
 import { test, expect, type Page, type TestInfo } from '@playwright/test';
+import { ONCE } from './helpers/viewports';
 import AxeBuilder from '@axe-core/playwright';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
@@ -444,7 +445,7 @@ test.describe('privacy at the point of collection', () => {
   });
 });
 
-test.describe('the form API refuses bad input with a clear 4xx and stores nothing', () => {
+test.describe('the form API refuses bad input with a clear 4xx and stores nothing', ONCE, () => {
   const valid = (email: string) => ({
     firstName: 'Eve',
     lastName: 'Tester',

@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { ONCE } from './helpers/viewports';
 import AxeBuilder from '@axe-core/playwright';
 
 const pages = [
@@ -32,7 +33,7 @@ test('an unknown address shows the 404 page with ways back', async ({ page }) =>
   expect(results.violations).toEqual([]);
 });
 
-test('pages send strict security headers with a CSP that allows no inline script', async ({ request }) => {
+test('pages send strict security headers with a CSP that allows no inline script', ONCE, async ({ request }) => {
   for (const path of ['/', '/about', '/no-such-page']) {
     const response = await request.get(path);
     const headers = response.headers();
@@ -56,7 +57,7 @@ test('no page logs a CSP violation or script error', async ({ page }) => {
   expect(problems).toEqual([]);
 });
 
-test('old category addresses redirect permanently to /category/{slug}', async ({ request }) => {
+test('old category addresses redirect permanently to /category/{slug}', ONCE, async ({ request }) => {
   for (const old of ['/categories/health-fitness', '/courses/category/health-fitness']) {
     const response = await request.get(old, { maxRedirects: 0 });
     expect(response.status()).toBe(301);

@@ -136,7 +136,9 @@ export async function exerciseAndInspect(page: Page, container = 'body'): Promis
 /** Serves `html` at `path` on the site's origin, without any CSP, and loads it. */
 export async function serveWithoutCsp(page: Page, path: string, html: string): Promise<void> {
   // Everything else under the harness's folder (what `src=x` and the like point at) is answered 404 here,
-  // at once, rather than by the site: the errors the payloads wait for come without a round trip.
+  // at once, rather than by the site: the errors the payloads wait for come without a round trip. The route of
+  // an earlier call on the same page is replaced.
+  await page.unroute('**/__xss-harness/**');
   await page.route('**/__xss-harness/**', (route) =>
     new URL(route.request().url()).pathname === path
       ? route.fulfill({ status: 200, contentType: 'text/html; charset=utf-8', body: html })
