@@ -41,7 +41,8 @@ export default defineConfig({
   workers: process.env.CI ? 2 : undefined,
   // A retry shows whether a failure is flaky or steady; scripts/test-all.sh counts a retried test as failed.
   retries: process.env.CI ? 1 : 0,
-  timeout: 30_000,
+  // Admin tests make a dozen function calls; on a busy two-core machine that alone can take 30 s.
+  timeout: 60_000,
   // Each function call on the local CLI costs about a second when the machine is busy; admin pages make
   // two or three in a row before they show anything.
   expect: { timeout: 10_000 },
