@@ -7,6 +7,7 @@ import { setEmail } from '../../src/server/users.ts';
 import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
 import { dataStore } from '../../src/server/blobs.ts';
 import { createInquiry } from '../../src/server/inquiries.ts';
+import { carpentryQuote } from '../fixtures/inquiries.ts';
 
 async function signIn(page: Page, account: { username: string; password: string }) {
   await page.getByLabel('Username').fill(account.username);
@@ -472,22 +473,7 @@ test.describe('inbox as a daily tool', () => {
             kind: 'quote',
             source: 'quote',
             contact,
-            quote: {
-              state: 'VIC',
-              preferredContact: 'Any time',
-              selectedCategories: ['civil-construction'],
-              selectedCourses: ['CPC30220'],
-              categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-              courses: [
-                {
-                  code: 'CPC30220',
-                  title: 'Certificate III in Carpentry',
-                  level: 'Certificate III',
-                  category: 'civil-construction',
-                },
-              ],
-              experience: 'Eight years framing houses.',
-            },
+            quote: carpentryQuote('Eight years framing houses.', 'VIC'),
           })
         : await createInquiry({ kind: 'contact', source: 'contact', contact, message: 'Please call me back.' });
     } finally {

@@ -4,18 +4,11 @@ import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createStaff } from './helpers/accounts';
+import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-async function signInTo(page: Page, path: string) {
-  const account = await createStaff('blog');
-  await page.goto(`/admin/login?next=${encodeURIComponent(path)}`);
-  await page.getByLabel('Username').fill(account.username);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL(`**${path}`);
-}
+const signInTo = async (page: Page, path: string) => signInWithForm(page, await createStaff('blog'), path);
 
 async function axe(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
@@ -82,11 +75,7 @@ test.describe('public blog', () => {
     'finding: a post page shows the live view count above 0, even from a cached page rendered at 0 views',
     ONCE,
     async ({ page, request }, testInfo) => {
-      const account = await createStaff('views');
-      const { token } = await (
-        await request.post('/api/auth/login', { data: { username: account.username, password: account.password } })
-      ).json();
-      const auth = { authorization: `Bearer ${token}` };
+      const { auth } = await staffSession(request, 'views');
       const title = `Fresh views ${testInfo.project.name} ${Date.now()}`;
       const { blog } = await (
         await request.post('/api/blogs', {

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { test, expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';
-import { createStaff } from './helpers/accounts';
+import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
 import { openUserStore } from '../../scripts/lib/user-store.ts';
 import { dataStore } from '../../src/server/blobs.ts';
 
@@ -19,14 +19,6 @@ const REBUILD_TIMEOUT = 8 * 60_000;
 const SAVED = { timeout: 60_000 };
 /** The admin screens load their data from functions that share the machine with the rebuild. */
 const expect = baseExpect.configure({ timeout: 60_000 });
-
-async function signIn(page: Page, account: { username: string; password: string }) {
-  await page.goto('/admin/login');
-  await page.getByLabel('Username').fill(account.username);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL('**/admin/dashboard');
-}
 
 /** A new qualification added through the API, with written details borrowed from a published one. */
 async function addCourse(request: APIRequestContext, token: string, code: string, title: string) {
@@ -68,10 +60,7 @@ test.afterAll(async ({ request }) => {
   } finally {
     await store.close();
   }
-  const admin = await createStaff('catalogue-cleanup');
-  const login = await request.post('/api/auth/login', { data: { username: admin.username, password: admin.password } });
-  const { token } = await login.json();
-  const headers = { authorization: `Bearer ${token}` };
+  const { auth: headers } = await staffSession(request, 'catalogue-cleanup');
   // Saving the category unchanged asks for the rebuild that drops the added pages.
   const { categories } = await (await request.get('/api/admin/catalogue', { headers })).json();
   const category = categories.find((c: { slug: string }) => c.slug === 'civil-construction');
@@ -98,7 +87,7 @@ test('staff edit a course and retire another with a successor; the local rebuild
 }) => {
   test.setTimeout(2 * REBUILD_TIMEOUT);
   const account = await createStaff('catalogue');
-  await signIn(page, account);
+  await signInWithForm(page, account);
   const token = (await page.evaluate(() => localStorage.getItem('token')))!;
   await addCourse(request, token, FIRST, 'Certificate III in Catalogue Testing');
   await addCourse(request, token, SECOND, 'Certificate III in Retired Testing');
@@ -160,7 +149,7 @@ test('staff edit a course and retire another with a successor; the local rebuild
 test('a category edit is checked in the form and saved with who and when', async ({ page }) => {
   test.setTimeout(3 * 60_000);
   const account = await createStaff('categories');
-  await signIn(page, account);
+  await signInWithForm(page, account);
   await page.goto('/admin/categories');
   await expect(page.getByRole('heading', { name: 'Manage Categories' })).toBeVisible();
   await expect(page.getByText('View the industry sectors and how many courses each one lists.')).toBeVisible();
@@ -179,7 +168,7 @@ test('the editor role sees no catalogue controls and the catalogue API refuses i
   // Runs while the previous test's rebuild may still be using the machine.
   test.setTimeout(3 * 60_000);
   const account = await createStaff('cat-editor', 'editor');
-  await signIn(page, account);
+  await signInWithForm(page, account);
   for (const name of [/Manage Courses/, /Manage Categories/])
     await expect(page.getByRole('link', { name })).toHaveCount(0);
   for (const path of ['/admin/courses', '/admin/categories']) {

@@ -1,5 +1,5 @@
-import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
-import { createStaff } from './helpers/accounts';
+import { test, expect, type APIRequestContext } from '@playwright/test';
+import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
 import { axeViolations } from './helpers/still';
 import type { SiteSettings } from '../../src/schemas/site-settings';
 
@@ -11,44 +11,37 @@ import type { SiteSettings } from '../../src/schemas/site-settings';
 // Several saves, page loads and axe runs per test on a shared machine.
 test.describe.configure({ mode: 'serial', timeout: 90_000 });
 
-async function signIn(page: Page, account: { username: string; password: string }) {
-  await page.goto('/admin/login');
-  await page.getByLabel('Username').fill(account.username);
-  await page.getByLabel('Password', { exact: true }).fill(account.password);
-  await page.getByRole('button', { name: 'Login' }).click();
-  await page.waitForURL('**/admin/dashboard');
-}
-
-async function apiToken(request: APIRequestContext) {
-  const account = await createStaff('facts');
-  const answer = await request.post('/api/auth/login', {
-    data: { username: account.username, password: account.password },
-  });
-  expect(answer.status()).toBe(200);
-  return ((await answer.json()) as { token: string }).token;
-}
-
 test.describe('facts staff own', () => {
   let saved: unknown;
   let token = '';
+  const settingsApi = (request: APIRequestContext) => ({
+    read: async () =>
+      (await (
+        await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as SiteSettings,
+    save: (data: unknown) =>
+      request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data }),
+  });
 
   test.beforeAll(async ({ request }) => {
-    token = await apiToken(request);
-    const answer = await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } });
-    const { updatedAt: _a, updatedBy: _b, ...settings } = (await answer.json()) as Record<string, unknown>;
+    token = (await staffSession(request, 'facts')).token;
+    const {
+      updatedAt: _a,
+      updatedBy: _b,
+      ...settings
+    } = (await settingsApi(request).read()) as Record<string, unknown>;
     saved = settings;
   });
 
   test.afterAll(async ({ request }) => {
-    if (saved)
-      await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: saved });
+    if (saved) await settingsApi(request).save(saved);
   });
 
   test('a claim switched off in settings disappears from the About page, and comes back when switched on', async ({
     page,
   }) => {
     const account = await createStaff('claims');
-    await signIn(page, account);
+    await signInWithForm(page, account);
     await expect(page.getByRole('heading', { name: 'Ready to launch?' })).toBeVisible();
     await expect(page.getByTestId('launch-readiness').getByText('No partner RTO is entered')).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
@@ -79,9 +72,8 @@ test.describe('facts staff own', () => {
     page,
     request,
   }) => {
-    const current = (await (
-      await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as SiteSettings;
+    const settings = settingsApi(request);
+    const current = await settings.read();
     await page.goto('/about');
     const figure = page.locator('.note__big');
     await expect(figure).toHaveText('4-8 weeks');
@@ -90,11 +82,7 @@ test.describe('facts staff own', () => {
       ...current,
       claims: { ...current.claims, completionTime: { ...current.claims.completionTime, enabled: false } },
     };
-    expect(
-      (
-        await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: off })
-      ).status(),
-    ).toBe(200);
+    expect((await settings.save(off)).status()).toBe(200);
     for (const path of ['/about', '/faq', '/free-quote', '/']) {
       await page.goto(path);
       // innerText leaves out what is hidden; the refresh script hides the claim once the settings arrive.
@@ -107,15 +95,10 @@ test.describe('facts staff own', () => {
     page,
     request,
   }) => {
-    const current = (await (
-      await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })
-    ).json()) as SiteSettings;
+    const settings = settingsApi(request);
+    const current = await settings.read();
     const none = { ...current, partnerRtos: [] };
-    expect(
-      (
-        await request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data: none })
-      ).status(),
-    ).toBe(200);
+    expect((await settings.save(none)).status()).toBe(200);
     await page.goto('/courses/CPC30220');
     const provider = page.getByTestId('course-provider');
     await expect(provider).toContainText('named in your written quote');
@@ -129,11 +112,7 @@ test.describe('facts staff own', () => {
       courses: ['CPC30220'],
     };
     const withRto = { ...current, partnerRtos: [rto] };
-    const saved = await request.post('/api/admin/site-settings', {
-      headers: { authorization: `Bearer ${token}` },
-      data: withRto,
-    });
-    expect(saved.status()).toBe(200);
+    expect((await settings.save(withRto)).status()).toBe(200);
     await page.reload();
     const link = provider.getByRole('link', { name: 'Example Skills Institute Pty Ltd (RTO 45678)' });
     await expect(link).toHaveAttribute('href', 'https://training.gov.au/Organisation/Details/45678');
@@ -141,10 +120,7 @@ test.describe('facts staff own', () => {
     expect(await axeViolations(page)).toEqual([]);
 
     // A bad RTO code is refused with the field named.
-    const bad = await request.post('/api/admin/site-settings', {
-      headers: { authorization: `Bearer ${token}` },
-      data: { ...current, partnerRtos: [{ ...rto, code: '123' }] },
-    });
+    const bad = await settings.save({ ...current, partnerRtos: [{ ...rto, code: '123' }] });
     expect(bad.status()).toBe(400);
     expect(await bad.json()).toMatchObject({ errors: [{ field: 'partnerRtos.0.code' }] });
   });
@@ -156,7 +132,7 @@ test('the settings form works at 360px and by keyboard, with validation messages
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 360, height: 780 });
   const account = await createStaff('facts-phone');
-  await signIn(page, account);
+  await signInWithForm(page, account);
   await page.goto('/admin/settings#partner-rtos');
   await page.getByRole('button', { name: 'Add a partner RTO' }).click();
   const rto = page.getByRole('group', { name: 'Partner RTO 1' });

@@ -1,6 +1,6 @@
 import { test, expect, type APIRequestContext, type APIResponse } from '@playwright/test';
 import { headerMap, missingRequired, scan, type Scan } from './helpers/observatory';
-import { createStaff } from './helpers/accounts';
+import { staffSession } from './helpers/accounts';
 
 /**
  * Every answer of the running site, static and function alike, success and error, carries the security
@@ -136,13 +136,7 @@ test.describe('headers on every other answer', { tag: '@desktop-only' }, () => {
 
   test('every function endpoint, including its errors', async ({ request }) => {
     test.setTimeout(240_000); // about 45 calls, each also probed for CORS; functions start cold locally
-    const account = await createStaff('headers');
-    const login = await request.post('/api/auth/login', {
-      data: { username: account.username, password: account.password },
-    });
-    expect(login.status()).toBe(200);
-    const token = (await login.json()).token as string;
-    const auth = { Authorization: `Bearer ${token}` };
+    const { auth } = await staffSession(request, 'headers');
     const json = { 'Content-Type': 'application/json' };
 
     const calls: [string, string, Parameters<APIRequestContext['fetch']>[1]?][] = [

@@ -1,7 +1,7 @@
 import { test, expect, type APIRequestContext, type Page } from '@playwright/test';
 import { HTML_PAYLOADS, MARKDOWN_PAYLOADS, SHORT_PAYLOADS } from '../fixtures/xss-payloads';
 import { exerciseAndInspect, fragmentPage, renderAndCheck, watchForXss } from './helpers/xss';
-import { createStaff } from './helpers/accounts';
+import { staffSession } from './helpers/accounts';
 import { ONCE as once } from './helpers/viewports';
 
 /**
@@ -69,12 +69,7 @@ test('search: a query with markup is really shown, as text', once, async ({ page
 });
 
 async function signInAs(page: Page, request: APIRequestContext) {
-  const account = await createStaff('xss');
-  const login = await request.post('/api/auth/login', {
-    data: { username: account.username, password: account.password },
-  });
-  expect(login.status()).toBe(200);
-  const { token, user } = await login.json();
+  const { token, user } = await staffSession(request, 'xss');
   await page.addInitScript(
     ([t, u]) => {
       localStorage.setItem('token', t);
@@ -82,7 +77,7 @@ async function signInAs(page: Page, request: APIRequestContext) {
     },
     [token, JSON.stringify(user)] as const,
   );
-  return token as string;
+  return token;
 }
 
 test(
