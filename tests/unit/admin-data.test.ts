@@ -1,13 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startBlobs } from './helpers/blobs';
+import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { addView, recordSnapshot, viewsIn } from '../../src/server/counters';
 import { dashboardStats } from '../../src/server/stats';
 import { growth, monthKey, previousMonthKey } from '../../src/server/months';
 import { readSettings } from '../../src/server/settings';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
-import { issueToken } from '../../src/server/tokens';
-import { createUser, getUser } from '../../src/server/users';
 import statsHandler from '../../netlify/functions/dashboard-stats.mts';
 import settingsHandler from '../../netlify/functions/site-settings.mts';
 import { formatCount, formatGrowth, initials } from '../../src/admin/format';
@@ -19,14 +18,7 @@ let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({
-    username: 'dash-admin',
-    firstName: 'Dana',
-    lastName: 'Admin',
-    role: 'admin',
-    password: 'a long enough password',
-  });
-  token = await issueToken((await getUser('dash-admin'))!);
+  token = await signedInStaff({ username: 'dash-admin', firstName: 'Dana', lastName: 'Admin' });
 });
 afterAll(() => blobs.stop());
 

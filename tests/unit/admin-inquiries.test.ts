@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { startBlobs } from './helpers/blobs';
+import { signedInStaff, tokenFor } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import {
   addNote,
@@ -11,8 +12,6 @@ import {
   updateInquiry,
 } from '../../src/server/inquiries';
 import { indexInquiries } from '../../src/server/inquiry-index';
-import { createUser, getUser } from '../../src/server/users';
-import { issueToken } from '../../src/server/tokens';
 import handler from '../../netlify/functions/admin-inquiries.mts';
 import dashboard from '../../netlify/functions/dashboard-stats.mts';
 
@@ -23,14 +22,7 @@ const ids: string[] = [];
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({
-    username: 'inbox-admin',
-    firstName: 'Ira',
-    lastName: 'Inbox',
-    role: 'admin',
-    password: 'a long enough password',
-  });
-  token = await issueToken((await getUser('inbox-admin'))!);
+  token = await signedInStaff({ username: 'inbox-admin', firstName: 'Ira', lastName: 'Inbox' });
   const contact = (n: number) => ({
     firstName: `Pat${n}`,
     lastName: 'Lee',
@@ -224,13 +216,7 @@ describe('notes and assignment', () => {
     call(`/api/admin/inquiries/${id}`, { method: 'PATCH', body, headers: json }, { id });
 
   beforeAll(async () => {
-    await createUser({
-      username: 'inbox-colleague',
-      firstName: 'Cole',
-      lastName: 'League',
-      role: 'editor',
-      password: 'a long enough password',
-    });
+    await signedInStaff({ username: 'inbox-colleague', firstName: 'Cole', lastName: 'League', role: 'editor' });
   });
 
   it('adds a note with its author and time, kept with the inquiry and shown in the list', async () => {
@@ -363,14 +349,7 @@ describe('stored records that do not parse', () => {
 
 describe('new inquiries since the last visit (dashboard)', () => {
   it('counts what arrived since this staff member last opened the inbox', async () => {
-    await createUser({
-      username: 'inbox-newcomer',
-      firstName: 'Nia',
-      lastName: 'New',
-      role: 'admin',
-      password: 'a long enough password',
-    });
-    const newcomer = await issueToken((await getUser('inbox-newcomer'))!);
+    const newcomer = await signedInStaff({ username: 'inbox-newcomer', firstName: 'Nia', lastName: 'New' });
     const stats = async () => {
       const response = await dashboard(
         new Request('http://localhost/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${newcomer}` } }),
@@ -400,7 +379,7 @@ describe('new inquiries since the last visit (dashboard)', () => {
   });
 
   it('is not given to roles without the inbox', async () => {
-    const editor = await issueToken((await getUser('inbox-colleague'))!);
+    const editor = await tokenFor('inbox-colleague');
     const response = await dashboard(
       new Request('http://localhost/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${editor}` } }),
     );

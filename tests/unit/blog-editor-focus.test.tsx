@@ -2,18 +2,11 @@
 /** Where the focus goes when a blog editor dialog or the link row opens. */
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { polyfillDialog } from './helpers/dialog';
 import ConfirmDialog from '../../src/admin/blog/ConfirmDialog';
 import RichTextEditor from '../../src/admin/blog/RichTextEditor';
 
-beforeAll(() => {
-  // jsdom has <dialog> but not its modal methods.
-  HTMLDialogElement.prototype.showModal ??= function (this: HTMLDialogElement) {
-    this.setAttribute('open', '');
-  };
-  HTMLDialogElement.prototype.close ??= function (this: HTMLDialogElement) {
-    this.removeAttribute('open');
-  };
-});
+beforeAll(polyfillDialog);
 afterEach(cleanup);
 
 describe('focus on opening', () => {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { startBlobs } from './helpers/blobs';
+import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { sanitizeHtml } from '../../src/server/sanitize';
 import {
@@ -18,8 +19,6 @@ import {
 import { viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
 import { BlogInputSchema, BlogUpdateSchema, cleanChips, type BlogInput } from '../../src/schemas/blog';
-import { issueToken } from '../../src/server/tokens';
-import { createUser, getUser } from '../../src/server/users';
 import blogsHandler from '../../netlify/functions/blogs.mts';
 import adminHandler from '../../netlify/functions/blogs-admin.mts';
 import viewHandler from '../../netlify/functions/blog-view.mts';
@@ -29,14 +28,7 @@ let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({
-    username: 'blog-editor',
-    firstName: 'Bea',
-    lastName: 'Editor',
-    role: 'admin',
-    password: 'a long enough password',
-  });
-  token = await issueToken((await getUser('blog-editor'))!);
+  token = await signedInStaff({ username: 'blog-editor', firstName: 'Bea', lastName: 'Editor' });
   // The sanitiser loads its parser on first use; load it here, so the first test's time limit is for the test.
   await sanitizeHtml('<p>warm</p>');
 }, 60_000);

@@ -2,9 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
 import { startBlobs } from './helpers/blobs';
+import { signedInStaff } from './helpers/staff';
 import { processImage, sniffImage, variantUrls } from '../../src/server/uploads';
-import { issueToken } from '../../src/server/tokens';
-import { createUser, getUser } from '../../src/server/users';
 import uploadHandler from '../../netlify/functions/upload-image.mts';
 import uploadsHandler from '../../netlify/functions/uploads.mts';
 
@@ -13,14 +12,7 @@ let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({
-    username: 'uploader',
-    firstName: 'Uma',
-    lastName: 'Loader',
-    role: 'admin',
-    password: 'a long enough password',
-  });
-  token = await issueToken((await getUser('uploader'))!);
+  token = await signedInStaff({ username: 'uploader', firstName: 'Uma', lastName: 'Loader' });
 });
 afterAll(() => blobs.stop());
 

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
 import sharp from 'sharp';
 import { startBlobs } from './helpers/blobs';
+import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { sanitizeHtml } from '../../src/server/sanitize';
 import {
@@ -18,8 +19,6 @@ import {
 } from '../../src/server/blogs';
 import { readImage, storeImage } from '../../src/server/uploads';
 import { BlogInputSchema, MAX_REVISIONS, type BlogInput, type StoredBlog } from '../../src/schemas/blog';
-import { issueToken } from '../../src/server/tokens';
-import { createUser, getUser } from '../../src/server/users';
 import blogsHandler from '../../netlify/functions/blogs.mts';
 import adminHandler from '../../netlify/functions/blogs-admin.mts';
 import uploadsHandler from '../../netlify/functions/uploads.mts';
@@ -30,22 +29,10 @@ let editorToken = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
-  await createUser({
-    username: 'workflow-admin',
-    firstName: 'Wes',
-    lastName: 'Admin',
-    role: 'admin',
-    password: 'a long enough password',
-  });
-  await createUser({
-    username: 'workflow-editor',
-    firstName: 'Eve',
-    lastName: 'Editor',
-    role: 'editor',
-    password: 'a long enough password',
-  });
-  token = await issueToken((await getUser('workflow-admin'))!);
-  editorToken = await issueToken((await getUser('workflow-editor'))!);
+  [token, editorToken] = await Promise.all([
+    signedInStaff({ username: 'workflow-admin', firstName: 'Wes', lastName: 'Admin' }),
+    signedInStaff({ username: 'workflow-editor', firstName: 'Eve', lastName: 'Editor', role: 'editor' }),
+  ]);
   // The sanitiser loads its parser on first use; load it here, so the first test's time limit is for the test.
   await sanitizeHtml('<p>warm</p>');
 }, 60_000);

@@ -15,6 +15,8 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { fakeContext, handlerFor, startInspectableBlobs, type LocalBlobs } from './helpers/hostile';
+import { signedInStaff } from './helpers/staff';
+import { storeContactInquiry } from './helpers/inquiries';
 import { inInstance, jitter, platformModel } from './helpers/platform-blobs';
 import { dataStore, updateJSON } from '../../src/server/blobs';
 import { addView, viewsIn } from '../../src/server/counters';
@@ -27,8 +29,6 @@ import {
   setInquiryStatus,
 } from '../../src/server/inquiries';
 import { retryPendingMail, type MailTransport } from '../../src/server/mail';
-import { createUser, getUser } from '../../src/server/users';
-import { issueToken } from '../../src/server/tokens';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import * as v from 'valibot';
 import { countView, createBlog, viewCount } from '../../src/server/blogs';
@@ -133,28 +133,21 @@ describe('across function instances (platform model)', () => {
     const long = new Date(Date.now() - 60 * 60_000); // stored an hour ago; its sender died, so the hold has run out
     const ids = await inInstance('web', async () => {
       const created = [];
-      for (let i = 0; i < 4; i++) {
-        created.push(
-          (
-            await createInquiry(
-              {
-                kind: 'contact',
-                source: 'contact',
-                contact: { firstName: `P${i}`, lastName: 'Lee', email: `p${i}@example.com`, phone: '0400 000 000' },
-                message: 'Hi',
-              },
-              long,
-            )
-          ).id,
-        );
-      }
+      for (let i = 0; i < 4; i++)
+        created.push((await storeContactInquiry({ firstName: `P${i}`, email: `p${i}@example.com` }, { at: long })).id);
       return created;
     });
     const sent: string[] = [];
+    const staffWrites = () => platform.writes.filter((w) => w.writer.includes('@staff-')).length;
+    let retryDone = false;
+    let staffStopped = false;
+    // Each message stays on its way until staff have written twice more, so the two really interleave
+    // however the machine schedules them.
     const slowTransport: MailTransport = {
       name: 'outbox',
       async send(_mail, key) {
-        await new Promise((resolve) => setTimeout(resolve, 2 + Math.floor(platform.random() * 6)));
+        const target = staffWrites() + 2;
+        while (staffWrites() < target && !staffStopped) await jitter();
         sent.push(key);
         return { id: `test:${key}` };
       },
@@ -162,14 +155,15 @@ describe('across function instances (platform model)', () => {
     // Two staff members keep toggling the inquiries while the retry job works through them. Every write
     // must build on the version it replaced: the retry job never changes a status, staff never change
     // a delivery record. (A write from a stale read would undo the other's change, and show here.)
-    let retryDone = false;
     const staff = (instance: string) =>
       inInstance(instance, async () => {
         for (let round = 0; round < 400 && !retryDone; round++) {
           for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
         }
       });
-    const staffDone = Promise.all([staff('staff-a'), staff('staff-b')]);
+    const staffDone = Promise.all([staff('staff-a'), staff('staff-b')]).finally(() => {
+      staffStopped = true;
+    });
     const summary = await inInstance('mail-retry', () => retryPendingMail({ transport: slowTransport })).finally(() => {
       retryDone = true;
     });
@@ -247,20 +241,10 @@ describe('across function instances (platform model)', () => {
     const long = new Date(Date.now() - 60 * 60_000);
     const ids = await inInstance('web', async () => {
       const created = [];
-      for (let i = 0; i < 5; i++)
-        created.push(
-          (
-            await createInquiry(
-              {
-                kind: 'contact',
-                source: 'home',
-                contact: { firstName: `Q${i}`, lastName: 'Lee', email: `q${i}@example.com`, phone: '0400 000 000' },
-                message: 'Hi',
-              },
-              long,
-            )
-          ).id,
-        );
+      for (let i = 0; i < 5; i++) {
+        const contact = { firstName: `Q${i}`, email: `q${i}@example.com` };
+        created.push((await storeContactInquiry(contact, { source: 'home', at: long })).id);
+      }
       return created;
     });
     const sent: string[] = [];
@@ -288,14 +272,7 @@ describe('inside one function instance (real local blob server)', () => {
     process.env.JWT_SECRET = 'concurrency-secret-that-is-long-enough-0123456789';
     delete process.env.RESEND_API_KEY;
     blobs = await startInspectableBlobs();
-    await createUser({
-      username: 'race-admin',
-      firstName: 'Ray',
-      lastName: 'Ce',
-      role: 'admin',
-      password: 'a long enough password',
-    });
-    token = await issueToken((await getUser('race-admin'))!);
+    token = await signedInStaff({ username: 'race-admin', firstName: 'Ray', lastName: 'Ce' });
   });
   afterAll(() => blobs?.stop());
   beforeEach(() => {

@@ -45,10 +45,10 @@ import {
 } from './helpers/hostile';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
-import { createInquiry } from '../../src/server/inquiries';
+import { storeContactInquiry } from './helpers/inquiries';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { LEVELS } from '../../src/lib/catalogue';
-import { repositoryCatalogue } from '../../src/catalogue/index';
+import { categoryEdit, courseEdit, newCourse } from './helpers/catalogue-requests';
 
 const STAFF = { username: 'fuzz-admin', password: 'fuzzing password that is long enough' };
 
@@ -119,36 +119,7 @@ const blogBody = {
   metaDescription: '',
   isPublished: false,
 };
-const catalogueEdit = (() => {
-  const {
-    about,
-    overview,
-    aboutCertification,
-    scopeOfWork,
-    experienceRequirements,
-    eligibility,
-    entryRequirements,
-    regulatoryRequirements,
-    jobOutcomes,
-    careerOutcomes,
-    studyPathway,
-    terms,
-  } = repositoryCatalogue().courseByCode.get('CPC30220')!;
-  const details = {
-    about,
-    overview,
-    aboutCertification,
-    scopeOfWork,
-    experienceRequirements,
-    eligibility,
-    entryRequirements,
-    regulatoryRequirements,
-    jobOutcomes,
-    careerOutcomes,
-    studyPathway,
-  };
-  return { featured: false, details, evidence: [], terms, retired: null };
-})();
+const catalogueEdit = { ...courseEdit('CPC30220'), featured: false };
 const inquiryIds: string[] = [];
 /** Filled with real posts' ids and slugs once the blog exists, so edits and beacons reach their checks (one post each: the edit row may delete its post). */
 const blogEditKeys: string[] = ['no-such-post'];
@@ -396,17 +367,7 @@ const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/catalogue/courses',
     methods: ['POST'],
     auth: true,
-    body: {
-      code: 'CPC39991',
-      facts: {
-        title: 'Certificate III in Fuzzing',
-        level: 'Certificate III',
-        category: 'civil-construction',
-        source: 'https://training.gov.au/Training/Details/CPC39991',
-        checkedOn: '2026-11-20',
-      },
-      edit: catalogueEdit,
-    },
+    body: newCourse('CPC39991', 'Certificate III in Fuzzing'),
     writes: on2xx('catalogue'),
     runs: 60,
     covers: 'body {code, facts, edit} (new qualification), 64 KB cap, token',
@@ -425,10 +386,7 @@ const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/catalogue/categories/:slug',
     methods: ['GET', 'PUT'],
     auth: true,
-    body: {
-      version: 0,
-      edit: { description: 'Fitness and health services qualifications.', color: '#01675f', image: null },
-    },
+    body: categoryEdit,
     params: { slug: ['health-fitness'] },
     writes: on2xx('catalogue'),
     runs: 80,
@@ -550,16 +508,10 @@ beforeAll(async () => {
     role: 'admin',
     password: STAFF.password,
   });
-  const contact = { firstName: 'Ann', lastName: 'Lee', email: 'ann@example.com', phone: '0400 000 000' };
-  for (const day of [1, 2])
-    inquiryIds.push(
-      (
-        await createInquiry(
-          { kind: 'contact', source: 'contact', contact, message: 'Hi' },
-          new Date(Date.UTC(2026, 0, day)),
-        )
-      ).id,
-    );
+  for (const day of [1, 2]) {
+    const at = new Date(Date.UTC(2026, 0, day));
+    inquiryIds.push((await storeContactInquiry({ firstName: 'Ann', email: 'ann@example.com' }, { at })).id);
+  }
   // The first inbox read completes the inbox index; a live store has long had it, and every row starts from
   // this copy, so read once here (a refusal that needs the total, such as an offset past the end, reads too).
   const inbox = await handlerFor('/api/admin/inquiries')!.handler(

@@ -16,9 +16,8 @@ import {
   startInspectableBlobs,
   type LocalBlobs,
 } from './helpers/hostile';
+import { signedInStaff } from './helpers/staff';
 import { multipartBody, uploadAttacks, type UploadAttack } from '../fixtures/upload-attacks';
-import { createUser, getUser } from '../../src/server/users';
-import { issueToken } from '../../src/server/tokens';
 
 const attacks = await uploadAttacks();
 const upload = handlerFor('/api/upload/image');
@@ -49,14 +48,7 @@ describe('POST /api/upload/image under attack', () => {
     expect(upload, 'a function with the route /api/upload/image').toBeDefined();
     process.env.JWT_SECRET = 'upload-attack-secret-that-is-long-enough-0123456789';
     blobs = await startInspectableBlobs();
-    await createUser({
-      username: 'upload-admin',
-      firstName: 'Up',
-      lastName: 'Loader',
-      role: 'admin',
-      password: 'a long enough password',
-    });
-    token = await issueToken((await getUser('upload-admin'))!);
+    token = await signedInStaff({ username: 'upload-admin', firstName: 'Up', lastName: 'Loader' });
   });
   afterAll(() => blobs?.stop());
   beforeEach(() => {

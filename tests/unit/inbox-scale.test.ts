@@ -2,11 +2,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import type { Context } from '@netlify/functions';
 import type { Store } from '@netlify/blobs';
 import { startBlobs } from './helpers/blobs';
+import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { createInquiry, getInquiry, setInquiryStatus, type InquiryRecord } from '../../src/server/inquiries';
 import { BUILT_KEY, MONTH_PREFIX, SUMMARY_KEY } from '../../src/server/inquiry-index';
-import { createUser, getUser } from '../../src/server/users';
-import { issueToken } from '../../src/server/tokens';
 import handler from '../../netlify/functions/admin-inquiries.mts';
 
 /**
@@ -23,14 +22,7 @@ beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
   vi.spyOn(console, 'log').mockImplementation(() => {});
-  await createUser({
-    username: 'scale-admin',
-    firstName: 'Sal',
-    lastName: 'Scale',
-    role: 'admin',
-    password: 'a long enough password',
-  });
-  token = await issueToken((await getUser('scale-admin'))!);
+  token = await signedInStaff({ username: 'scale-admin', firstName: 'Sal', lastName: 'Scale' });
   // Three months of inquiries.
   const start = Date.parse('2026-08-20T00:00:00Z');
   const created: InquiryRecord[] = [];

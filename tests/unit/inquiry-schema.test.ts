@@ -3,29 +3,10 @@ import * as v from 'valibot';
 import fc from 'fast-check';
 import { CONTACT_TIMES, ContactSchema, QuoteSchema, STATES } from '../../src/schemas/inquiry';
 import { issuesToFieldErrors } from '../../src/schemas/field-errors';
+import { contactForm, quoteForm } from './helpers/inquiries';
 
-const contact = {
-  firstName: 'Jane',
-  lastName: 'Citizen',
-  email: 'jane@example.com.au',
-  phone: '0412 345 678',
-  message: 'I have 10 years in civil construction.',
-};
-const quote = {
-  firstName: 'Sam',
-  lastName: 'Nguyen',
-  email: 'sam@example.com',
-  phone: '+61 2 5550 1234',
-  mobileNumber: '',
-  preferredContact: 'Any time',
-  state: 'NSW',
-  selectedCategories: ['civil-construction'],
-  selectedCourses: ['RII30820'],
-  experience: '',
-  goals: '',
-  additionalInfo: '',
-  acceptedTerms: true,
-};
+const contact = contactForm({ email: 'jane@example.com.au', message: 'I have 10 years in civil construction.' });
+const quote = quoteForm({ phone: '+61 2 5550 1234', state: 'NSW' });
 const errorsOf = (schema: v.GenericSchema, input: unknown) => {
   const result = v.safeParse(schema, input);
   return result.success ? {} : issuesToFieldErrors(result.issues, 1);

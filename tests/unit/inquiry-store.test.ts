@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startBlobs } from './helpers/blobs';
+import { storedQuote } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { getUser, listUsers } from '../../src/server/users';
 import { addView, viewsIn } from '../../src/server/counters';
@@ -191,26 +192,7 @@ describe('CSV export', () => {
       status: 'new',
       handledAt: null,
       contact: { firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '0412 345 678' },
-      quote: {
-        mobileNumber: '',
-        preferredContact: 'Any time',
-        state: 'VIC',
-        selectedCategories: ['civil-construction'],
-        selectedCourses: ['RII30820'],
-        categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-        courses: [
-          {
-            code: 'RII30820',
-            title: 'Certificate III in Civil Construction Plant Operations',
-            level: 'Certificate III',
-            category: 'civil-construction',
-          },
-        ],
-        experience: '12 years',
-        goals: '',
-        additionalInfo: '',
-        notSure: false,
-      },
+      quote: storedQuote({ experience: '12 years' }),
       mail: {
         staff: { state: 'sent', attempts: 1, idempotencyKey: 'k1' },
         ack: { state: 'failed', attempts: 8, idempotencyKey: 'k2' },

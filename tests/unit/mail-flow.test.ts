@@ -3,6 +3,7 @@ import type { Context } from '@netlify/functions';
 import { setEnvironmentContext } from '@netlify/blobs';
 import * as v from 'valibot';
 import { startBlobs } from './helpers/blobs';
+import { contactForm, quoteForm } from './helpers/inquiries';
 import { ELAPSED_FIELD, HONEYPOT_FIELD, QUOTE_LABELLED_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
 import { dataStore } from '../../src/server/blobs';
 import { getInquiry, listAllInquiries, listPendingMailIds, type InquiryRecord } from '../../src/server/inquiries';
@@ -48,32 +49,8 @@ beforeEach(async () => {
 });
 afterEach(() => vi.unstubAllEnvs());
 
-const contact = {
-  firstName: 'Jane',
-  lastName: 'Citizen',
-  email: 'jane@example.com',
-  phone: '0412 345 678',
-  message: 'Ten years on the tools.',
-  elapsedMs: 9000,
-  website: '',
-};
-const quote = {
-  firstName: 'Sam',
-  lastName: 'Nguyen',
-  email: 'sam@example.com',
-  phone: '0412 345 678',
-  mobileNumber: '',
-  preferredContact: 'Any time',
-  state: 'VIC',
-  selectedCategories: ['civil-construction'],
-  selectedCourses: ['RII30820'],
-  experience: '12 years',
-  goals: '',
-  additionalInfo: '',
-  acceptedTerms: true,
-  elapsedMs: 60_000,
-  website: '',
-};
+const contact = contactForm({ elapsedMs: 9000, website: '' });
+const quote = quoteForm({ experience: '12 years', elapsedMs: 60_000, website: '' });
 
 async function post(
   handler: (r: Request, c: Context) => Promise<Response>,

@@ -10,26 +10,20 @@ import {
 } from '../../src/server/mail';
 import type { InquiryRecord } from '../../src/server/inquiries';
 import { evidenceFor } from '../../src/lib/evidence';
+import { storedContact } from './helpers/inquiries';
 
 afterEach(() => vi.unstubAllEnvs());
 
 // Overrides may switch the kind (and carry deliberately hostile values), so they are not checked field by field.
 const record = (overrides: Record<string, unknown> = {}): InquiryRecord =>
-  ({
-    id: '20250722T101530123Z-0a1b2c3d',
-    kind: 'contact',
-    source: 'contact',
-    createdAt: '2025-07-22T10:15:30.123Z',
-    status: 'new',
-    handledAt: null,
-    contact: { firstName: 'Jane', lastName: 'Citizen', email: 'jane@example.com', phone: '0412 345 678' },
+  storedContact({
     message: 'Hello',
     mail: {
       staff: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-staff' },
       ack: { state: 'sending', attempts: 0, idempotencyKey: 'inquiry-20250722T101530123Z-0a1b2c3d-ack' },
     },
     ...overrides,
-  }) as InquiryRecord;
+  } as Partial<InquiryRecord>);
 
 describe('header sanitising', () => {
   it('strips CR, LF and other control characters and collapses the gap', () => {

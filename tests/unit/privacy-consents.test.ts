@@ -4,6 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import * as v from 'valibot';
 import type { Context } from '@netlify/functions';
 import { startBlobs } from './helpers/blobs';
+import { contactForm, quoteForm, storedContact } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { ContactSchema, QUOTE_STEP_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
 import { createInquiry, getInquiry, inquiriesToCsv, type InquiryRecord } from '../../src/server/inquiries';
@@ -11,28 +12,8 @@ import { composeMail } from '../../src/server/mail';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
 
-const contact = {
-  firstName: 'Jane',
-  lastName: 'Citizen',
-  email: 'jane@example.com',
-  phone: '0412 345 678',
-  message: 'Ten years on the tools.',
-};
-const quote = {
-  firstName: 'Sam',
-  lastName: 'Nguyen',
-  email: 'sam@example.com',
-  phone: '0412 345 678',
-  mobileNumber: '',
-  preferredContact: 'Any time',
-  state: 'VIC',
-  selectedCategories: ['civil-construction'],
-  selectedCourses: ['RII30820'],
-  experience: '',
-  goals: '',
-  additionalInfo: '',
-  acceptedTerms: true,
-};
+const contact = contactForm();
+const quote = quoteForm();
 const human = { elapsedMs: 60_000, website: '' };
 
 describe('consent fields in the shared schemas', () => {
@@ -125,21 +106,7 @@ describe('consents are stored with the inquiry', () => {
   });
 });
 
-const record = (consents?: InquiryRecord['consents']): InquiryRecord => ({
-  id: '20250722T101530123Z-0a1b2c3d',
-  kind: 'contact',
-  source: 'contact',
-  createdAt: '2025-07-22T10:15:30.123Z',
-  status: 'new',
-  handledAt: null,
-  contact: { ...contact },
-  message: 'Hi',
-  ...(consents ? { consents } : {}),
-  mail: {
-    staff: { state: 'sent', attempts: 1, idempotencyKey: 'k1' },
-    ack: { state: 'sent', attempts: 1, idempotencyKey: 'k2' },
-  },
-});
+const record = (consents?: InquiryRecord['consents']) => storedContact(consents ? { consents } : {});
 
 describe('staff see the consents', () => {
   const columns = (csv: string) => {

@@ -4,29 +4,15 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { QuoteFields } from '../../src/admin/inbox/QuoteFields';
 import { QUOTE_LABELLED_FIELDS, QUOTE_STEP_FIELDS } from '../../src/schemas/inquiry';
 import { issuesToFieldErrors } from '../../src/schemas/field-errors';
+import { storedQuote } from './helpers/inquiries';
 
 afterEach(cleanup);
 
-const stored = {
-  mobileNumber: '',
-  preferredContact: 'Any time',
+const stored = storedQuote({
   state: 'WA',
-  selectedCategories: ['civil-construction'],
-  selectedCourses: ['RII30820'],
-  categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-  courses: [
-    {
-      code: 'RII30820',
-      title: 'Certificate III in Civil Construction Plant Operations',
-      level: 'Certificate III',
-      category: 'civil-construction',
-    },
-  ],
-  notSure: false,
   experience: 'Excavator operator\nsince 2012',
-  goals: '',
   additionalInfo: 'Call after 3pm',
-};
+});
 
 const shown = () =>
   Object.fromEntries(

@@ -18,45 +18,12 @@ import {
 } from './helpers/hostile';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
-import { createInquiry } from '../../src/server/inquiries';
 import { createBlog } from '../../src/server/blogs';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { can, PERMISSIONS, ROLE_PERMISSIONS, type Permission } from '../../src/lib/roles';
 import { ROLES } from '../../src/schemas/auth';
-import { repositoryCatalogue } from '../../src/catalogue/index';
-
-/** A valid catalogue edit of a repository course, as the admin form sends it. */
-function courseEdit(code: string) {
-  const {
-    about,
-    overview,
-    aboutCertification,
-    scopeOfWork,
-    experienceRequirements,
-    eligibility,
-    entryRequirements,
-    regulatoryRequirements,
-    jobOutcomes,
-    careerOutcomes,
-    studyPathway,
-    featured,
-    terms,
-  } = repositoryCatalogue().courseByCode.get(code)!;
-  const details = {
-    about,
-    overview,
-    aboutCertification,
-    scopeOfWork,
-    experienceRequirements,
-    eligibility,
-    entryRequirements,
-    regulatoryRequirements,
-    jobOutcomes,
-    careerOutcomes,
-    studyPathway,
-  };
-  return { featured, details, evidence: [], terms, retired: null };
-}
+import { categoryEdit, courseEdit, newCourse } from './helpers/catalogue-requests';
+import { storeContactInquiry } from './helpers/inquiries';
 
 /** 'public': anyone; 'session': any signed-in account; otherwise the permission the role needs. */
 type Access = 'public' | 'session' | Permission;
@@ -130,31 +97,9 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
     body: { version: 0, edit: courseEdit('CPC30220') },
     params: () => ({ code: 'CPC30220' }),
   },
-  'POST /api/admin/catalogue/courses': {
-    body: {
-      code: 'CPC39990',
-      facts: {
-        title: 'Certificate III in Role Tests',
-        level: 'Certificate III',
-        category: 'civil-construction',
-        source: 'https://training.gov.au/Training/Details/CPC39990',
-        checkedOn: '2026-11-20',
-      },
-      edit: courseEdit('CPC30220'),
-    },
-  },
+  'POST /api/admin/catalogue/courses': { body: newCourse('CPC39990', 'Certificate III in Role Tests') },
   'GET /api/admin/catalogue/categories/:slug': { params: () => ({ slug: 'health-fitness' }) },
-  'PUT /api/admin/catalogue/categories/:slug': {
-    body: {
-      version: 0,
-      edit: {
-        description: 'Fitness, allied health support and health services qualifications.',
-        color: '#01675f',
-        image: null,
-      },
-    },
-    params: () => ({ slug: 'health-fitness' }),
-  },
+  'PUT /api/admin/catalogue/categories/:slug': { body: categoryEdit, params: () => ({ slug: 'health-fitness' }) },
   'GET /api/blogs/admin/:id/revisions': { params: () => ({ id: fixtures.blogId }) },
   'POST /api/blogs/admin/:id/revisions': { body: { revision: 1, version: 1 }, params: () => ({ id: fixtures.blogId }) },
 };
@@ -187,14 +132,7 @@ beforeAll(async () => {
     });
   }
   vi.spyOn(console, 'log').mockImplementation(() => {});
-  fixtures.inquiryId = (
-    await createInquiry({
-      kind: 'contact',
-      source: 'contact',
-      contact: { firstName: 'Pat', lastName: 'Lee', email: 'pat@example.com', phone: '0400 000 000' },
-      message: 'Hi',
-    })
-  ).id;
+  fixtures.inquiryId = (await storeContactInquiry()).id;
   fixtures.blogId = (
     await createBlog({ title: 'Role fixture', excerpt: 'E', content: '<p>C</p>' } as never, 'role-admin')
   )._id;

@@ -4,8 +4,8 @@
  * the security headers every answer must carry, and fast-check arbitraries for adversarial input.
  */
 import { createHash } from 'node:crypto';
-import type { Dirent } from 'node:fs';
-import { mkdtemp, readdir, readFile, rm, stat } from 'node:fs/promises';
+import { type Dirent, readdirSync, readFileSync, statSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, relative, sep } from 'node:path';
 import { setEnvironmentContext } from '@netlify/blobs';
@@ -45,39 +45,36 @@ export async function startInspectableBlobs(): Promise<LocalBlobs> {
 const hashed = new Map<string, { identity: string; hash: string }>();
 const RACY_MS = 1000n;
 
-/** Every file under the blob folder (entries and metadata) with a hash of its bytes. */
+/**
+ * Every file under the blob folder (entries and metadata) with a hash of its bytes. Synchronous on purpose:
+ * the fuzzer takes two snapshots per request, and one blocking walk of a few hundred files costs far less
+ * than an await per directory and per file; nothing in this process can write while it runs.
+ */
 export async function snapshotBlobs(directory: string): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const startedMs = BigInt(Date.now());
-  const walk = async (dir: string): Promise<void> => {
-    let entries: Dirent[];
-    try {
-      entries = await readdir(dir, { withFileTypes: true });
-    } catch {
-      return;
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(directory, { withFileTypes: true, recursive: true });
+  } catch {
+    return files;
+  }
+  for (const entry of entries) {
+    // The server writes a temporary dot-file and renames it; a leftover one is not a stored entry.
+    if (entry.isDirectory() || entry.name.startsWith('.')) continue;
+    const path = join(entry.parentPath, entry.name);
+    const info = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (!info) continue; // removed while we looked: not there
+    const identity = `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
+    const known = hashed.get(path);
+    if (known?.identity === identity && info.ctimeMs < startedMs - RACY_MS) {
+      files.set(relative(directory, path), known.hash);
+      continue;
     }
-    for (const entry of entries) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) await walk(path);
-      // The server writes a temporary dot-file and renames it; a leftover one is not a stored entry.
-      else if (!entry.name.startsWith('.')) {
-        const info = await stat(path, { bigint: true }).catch(() => undefined);
-        if (!info) continue; // removed while we looked: not there
-        const identity = `${info.ino}:${info.size}:${info.mtimeNs}:${info.ctimeNs}`;
-        const known = hashed.get(path);
-        if (known?.identity === identity && info.ctimeMs < startedMs - RACY_MS) {
-          files.set(relative(directory, path), known.hash);
-          continue;
-        }
-        const hash = createHash('sha1')
-          .update(await readFile(path))
-          .digest('hex');
-        hashed.set(path, { identity, hash });
-        files.set(relative(directory, path), hash);
-      }
-    }
-  };
-  await walk(directory);
+    const hash = createHash('sha1').update(readFileSync(path)).digest('hex');
+    hashed.set(path, { identity, hash });
+    files.set(relative(directory, path), hash);
+  }
   return files;
 }
 
