@@ -84,10 +84,13 @@ export function isAllowedLink(url: string): boolean {
   });
 }
 
-/** An image in content must come from this site (the page's CSP only loads images from 'self'). */
+/**
+ * An image in content must come from this site (the page's CSP only loads images from 'self'), and its address
+ * must pass the link rules too (a malformed escape such as "/%" does not).
+ */
 export function isAllowedImageSource(url: string): boolean {
   const compact = url.replace(IGNORED_IN_URL, '');
-  return /^\/(?![/\\])/.test(compact);
+  return /^\/(?![/\\])/.test(compact) && isAllowedLink(url);
 }
 
 /** Elements dropped together with everything inside them (their text is never kept). */
