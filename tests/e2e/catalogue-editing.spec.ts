@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { test, expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';
 import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
+import { newCourseFacts } from '../fixtures/catalogue';
 import { openUserStore } from '../../scripts/lib/user-store.ts';
 import { dataStore } from '../../src/server/blobs.ts';
 
@@ -28,13 +29,7 @@ async function addCourse(request: APIRequestContext, token: string, code: string
     headers,
     data: {
       code: code.toLowerCase(),
-      facts: {
-        title,
-        level: 'Certificate III',
-        category: 'civil-construction',
-        source: `https://training.gov.au/Training/Details/${code}`,
-        checkedOn: '2026-11-20',
-      },
+      facts: newCourseFacts(code, title),
       edit: { featured: false, details, evidence: [], terms: [], retired: null },
     },
   });

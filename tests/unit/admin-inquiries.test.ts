@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { startBlobs } from './helpers/blobs';
+import { carpentryQuote } from '../fixtures/inquiries';
 import { signedInStaff, tokenFor } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import {
@@ -52,25 +53,7 @@ beforeAll(async () => {
           kind: 'quote',
           source: 'quote',
           contact: contact(3),
-          quote: {
-            mobileNumber: '',
-            preferredContact: 'Any time',
-            state: 'NSW',
-            selectedCategories: ['civil-construction'],
-            selectedCourses: ['CPC30220'],
-            categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
-            courses: [
-              {
-                code: 'CPC30220',
-                title: 'Certificate III in Carpentry',
-                level: 'Certificate III',
-                category: 'civil-construction',
-              },
-            ],
-            experience: '12 years',
-            goals: '',
-            additionalInfo: '',
-          },
+          quote: carpentryQuote('12 years'),
         },
         new Date('2026-11-03T00:00:00Z'),
       )

@@ -1,5 +1,6 @@
 /** Valid bodies for the catalogue editing API, as the admin forms send them. */
 import { repositoryCatalogue } from '../../../src/catalogue/index';
+import { newCourseFacts } from '../../fixtures/catalogue';
 
 /** The editable details of a course, in the order the form shows them. */
 const DETAIL_FIELDS = [
@@ -27,13 +28,7 @@ export function courseEdit(code: string) {
 export function newCourse(code: string, title: string) {
   return {
     code,
-    facts: {
-      title,
-      level: 'Certificate III',
-      category: 'civil-construction',
-      source: `https://training.gov.au/Training/Details/${code}`,
-      checkedOn: '2026-11-20',
-    },
+    facts: newCourseFacts(code, title),
     edit: courseEdit('CPC30220'),
   };
 }

@@ -34,8 +34,8 @@ export const quoteForm = <T extends Fields>(overrides: T = {} as T) => ({
 /** The quote part of a stored inquiry: the answers, with the chosen category and course by name. */
 export const storedQuote = <T extends Fields>(overrides: T = {} as T) => ({
   mobileNumber: '',
-  preferredContact: 'Any time',
-  state: 'VIC',
+  preferredContact: 'Any time' as const,
+  state: 'VIC' as const,
   selectedCategories: ['civil-construction'],
   selectedCourses: ['RII30820'],
   categories: [{ slug: 'civil-construction', name: 'Civil Construction' }],
