@@ -176,8 +176,8 @@ function table(headers, rows) {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** A staff account in the workspace's store, and its token. */
-async function staffToken(dir) {
+/** A new staff account in the workspace's store (made with the users CLI). */
+async function createStaff(dir) {
   const account = {
     username: `bench-${randomBytes(4).toString('hex')}`,
     password: randomBytes(18).toString('base64url'),
@@ -196,6 +196,12 @@ async function staffToken(dir) {
     ],
     { cwd: dir, input: `${account.password}\n` },
   );
+  return account;
+}
+
+/** A staff account in the workspace's store, and its token. */
+async function staffToken(dir) {
+  const account = await createStaff(dir);
   const answer = await fetch(`${BASE}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -354,24 +360,7 @@ async function main() {
   // Latency under a bounded load, against the bench's own server and store.
   const total = Number(args.requests);
   const concurrency = Number(args.concurrency);
-  const account = {
-    username: `bench-${randomBytes(4).toString('hex')}`,
-    password: randomBytes(18).toString('base64url'),
-  };
-  await run(
-    process.execPath,
-    [
-      'scripts/users.ts',
-      'create',
-      account.username,
-      '--first-name',
-      'Bench',
-      '--last-name',
-      'Runner',
-      '--password-stdin',
-    ],
-    { cwd: site.dir, input: `${account.password}\n` },
-  );
+  const account = await createStaff(site.dir);
   const terms = [
     'diploma',
     'cert 3',
