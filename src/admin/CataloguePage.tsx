@@ -14,6 +14,7 @@ import {
   type CategoryEdit,
   type CourseEdit,
 } from '../schemas/catalogue';
+import type { RebuildStatus as Rebuild } from '../server/rebuild';
 import './catalogue.css';
 
 type CourseStatus = 'published' | 'edited' | 'new' | 'retired';
@@ -40,16 +41,6 @@ interface CategoryRow extends Stamp {
   picture: string;
   courseCount: number;
 }
-type Rebuild =
-  | { state: 'none' }
-  | {
-      state: 'not-configured' | 'failed' | 'requested' | 'building' | 'live';
-      requestedAt: string;
-      requestedBy: string;
-      finishedAt?: string;
-      durationMs?: number;
-      message?: string;
-    };
 interface CatalogueData {
   courses: CourseRow[];
   categories: CategoryRow[];
