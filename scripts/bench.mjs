@@ -377,21 +377,21 @@ async function main() {
     `${BASE}${path}`,
     { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
   ];
+  const contact = (i, firstName, lastName, message) =>
+    post('/api/email/contact', {
+      firstName,
+      lastName: `${lastName}${i}`,
+      email: `${firstName.toLowerCase()}${i}@example.com`,
+      phone: '0400 000 000',
+      message,
+      website: '',
+      elapsedMs: 5000,
+    });
   log(`load: ${total} requests per endpoint, ${concurrency} at a time (after 8 unmeasured warm-up requests each)`);
   const warm = (make) => load({ total: 8, concurrency: 4, make });
   await warm((i) => [`${BASE}/api/courses?search=${terms[i % terms.length]}`]);
   await warm(() => post('/api/auth/login', account));
-  await warm((i) =>
-    post('/api/email/contact', {
-      firstName: 'Warm',
-      lastName: `Up${i}`,
-      email: `warm${i}@example.com`,
-      phone: '0400 000 000',
-      message: 'Warm-up.',
-      website: '',
-      elapsedMs: 5000,
-    }),
-  );
+  await warm((i) => contact(i, 'Warm', 'Up', 'Warm-up.'));
   const latency = [
     [
       'GET /api/courses?search=…',
@@ -422,16 +422,7 @@ async function main() {
       await load({
         total,
         concurrency,
-        make: (i) =>
-          post('/api/email/contact', {
-            firstName: 'Bench',
-            lastName: `Run${i}`,
-            email: `bench${i}@example.com`,
-            phone: '0400 000 000',
-            message: 'Load test message from npm run bench.',
-            website: '',
-            elapsedMs: 5000,
-          }),
+        make: (i) => contact(i, 'Bench', 'Run', 'Load test message from npm run bench.'),
       }),
     ],
   ];
