@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CalendarDays, Eye, EyeOff, Pencil, Plus, Send, Trash2, UserRound } from 'lucide-react';
@@ -239,34 +239,16 @@ function BlogCard({
         <p className="blog-admin-card__excerpt">{blog.excerpt}</p>
       </div>
       <div className="blog-admin-card__actions">
-        <button
-          type="button"
-          className="admin-btn admin-btn--ghost"
-          onClick={onEdit}
-          disabled={busy}
-          aria-describedby={titleId}
-        >
+        <CardButton onClick={onEdit} busy={busy} describedBy={titleId}>
           <Pencil size={16} aria-hidden="true" /> Edit
-        </button>
-        <button
-          type="button"
-          className="admin-btn admin-btn--ghost"
-          onClick={onToggle}
-          disabled={busy}
-          aria-describedby={titleId}
-        >
+        </CardButton>
+        <CardButton onClick={onToggle} busy={busy} describedBy={titleId}>
           {blog.isPublished ? <EyeOff size={16} aria-hidden="true" /> : <Send size={16} aria-hidden="true" />}{' '}
           {blog.isPublished ? 'Unpublish' : 'Publish'}
-        </button>
-        <button
-          type="button"
-          className="admin-btn admin-btn--ghost is-danger"
-          onClick={onDelete}
-          disabled={busy}
-          aria-describedby={titleId}
-        >
+        </CardButton>
+        <CardButton onClick={onDelete} busy={busy} describedBy={titleId} danger>
           <Trash2 size={16} aria-hidden="true" /> Delete
-        </button>
+        </CardButton>
         {blog.isPublished && (
           <a className="blog-admin-card__view" href={`/blog/${blog.slug}`} target="_blank" rel="noopener">
             View<span className="visually-hidden"> {blog.title} (opens in a new tab)</span>
@@ -274,5 +256,32 @@ function BlogCard({
         )}
       </div>
     </article>
+  );
+}
+
+/** An action on a post's card, described by the post's title and off while the card is busy. */
+function CardButton({
+  onClick,
+  busy,
+  describedBy,
+  danger,
+  children,
+}: {
+  onClick: () => void;
+  busy: boolean;
+  describedBy: string;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={`admin-btn admin-btn--ghost${danger ? ' is-danger' : ''}`}
+      onClick={onClick}
+      disabled={busy}
+      aria-describedby={describedBy}
+    >
+      {children}
+    </button>
   );
 }

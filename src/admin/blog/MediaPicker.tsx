@@ -1,9 +1,9 @@
 import { useEffect, useId, useRef, useState } from 'react';
 import { Check, ImagePlus, X } from 'lucide-react';
 import { BLOG_LIMITS, isBlankText } from '../../schemas/blog';
-import { api, ApiError } from '../api';
+import { api } from '../api';
 import { prepareForUpload } from './scale-image';
-import { uploadImage } from './upload';
+import { uploadFailure, uploadImage } from './upload';
 
 interface LibraryImage {
   imageUrl: string;
@@ -62,12 +62,7 @@ export default function MediaPicker({
       ]);
       setChosen(answer.imageUrl);
     } catch (cause) {
-      const message = cause instanceof Error ? cause.message : String(cause);
-      setUploadProblem(
-        cause instanceof ApiError && cause.status !== 0
-          ? `Failed to upload image: ${message}`
-          : `Error uploading image: ${message}`,
-      );
+      setUploadProblem(uploadFailure(cause));
     } finally {
       setUploading(false);
     }
