@@ -5,9 +5,11 @@ import { CalendarDays, Eye, EyeOff, Pencil, Plus, Send, Trash2, UserRound } from
 import type { AdminBlog } from '../schemas/blog';
 import { api } from './api';
 import ConfirmDialog from './blog/ConfirmDialog';
+import Thumbnail from './blog/Thumbnail';
 import { listAutosaves } from './blog/autosave';
 import { formatLongDate } from '../lib/dates';
 import './blog/blog-admin.css';
+import { Loading } from './Loading';
 
 // The editor (tiptap, Markdown, upload) loads when it is first needed, and in the background once the list is shown.
 const loadForm = () => import('./blog/BlogFormDialog');
@@ -115,9 +117,7 @@ export default function BlogsPage() {
       )}
 
       {isPending ? (
-        <p className="admin-loading" role="status">
-          Loading blogs...
-        </p>
+        <Loading text="Loading blogs..." />
       ) : isError ? (
         <p className="admin-banner is-error" role="alert">
           The blog posts could not be loaded. Please reload the page.
@@ -144,13 +144,7 @@ export default function BlogsPage() {
       )}
 
       {formOpen && (
-        <Suspense
-          fallback={
-            <p className="admin-loading" role="status">
-              Loading editor...
-            </p>
-          }
-        >
+        <Suspense fallback={<Loading text="Loading editor..." />}>
           <BlogFormDialog
             key={editing?._id ?? 'new'}
             blog={editing}
@@ -195,14 +189,7 @@ function BlogCard({
   return (
     <article className="blog-admin-card" aria-labelledby={titleId}>
       {blog.featuredImage && (
-        <img
-          className="blog-admin-card__image"
-          src={blog.featuredImage.replace(/\.webp$/, '-w480.webp')}
-          alt=""
-          width={480}
-          height={270}
-          loading="lazy"
-        />
+        <Thumbnail className="blog-admin-card__image" src={blog.featuredImage} width={480} height={270} />
       )}
       <div className="blog-admin-card__body">
         <div className="blog-admin-card__top">

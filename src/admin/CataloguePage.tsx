@@ -17,6 +17,7 @@ import {
 } from '../schemas/catalogue';
 import type { RebuildStatus as Rebuild } from '../server/rebuild';
 import './catalogue.css';
+import { Loading } from './Loading';
 
 type CourseStatus = 'published' | 'edited' | 'new' | 'retired';
 interface Stamp {
@@ -154,9 +155,7 @@ function CatalogueView({
     <>
       <p className="admin-lead">{lead}</p>
       {isPending ? (
-        <p className="admin-loading" role="status">
-          {loading}
-        </p>
+        <Loading text={loading} />
       ) : !data ? (
         <Failed retry={() => void refetch()} />
       ) : (
@@ -608,12 +607,7 @@ function CourseEditor({ code, data, onDone }: { code: string; data: CatalogueDat
     staleTime: 0,
     gcTime: 0,
   });
-  if (isPending)
-    return (
-      <p className="admin-loading" role="status">
-        Loading {code}...
-      </p>
-    );
+  if (isPending) return <Loading text={`Loading ${code}...`} />;
   if (isError) return <Failed retry={() => void refetch()} />;
   return <CourseForm key={`${entry.code}-${entry.version}`} entry={entry} data={data} onDone={onDone} />;
 }

@@ -8,6 +8,7 @@ import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '.
 import { api, ApiError, API_TIMEOUT_MS } from './api';
 import { readSession } from './session';
 import { QuoteFields } from './inbox/QuoteFields';
+import { Loading } from './Loading';
 
 const PAGE = 25;
 
@@ -142,9 +143,7 @@ export default function InquiriesPage() {
       </div>
 
       {isPending ? (
-        <p className="admin-loading" role="status">
-          Loading inquiries...
-        </p>
+        <Loading text="Loading inquiries..." />
       ) : isError ? (
         <p className="admin-banner is-error" role="alert">
           The inquiries could not be loaded. Please reload the page.

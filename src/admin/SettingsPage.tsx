@@ -12,6 +12,7 @@ import {
 import { defaultSiteSettings } from '../lib/site-settings';
 import { issuesToFieldErrors } from './field-errors';
 import { api, ApiError } from './api';
+import { Loading } from './Loading';
 
 type Field = {
   group: 'contactInfo' | 'socialMedia' | 'business';
@@ -215,12 +216,7 @@ export default function SettingsPage() {
     },
   });
 
-  if (isPending || !form)
-    return (
-      <p className="admin-loading" role="status">
-        Loading settings...
-      </p>
-    );
+  if (isPending || !form) return <Loading text="Loading settings..." />;
 
   function change(path: string, mutate: (next: FormState) => void) {
     setForm((current) => {

@@ -22,6 +22,8 @@ import ChipsInput from './ChipsInput';
 import ConfirmDialog from './ConfirmDialog';
 import ImageUpload from './ImageUpload';
 import MarkdownEditor, { markdownPreview } from './MarkdownEditor';
+import Modal from './Modal';
+import { Loading } from '../Loading';
 import RichTextEditor from './RichTextEditor';
 
 const RevisionHistory = lazy(() => import('./RevisionHistory'));
@@ -120,7 +122,6 @@ export default function BlogFormDialog({
   const [slugChosen, setSlugChosen] = useState(() =>
     blog ? blog.publishedAt === null && blog.slug !== slugify(blog.title) : false,
   );
-  const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const dirty = !same(form, initial.current);
   const editing = current !== null;
@@ -132,10 +133,6 @@ export default function BlogFormDialog({
       : form.title.trim()
         ? slugify(form.title)
         : '';
-
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
 
   // Unsaved changes are not lost by leaving the page either.
   useEffect(() => {
@@ -295,19 +292,20 @@ export default function BlogFormDialog({
       </div>
     );
   };
+  const chips = (name: 'tags' | 'seoKeywords', label: string, placeholder: string, max: number) => (
+    <ChipsInput
+      label={label}
+      values={form[name]}
+      onChange={(values) => set(name, values)}
+      placeholder={placeholder}
+      max={max}
+    />
+  );
   const title = editing ? 'Edit Blog Post' : 'Create New Blog Post';
   const scheduled = !form.isPublished && form.publishAt.trim() !== '';
 
   return (
-    <dialog
-      ref={dialog}
-      className="blog-modal"
-      aria-labelledby={`${id}-heading`}
-      onCancel={(event) => {
-        event.preventDefault();
-        requestClose();
-      }}
-    >
+    <Modal className="blog-modal" labelledBy={`${id}-heading`} onCancel={requestClose}>
       <form className="blog-form" onSubmit={onSubmit} noValidate aria-busy={saving}>
         <header className="blog-form__head">
           <h2 id={`${id}-heading`}>{title}</h2>
@@ -364,13 +362,7 @@ export default function BlogFormDialog({
           )}
           {showHistory && current && (
             <div id={`${id}-history`}>
-              <Suspense
-                fallback={
-                  <p className="admin-loading" role="status">
-                    Loading history...
-                  </p>
-                }
-              >
+              <Suspense fallback={<Loading text="Loading history..." />}>
                 <RevisionHistory
                   blog={current}
                   version={version}
@@ -492,20 +484,8 @@ export default function BlogFormDialog({
           {fieldError('featuredImage')}
 
           <div className="blog-form__row">
-            <ChipsInput
-              label="Tags"
-              values={form.tags}
-              onChange={(tags) => set('tags', tags)}
-              placeholder="Type a tag and press Enter"
-              max={MAX_TAGS}
-            />
-            <ChipsInput
-              label="SEO Keywords"
-              values={form.seoKeywords}
-              onChange={(keywords) => set('seoKeywords', keywords)}
-              placeholder="Type a keyword and press Enter"
-              max={MAX_KEYWORDS}
-            />
+            {chips('tags', 'Tags', 'Type a tag and press Enter', MAX_TAGS)}
+            {chips('seoKeywords', 'SEO Keywords', 'Type a keyword and press Enter', MAX_KEYWORDS)}
           </div>
 
           {textField('metaTitle', 'Meta Title', {
@@ -553,6 +533,6 @@ export default function BlogFormDialog({
         }}
         onCancel={() => setConfirmClose(false)}
       />
-    </dialog>
+    </Modal>
   );
 }
