@@ -25,6 +25,7 @@ import MarkdownEditor, { markdownPreview } from './MarkdownEditor';
 import Modal from './Modal';
 import { Loading } from '../Loading';
 import RichTextEditor from './RichTextEditor';
+import ToggleButton from './ToggleButton';
 
 const RevisionHistory = lazy(() => import('./RevisionHistory'));
 import './blog-admin.css';
@@ -310,15 +311,14 @@ export default function BlogFormDialog({
         <header className="blog-form__head">
           <h2 id={`${id}-heading`}>{title}</h2>
           {current && (
-            <button
-              type="button"
-              className="admin-btn admin-btn--ghost blog-form__history"
-              aria-expanded={showHistory}
-              aria-controls={`${id}-history`}
-              onClick={() => setShowHistory((open) => !open)}
+            <ToggleButton
+              className="blog-form__history"
+              expanded={showHistory}
+              controls={`${id}-history`}
+              onToggle={() => setShowHistory((open) => !open)}
             >
               <History size={18} aria-hidden="true" /> History
-            </button>
+            </ToggleButton>
           )}
           <button type="button" className="blog-form__close" onClick={requestClose} aria-label="Close">
             <X size={22} aria-hidden="true" />
