@@ -1,25 +1,18 @@
-import type { ReactNode } from 'react';
+import type { InputHTMLAttributes, ReactNode } from 'react';
 
 /** One tick box of a list of choices, labelled by what it stands for. */
 export function ChoiceBox({
   className = 'choice',
-  name,
-  value,
-  checked,
-  onChange,
   children,
-}: {
-  className?: string;
-  name: string;
-  value: string;
-  checked: boolean;
-  onChange: () => void;
-  children: ReactNode;
-}) {
+  ...box
+}: { className?: string; children: ReactNode } & Pick<
+  InputHTMLAttributes<HTMLInputElement>,
+  'name' | 'value' | 'checked' | 'onChange'
+>) {
   return (
     <li>
       <label className={className}>
-        <input type="checkbox" name={name} value={value} checked={checked} onChange={onChange} />
+        <input type="checkbox" {...box} />
         {children}
       </label>
     </li>
