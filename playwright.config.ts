@@ -1,18 +1,8 @@
 import { defineConfig, devices } from '@playwright/test';
+import { launchOptions } from './scripts/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 8888);
 const baseURL = process.env.E2E_BASE_URL ?? `http://localhost:${port}`;
-const chromiumArgs = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-quic',
-  '--no-first-run',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-];
-const launchOptions = { executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium', args: chromiumArgs };
 
 // Tests that switch site-wide settings (claims, partner RTOs) or fill the shared inbox in bulk run once, after
 // the others, so no other test meets a claim switched off half-way or finds its own inquiry pushed off the

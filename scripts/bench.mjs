@@ -176,8 +176,8 @@ function table(headers, rows) {
   return [line(headers), widths.map((w) => '-'.repeat(w)).join('  '), ...rows.map(line)].join('\n');
 }
 
-/** A staff account in the workspace's store, and its token. */
-async function staffToken(dir) {
+/** A new staff account in the workspace's store (made with the users CLI). */
+async function createStaff(dir) {
   const account = {
     username: `bench-${randomBytes(4).toString('hex')}`,
     password: randomBytes(18).toString('base64url'),
@@ -196,6 +196,12 @@ async function staffToken(dir) {
     ],
     { cwd: dir, input: `${account.password}\n` },
   );
+  return account;
+}
+
+/** A staff account in the workspace's store, and its token. */
+async function staffToken(dir) {
+  const account = await createStaff(dir);
   const answer = await fetch(`${BASE}/api/auth/login`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
@@ -354,24 +360,7 @@ async function main() {
   // Latency under a bounded load, against the bench's own server and store.
   const total = Number(args.requests);
   const concurrency = Number(args.concurrency);
-  const account = {
-    username: `bench-${randomBytes(4).toString('hex')}`,
-    password: randomBytes(18).toString('base64url'),
-  };
-  await run(
-    process.execPath,
-    [
-      'scripts/users.ts',
-      'create',
-      account.username,
-      '--first-name',
-      'Bench',
-      '--last-name',
-      'Runner',
-      '--password-stdin',
-    ],
-    { cwd: site.dir, input: `${account.password}\n` },
-  );
+  const account = await createStaff(site.dir);
   const terms = [
     'diploma',
     'cert 3',
@@ -388,21 +377,21 @@ async function main() {
     `${BASE}${path}`,
     { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
   ];
+  const contact = (i, firstName, lastName, message) =>
+    post('/api/email/contact', {
+      firstName,
+      lastName: `${lastName}${i}`,
+      email: `${firstName.toLowerCase()}${i}@example.com`,
+      phone: '0400 000 000',
+      message,
+      website: '',
+      elapsedMs: 5000,
+    });
   log(`load: ${total} requests per endpoint, ${concurrency} at a time (after 8 unmeasured warm-up requests each)`);
   const warm = (make) => load({ total: 8, concurrency: 4, make });
   await warm((i) => [`${BASE}/api/courses?search=${terms[i % terms.length]}`]);
   await warm(() => post('/api/auth/login', account));
-  await warm((i) =>
-    post('/api/email/contact', {
-      firstName: 'Warm',
-      lastName: `Up${i}`,
-      email: `warm${i}@example.com`,
-      phone: '0400 000 000',
-      message: 'Warm-up.',
-      website: '',
-      elapsedMs: 5000,
-    }),
-  );
+  await warm((i) => contact(i, 'Warm', 'Up', 'Warm-up.'));
   const latency = [
     [
       'GET /api/courses?search=…',
@@ -433,16 +422,7 @@ async function main() {
       await load({
         total,
         concurrency,
-        make: (i) =>
-          post('/api/email/contact', {
-            firstName: 'Bench',
-            lastName: `Run${i}`,
-            email: `bench${i}@example.com`,
-            phone: '0400 000 000',
-            message: 'Load test message from npm run bench.',
-            website: '',
-            elapsedMs: 5000,
-          }),
+        make: (i) => contact(i, 'Bench', 'Run', 'Load test message from npm run bench.'),
       }),
     ],
   ];

@@ -193,17 +193,16 @@ function purge(req, res) {
 
 const COMPRESSIBLE = /^(text\/|application\/(json|javascript|xml|rss\+xml|manifest\+json)|image\/svg\+xml)/;
 
+/** The encoding the browser asks for (brotli first), for a type worth compressing; else null. */
+function chosenEncoding(req, type) {
+  if (!COMPRESSIBLE.test(type)) return null;
+  const accepts = String(req.headers['accept-encoding'] ?? '');
+  return accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : null;
+}
+
 /** Sends a buffered answer (a cache hit), compressed as the browser asks. */
 function sendBuffered(req, res, { status, headers, body }, hit = true) {
-  const type = String(headers['content-type'] ?? '');
-  const accepts = String(req.headers['accept-encoding'] ?? '');
-  const encoding = !COMPRESSIBLE.test(type)
-    ? null
-    : accepts.includes('br')
-      ? 'br'
-      : accepts.includes('gzip')
-        ? 'gzip'
-        : null;
+  const encoding = chosenEncoding(req, String(headers['content-type'] ?? ''));
   const out = { ...headers, 'cache-status': hit ? '"Netlify Edge"; hit' : '"Netlify Edge"; fwd=miss; stored' };
   for (const hop of ['transfer-encoding', 'connection', 'keep-alive', 'content-length']) delete out[hop];
   let payload = body;
@@ -298,19 +297,10 @@ export function startCompressingProxy({
       (up) => {
         const type = String(up.headers['content-type'] ?? '');
         const textual = COMPRESSIBLE.test(type) && !up.headers['content-encoding'];
-        const accepts = String(req.headers['accept-encoding'] ?? '');
         const encoding =
-          up.headers['content-encoding'] ||
-          !COMPRESSIBLE.test(type) ||
-          req.method === 'HEAD' ||
-          up.statusCode === 204 ||
-          up.statusCode === 304
+          up.headers['content-encoding'] || req.method === 'HEAD' || up.statusCode === 204 || up.statusCode === 304
             ? null
-            : accepts.includes('br')
-              ? 'br'
-              : accepts.includes('gzip')
-                ? 'gzip'
-                : null;
+            : chosenEncoding(req, type);
         const headers = cleanHeaders(req, up.headers);
         const lifetime = cacheLifetime(req, up.statusCode, headers);
         if (lifetime > 0 && !MEDIA.test(type)) {

@@ -2,22 +2,11 @@
 // Usage: node scripts/screenshots.mjs [baseUrl] [outDir] path...
 import { chromium } from '@playwright/test';
 import { mkdir } from 'node:fs/promises';
+import { launchOptions } from './chromium.mjs';
 
 const [base = 'http://localhost:8888', out = 'screenshots', ...paths] = process.argv.slice(2);
 await mkdir(out, { recursive: true });
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-quic',
-    '--no-first-run',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await chromium.launch(launchOptions);
 for (const [name, viewport] of [
   ['phone', { width: 360, height: 780 }],
   ['desktop', { width: 1440, height: 900 }],

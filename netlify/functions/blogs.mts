@@ -6,11 +6,10 @@ import {
   BlogUpdateSchema,
   type StoredBlog,
 } from '../../src/schemas/blog';
-import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
+import { error, json, methodNotAllowed, RefusedInput, safeDecode } from '../../src/server/http';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
 import {
-  BlogInputError,
   createBlog,
   deleteBlog,
   findMovedBlog,
@@ -58,8 +57,7 @@ export default async (request: Request) => {
     try {
       blog = await createBlog(body.data, by);
     } catch (cause) {
-      if (cause instanceof BlogInputError)
-        return error(400, cause.message, [{ field: cause.field, message: cause.message }]);
+      if (cause instanceof RefusedInput) return cause.answer();
       throw cause;
     }
     return json({ success: true, message: 'Blog created successfully', blog: toAdmin(blog, 0) }, { status: 201 });
@@ -78,8 +76,7 @@ export default async (request: Request) => {
   try {
     result = await updateBlog(param, body.data, by);
   } catch (cause) {
-    if (cause instanceof BlogInputError)
-      return error(400, cause.message, [{ field: cause.field, message: cause.message }]);
+    if (cause instanceof RefusedInput) return cause.answer();
     throw cause;
   }
   if (!result.ok && result.reason === 'not-found')

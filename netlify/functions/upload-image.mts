@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
-import { error, json, methodNotAllowed, readCappedBody } from '../../src/server/http';
+import { error, json, methodNotAllowed, readCappedBody, RefusedInput } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
-import { storeImage, UploadError } from '../../src/server/uploads';
+import { storeImage } from '../../src/server/uploads';
 import { MAX_UPLOAD_BYTES } from '../../src/schemas/blog';
 
 /** Room for the multipart boundaries and headers around a 5 MB image. */
@@ -36,7 +36,7 @@ export default async (request: Request) => {
     const { imageUrl, width, height } = await storeImage(new Uint8Array(await file.arrayBuffer()), auth.user.username);
     return json({ success: true, imageUrl, message: 'Image uploaded successfully', width, height }, { status: 201 });
   } catch (cause) {
-    if (cause instanceof UploadError) return error(cause.status, cause.message);
+    if (cause instanceof RefusedInput) return cause.answer();
     throw cause;
   }
 };

@@ -1,22 +1,11 @@
 // JavaScript a page has loaded once a visitor has used it: every island woken (focus and pointer on each,
 // as a visitor reaching for it would), in Debian's chromium via Playwright. Lighthouse only sees the load.
 import { chromium } from '@playwright/test';
+import { launchOptions } from '../chromium.mjs';
 import { gzippedSize } from './lighthouse.mjs';
 
 export async function openBrowser() {
-  return chromium.launch({
-    executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-    args: [
-      '--headless',
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  return chromium.launch(launchOptions);
 }
 
 /** gzip -6 bytes of every script the page has loaded after all its islands hydrated, and how many islands. */

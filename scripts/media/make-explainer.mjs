@@ -11,6 +11,7 @@
 //   --keep     keep the working folder (slide PNGs, WAVs) and print its path
 //   --no-webm  skip the VP9/Opus file
 import { chromium } from '@playwright/test';
+import { launchOptions } from '../chromium.mjs';
 import { execFileSync } from 'node:child_process';
 import { mkdtemp, mkdir, readFile, writeFile, rm, stat } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -243,18 +244,7 @@ function slideHtml(s) {
 
 // 1. Render slides -----------------------------------------------------------------------------
 console.log('Rendering slides with chromium…');
-const browser = await chromium.launch({
-  executablePath: process.env.CHROME_PATH ?? '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await chromium.launch(launchOptions);
 try {
   const page = await browser.newPage({ viewport: { width: W, height: H }, deviceScaleFactor: 1 });
   // nothing may be fetched: slides are self-contained
@@ -421,6 +411,9 @@ const common = [
   '-t',
   total.toFixed(3),
 ];
+// Both files: 4:2:0 colour, a key frame every 10 s, mono sound, the title.
+const frames = ['-pix_fmt', 'yuv420p', '-g', String(FPS * 10), '-r', String(FPS)];
+const monoAt = (rate) => ['-ac', '1', '-ar', String(rate), '-metadata', 'title=How RPL works'];
 
 console.log('Encoding MP4 (H.264 + AAC)…');
 const mp4 = join(outDir, 'how-rpl-works.mp4');
@@ -438,24 +431,14 @@ ffmpeg([
   'stillimage',
   '-crf',
   '30',
-  '-pix_fmt',
-  'yuv420p',
-  '-g',
-  String(FPS * 10),
-  '-r',
-  String(FPS),
+  ...frames,
   '-c:a',
   'aac',
   '-b:a',
   '64k',
-  '-ac',
-  '1',
-  '-ar',
-  '44100',
   '-movflags',
   '+faststart',
-  '-metadata',
-  'title=How RPL works',
+  ...monoAt(44100),
   '-metadata:s:a:0',
   'language=eng',
   mp4,
@@ -478,22 +461,12 @@ if (WEBM) {
     '2',
     '-row-mt',
     '1',
-    '-pix_fmt',
-    'yuv420p',
-    '-g',
-    String(FPS * 10),
-    '-r',
-    String(FPS),
+    ...frames,
     '-c:a',
     'libopus',
     '-b:a',
     '40k',
-    '-ac',
-    '1',
-    '-ar',
-    '48000',
-    '-metadata',
-    'title=How RPL works',
+    ...monoAt(48000),
     webm,
   ]);
 }

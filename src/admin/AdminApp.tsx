@@ -6,6 +6,7 @@ import { redirectToLogin } from './session';
 import AdminShell from './AdminShell';
 import { can, NOT_FOR_ROLE, type Permission } from '../lib/roles';
 import './admin.css';
+import { Loading } from './Loading';
 
 /** Each page with the permission its role needs (src/lib/roles.ts); the dashboard adapts itself. */
 const pages = {
@@ -29,14 +30,6 @@ export type AdminPageName = keyof typeof pages;
 /** Admin data is fetched once, retried once, not refetched on window focus. */
 function makeQueryClient() {
   return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
-}
-
-function Loading({ text = 'Loading...' }: { text?: string }) {
-  return (
-    <p className="admin-loading" role="status">
-      {text}
-    </p>
-  );
 }
 
 /** Route guard: 'Loading...' while the session is restored, then the page or a redirect to login. */

@@ -1,13 +1,15 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense, useEffect, useState, type ReactNode } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CalendarDays, Eye, EyeOff, Pencil, Plus, Send, Trash2, UserRound } from 'lucide-react';
 import type { AdminBlog } from '../schemas/blog';
 import { api } from './api';
 import ConfirmDialog from './blog/ConfirmDialog';
+import Thumbnail from './blog/Thumbnail';
 import { listAutosaves } from './blog/autosave';
 import { formatLongDate } from '../lib/dates';
 import './blog/blog-admin.css';
+import { Loading } from './Loading';
 
 // The editor (tiptap, Markdown, upload) loads when it is first needed, and in the background once the list is shown.
 const loadForm = () => import('./blog/BlogFormDialog');
@@ -115,9 +117,7 @@ export default function BlogsPage() {
       )}
 
       {isPending ? (
-        <p className="admin-loading" role="status">
-          Loading blogs...
-        </p>
+        <Loading text="Loading blogs..." />
       ) : isError ? (
         <p className="admin-banner is-error" role="alert">
           The blog posts could not be loaded. Please reload the page.
@@ -144,13 +144,7 @@ export default function BlogsPage() {
       )}
 
       {formOpen && (
-        <Suspense
-          fallback={
-            <p className="admin-loading" role="status">
-              Loading editor...
-            </p>
-          }
-        >
+        <Suspense fallback={<Loading text="Loading editor..." />}>
           <BlogFormDialog
             key={editing?._id ?? 'new'}
             blog={editing}
@@ -195,14 +189,7 @@ function BlogCard({
   return (
     <article className="blog-admin-card" aria-labelledby={titleId}>
       {blog.featuredImage && (
-        <img
-          className="blog-admin-card__image"
-          src={blog.featuredImage.replace(/\.webp$/, '-w480.webp')}
-          alt=""
-          width={480}
-          height={270}
-          loading="lazy"
-        />
+        <Thumbnail className="blog-admin-card__image" src={blog.featuredImage} width={480} height={270} />
       )}
       <div className="blog-admin-card__body">
         <div className="blog-admin-card__top">
@@ -239,34 +226,16 @@ function BlogCard({
         <p className="blog-admin-card__excerpt">{blog.excerpt}</p>
       </div>
       <div className="blog-admin-card__actions">
-        <button
-          type="button"
-          className="admin-btn admin-btn--ghost"
-          onClick={onEdit}
-          disabled={busy}
-          aria-describedby={titleId}
-        >
+        <CardButton onClick={onEdit} busy={busy} describedBy={titleId}>
           <Pencil size={16} aria-hidden="true" /> Edit
-        </button>
-        <button
-          type="button"
-          className="admin-btn admin-btn--ghost"
-          onClick={onToggle}
-          disabled={busy}
-          aria-describedby={titleId}
-        >
+        </CardButton>
+        <CardButton onClick={onToggle} busy={busy} describedBy={titleId}>
           {blog.isPublished ? <EyeOff size={16} aria-hidden="true" /> : <Send size={16} aria-hidden="true" />}{' '}
           {blog.isPublished ? 'Unpublish' : 'Publish'}
-        </button>
-        <button
-          type="button"
-          className="admin-btn admin-btn--ghost is-danger"
-          onClick={onDelete}
-          disabled={busy}
-          aria-describedby={titleId}
-        >
+        </CardButton>
+        <CardButton onClick={onDelete} busy={busy} describedBy={titleId} danger>
           <Trash2 size={16} aria-hidden="true" /> Delete
-        </button>
+        </CardButton>
         {blog.isPublished && (
           <a className="blog-admin-card__view" href={`/blog/${blog.slug}`} target="_blank" rel="noopener">
             View<span className="visually-hidden"> {blog.title} (opens in a new tab)</span>
@@ -274,5 +243,32 @@ function BlogCard({
         )}
       </div>
     </article>
+  );
+}
+
+/** An action on a post's card, described by the post's title and off while the card is busy. */
+function CardButton({
+  onClick,
+  busy,
+  describedBy,
+  danger,
+  children,
+}: {
+  onClick: () => void;
+  busy: boolean;
+  describedBy: string;
+  danger?: boolean;
+  children: ReactNode;
+}) {
+  return (
+    <button
+      type="button"
+      className={`admin-btn admin-btn--ghost${danger ? ' is-danger' : ''}`}
+      onClick={onClick}
+      disabled={busy}
+      aria-describedby={describedBy}
+    >
+      {children}
+    </button>
   );
 }

@@ -1,8 +1,9 @@
-import { useId, useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import * as v from 'valibot';
 import { api, ApiError } from './api';
+import { Field, SelectField, TextField, type Choice } from './catalogue-fields';
 import { issuesToFieldErrors } from './field-errors';
 import { LEVELS } from '../lib/catalogue';
 import {
@@ -14,7 +15,9 @@ import {
   type CategoryEdit,
   type CourseEdit,
 } from '../schemas/catalogue';
+import type { RebuildStatus as Rebuild } from '../server/rebuild';
 import './catalogue.css';
+import { Loading } from './Loading';
 
 type CourseStatus = 'published' | 'edited' | 'new' | 'retired';
 interface Stamp {
@@ -40,16 +43,6 @@ interface CategoryRow extends Stamp {
   picture: string;
   courseCount: number;
 }
-type Rebuild =
-  | { state: 'none' }
-  | {
-      state: 'not-configured' | 'failed' | 'requested' | 'building' | 'live';
-      requestedAt: string;
-      requestedBy: string;
-      finishedAt?: string;
-      durationMs?: number;
-      message?: string;
-    };
 interface CatalogueData {
   courses: CourseRow[];
   categories: CategoryRow[];
@@ -125,10 +118,11 @@ function Banners({ data }: { data: CatalogueData }) {
   );
 }
 
-function Failed({ retry }: { retry: () => void }) {
+/** A load that failed, with a way to try again. */
+function RetryAlert({ text, retry }: { text: string; retry: () => void }) {
   return (
     <div role="alert" className="admin-banner is-error">
-      <p>The catalogue could not be loaded.</p>
+      <p>{text}</p>
       <button type="button" className="admin-btn admin-btn--ghost" onClick={retry}>
         Try again
       </button>
@@ -136,15 +130,74 @@ function Failed({ retry }: { retry: () => void }) {
   );
 }
 
+const Failed = ({ retry }: { retry: () => void }) => (
+  <RetryAlert text="The catalogue could not be loaded." retry={retry} />
+);
+
 /** A refresh failed but the last list is still shown. */
-function Stale({ retry }: { retry: () => void }) {
+const Stale = ({ retry }: { retry: () => void }) => (
+  <RetryAlert text="The list could not be refreshed; it may be out of date." retry={retry} />
+);
+
+/** What both pages show around their list or form: the lead, the loading and failure states and the banners. */
+function CatalogueView({
+  query: { data, isPending, isError, refetch },
+  lead,
+  loading,
+  children,
+}: {
+  query: ReturnType<typeof useCatalogue>;
+  lead: string;
+  loading: string;
+  children: (data: CatalogueData) => ReactNode;
+}) {
   return (
-    <div role="alert" className="admin-banner is-error">
-      <p>The list could not be refreshed; it may be out of date.</p>
-      <button type="button" className="admin-btn admin-btn--ghost" onClick={retry}>
-        Try again
+    <>
+      <p className="admin-lead">{lead}</p>
+      {isPending ? (
+        <Loading text={loading} />
+      ) : !data ? (
+        <Failed retry={() => void refetch()} />
+      ) : (
+        <>
+          {isError && <Stale retry={() => void refetch()} />}
+          <Banners data={data} />
+          {children(data)}
+        </>
+      )}
+    </>
+  );
+}
+
+/** A list table: its column headings (and a last, unnamed one for the Edit buttons) and its rows. */
+function ListTable({ caption, columns, children }: { caption?: string; columns: string[]; children: ReactNode }) {
+  return (
+    <table className="admin-table catalogue-table">
+      {caption && <caption>{caption}</caption>}
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
+          <th scope="col">
+            <span className="visually-hidden">Actions</span>
+          </th>
+        </tr>
+      </thead>
+      <tbody>{children}</tbody>
+    </table>
+  );
+}
+
+function EditCell({ label, onEdit }: { label: string; onEdit: () => void }) {
+  return (
+    <td className="catalogue-table__action">
+      <button type="button" className="admin-btn admin-btn--ghost" onClick={onEdit} aria-label={label}>
+        Edit
       </button>
-    </div>
+    </td>
   );
 }
 
@@ -153,38 +206,6 @@ const toLines = (text: string) =>
     .split('\n')
     .map((line) => line.trim())
     .filter(Boolean);
-
-/** A labelled input, textarea or select with its hint and error, wired for screen readers. */
-function Field({
-  label,
-  hint,
-  error,
-  children,
-}: {
-  label: string;
-  hint?: string;
-  error?: string;
-  children: (props: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ReactNode;
-}) {
-  const id = useId();
-  const described = [hint && `${id}-hint`, error && `${id}-error`].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="admin-field">
-      <label htmlFor={id}>{label}</label>
-      {hint && (
-        <p className="admin-hint" id={`${id}-hint`}>
-          {hint}
-        </p>
-      )}
-      {children({ id, 'aria-describedby': described, 'aria-invalid': error ? true : undefined })}
-      {error && (
-        <p className="admin-error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** What the form edits: the lists as text, one item a line. */
 type Draft = Record<keyof typeof DETAIL_FIELDS, string> & {
@@ -245,6 +266,124 @@ const EMPTY_FACTS = {
   checkedOn: new Date().toISOString().slice(0, 10),
 };
 
+interface Conflict<T> {
+  message: string;
+  theirs: T;
+  version: number;
+}
+
+/**
+ * Saving an entry that carries a version: the check before sending, errors by field, the 409 when someone
+ * saved it first (their version to show or to save over) and the refresh of the lists after a save.
+ * Without `loadTheirs` (a new entry) a 409 is shown like any other refusal.
+ */
+function useVersionedSave<T>(firstVersion: number, loadTheirs?: () => Promise<{ theirs: T; version: number }>) {
+  const client = useQueryClient();
+  const [version, setVersion] = useState(firstVersion);
+  const [errors, setErrors] = useState<Record<string, string>>({});
+  const [conflict, setConflict] = useState<Conflict<T> | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  /** Checks and sends `body`; true once saved, the lists refreshed and `done` run; false with the problems shown. */
+  async function submit<R extends { entry: { version: number } }>(request: {
+    schema: v.GenericSchema;
+    body: unknown;
+    send: (checked: unknown) => Promise<R>;
+    message: (answer: R) => string;
+    done: (answer: R) => void;
+  }): Promise<boolean> {
+    const checked = v.safeParse(request.schema, request.body);
+    if (!checked.success) {
+      setErrors(issuesToFieldErrors(checked.issues));
+      return false;
+    }
+    setErrors({});
+    setSaving(true);
+    try {
+      const answer = await request.send(checked.output);
+      setVersion(answer.entry.version);
+      setConflict(null);
+      toast.success(request.message(answer));
+      await Promise.all([
+        client.invalidateQueries({ queryKey: CATALOGUE_KEY }),
+        client.invalidateQueries({ queryKey: ['admin-catalogue-rebuild'] }),
+      ]);
+      request.done(answer);
+      return true;
+    } catch (cause) {
+      if (cause instanceof ApiError && cause.status === 409 && loadTheirs) {
+        setConflict({ message: cause.message, ...(await loadTheirs()) });
+      } else if (cause instanceof ApiError && cause.errors.length > 0) {
+        setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
+        toast.error(cause.message);
+      } else toast.error(cause instanceof Error ? cause.message : 'Could not save.');
+      return false;
+    } finally {
+      setSaving(false);
+    }
+  }
+
+  /** Closes the conflict, going on from their version number; gives the conflict. */
+  const settle = (open: Conflict<T>) => {
+    setVersion(open.version);
+    setConflict(null);
+    return open;
+  };
+
+  return { version, errors, conflict, saving, submit, settle };
+}
+
+/** Someone else saved first: take their version into the form, or save this one over it. */
+function ConflictBanner({
+  message,
+  onShowTheirs,
+  onSaveMine,
+}: {
+  message: string;
+  onShowTheirs: () => void;
+  onSaveMine: () => void;
+}) {
+  return (
+    <div className="admin-banner is-error" role="alert" data-testid="conflict">
+      <p>{message}</p>
+      <div className="admin-actions">
+        <button type="button" className="admin-btn admin-btn--ghost" onClick={onShowTheirs}>
+          Show their version
+        </button>
+        <button type="button" className="admin-btn admin-btn--primary" onClick={onSaveMine}>
+          Save my version over it
+        </button>
+      </div>
+    </div>
+  );
+}
+
+function FormActions({
+  className,
+  saving,
+  label,
+  onBack,
+}: {
+  className: string;
+  saving: boolean;
+  label: string;
+  onBack: () => void;
+}) {
+  return (
+    <div className={className}>
+      <button type="submit" className="admin-btn admin-btn--primary" disabled={saving}>
+        {saving ? 'Saving...' : label}
+      </button>
+      <button type="button" className="admin-btn admin-btn--ghost" onClick={onBack}>
+        Back to the list
+      </button>
+    </div>
+  );
+}
+
+const LEVEL_CHOICES: Choice[] = LEVELS.map((level) => [level, level]);
+const categoryChoices = (data: CatalogueData): Choice[] => data.categories.map((c) => [c.slug, c.name]);
+
 /** Edit one qualification (or add one, without `entry`). */
 function CourseForm({
   entry,
@@ -255,7 +394,6 @@ function CourseForm({
   data: CatalogueData;
   onDone: (code?: string) => void;
 }) {
-  const client = useQueryClient();
   const adding = !entry;
   const [draft, setDraft] = useState<Draft>(() =>
     toDraft(
@@ -263,70 +401,46 @@ function CourseForm({
     ),
   );
   const [facts, setFacts] = useState(EMPTY_FACTS);
-  const [version, setVersion] = useState(entry?.version ?? 0);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [conflict, setConflict] = useState<{ message: string; theirs: CourseEntry['edit']; version: number } | null>(
-    null,
+  const { version, errors, conflict, saving, submit, settle } = useVersionedSave<CourseEdit>(
+    entry?.version ?? 0,
+    entry &&
+      (async () => {
+        const theirs = await api<CourseEntry>(`/admin/catalogue/courses/${entry.code}`);
+        return { theirs: theirs.edit, version: theirs.version };
+      }),
   );
-  const [saving, setSaving] = useState(false);
   const summary = useRef<HTMLDivElement>(null);
   const set = (key: keyof Draft, value: string | boolean) => setDraft((d) => ({ ...d, [key]: value }));
 
   const errorFor = (key: string) => errors[`edit.details.${key}`] ?? errors[`edit.${key}`];
+  /** Value, change and error of a text in the draft. */
+  const drafted = (key: Exclude<keyof Draft, 'featured' | 'retired'>, error = errorFor(key)) => ({
+    value: draft[key],
+    onChange: (value: string) => set(key, value),
+    error,
+  });
+  const fact = (key: keyof typeof EMPTY_FACTS, error = errors[`facts.${key}`]) => ({
+    value: facts[key],
+    onChange: (value: string) => setFacts({ ...facts, [key]: value }),
+    error,
+  });
 
   async function save(event?: FormEvent, overVersion?: number) {
     event?.preventDefault();
-    const body = adding
-      ? {
-          code: facts.code,
-          facts: {
-            title: facts.title,
-            level: facts.level,
-            category: facts.category,
-            source: facts.source,
-            checkedOn: facts.checkedOn,
-          },
-          edit: fromDraft(draft),
-        }
-      : { version: overVersion ?? version, edit: fromDraft(draft) };
-    const checked = v.safeParse(adding ? AddCourseSchema : SaveCourseSchema, body);
-    if (!checked.success) {
-      setErrors(issuesToFieldErrors(checked.issues));
-      requestAnimationFrame(() => summary.current?.focus());
-      return;
-    }
-    setErrors({});
-    setSaving(true);
-    try {
-      const saved = adding
-        ? await api<{ entry: { code: string; version: number } }>('/admin/catalogue/courses', {
-            method: 'POST',
-            body: checked.output,
-          })
-        : await api<{ entry: { code: string; version: number } }>(`/admin/catalogue/courses/${entry.code}`, {
-            method: 'PUT',
-            body: checked.output,
-          });
-      setVersion(saved.entry.version);
-      setConflict(null);
-      toast.success(adding ? `${saved.entry.code} added` : `${saved.entry.code} saved`);
-      await Promise.all([
-        client.invalidateQueries({ queryKey: CATALOGUE_KEY }),
-        client.invalidateQueries({ queryKey: ['admin-catalogue-rebuild'] }),
-      ]);
-      onDone(saved.entry.code);
-    } catch (cause) {
-      if (cause instanceof ApiError && cause.status === 409 && !adding) {
-        const theirs = await api<CourseEntry>(`/admin/catalogue/courses/${entry.code}`);
-        setConflict({ message: cause.message, theirs: theirs.edit, version: theirs.version });
-      } else if (cause instanceof ApiError && cause.errors.length > 0) {
-        setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
-        toast.error(cause.message);
-      } else toast.error(cause instanceof Error ? cause.message : 'Could not save.');
-      requestAnimationFrame(() => summary.current?.focus());
-    } finally {
-      setSaving(false);
-    }
+    const { code, ...registered } = facts;
+    const edit = fromDraft(draft);
+    const saved = await submit<{ entry: { code: string; version: number } }>({
+      schema: adding ? AddCourseSchema : SaveCourseSchema,
+      body: adding ? { code, facts: registered, edit } : { version: overVersion ?? version, edit },
+      send: (body) =>
+        api(adding ? '/admin/catalogue/courses' : `/admin/catalogue/courses/${entry.code}`, {
+          method: adding ? 'POST' : 'PUT',
+          body,
+        }),
+      message: (answer) => `${answer.entry.code} ${adding ? 'added' : 'saved'}`,
+      done: (answer) => onDone(answer.entry.code),
+    });
+    if (!saved) requestAnimationFrame(() => summary.current?.focus());
   }
 
   const messages = Object.values(errors);
@@ -348,32 +462,11 @@ function CourseForm({
           </div>
         )}
         {conflict && (
-          <div className="admin-banner is-error" role="alert" data-testid="conflict">
-            <p>{conflict.message}</p>
-            <div className="admin-actions">
-              <button
-                type="button"
-                className="admin-btn admin-btn--ghost"
-                onClick={() => {
-                  setDraft(toDraft(conflict.theirs));
-                  setVersion(conflict.version);
-                  setConflict(null);
-                }}
-              >
-                Show their version
-              </button>
-              <button
-                type="button"
-                className="admin-btn admin-btn--primary"
-                onClick={() => {
-                  setVersion(conflict.version);
-                  void save(undefined, conflict.version);
-                }}
-              >
-                Save my version over it
-              </button>
-            </div>
-          </div>
+          <ConflictBanner
+            message={conflict.message}
+            onShowTheirs={() => setDraft(toDraft(settle(conflict).theirs))}
+            onSaveMine={() => void save(undefined, settle(conflict).version)}
+          />
         )}
       </div>
 
@@ -385,71 +478,27 @@ function CourseForm({
               Enter the code, title and level exactly as on the National Register, with where and when you checked them.
             </p>
             <div className="catalogue-form__grid">
-              <Field label="National code" hint="5 to 12 letters and digits, such as BSB50120" error={errors.code}>
-                {(p) => (
-                  <input
-                    {...p}
-                    value={facts.code}
-                    onChange={(e) => setFacts({ ...facts, code: e.target.value })}
-                    autoComplete="off"
-                  />
-                )}
-              </Field>
-              <Field label="Title on the register" error={errors['facts.title']}>
-                {(p) => (
-                  <input {...p} value={facts.title} onChange={(e) => setFacts({ ...facts, title: e.target.value })} />
-                )}
-              </Field>
-              <Field label="Level" error={errors['facts.level']}>
-                {(p) => (
-                  <select {...p} value={facts.level} onChange={(e) => setFacts({ ...facts, level: e.target.value })}>
-                    <option value="">Choose a level</option>
-                    {LEVELS.map((level) => (
-                      <option key={level}>{level}</option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field label="Category" error={errors['facts.category']}>
-                {(p) => (
-                  <select
-                    {...p}
-                    value={facts.category}
-                    onChange={(e) => setFacts({ ...facts, category: e.target.value })}
-                  >
-                    <option value="">Choose a category</option>
-                    {data.categories.map((c) => (
-                      <option key={c.slug} value={c.slug}>
-                        {c.name}
-                      </option>
-                    ))}
-                  </select>
-                )}
-              </Field>
-              <Field
+              <TextField
+                label="National code"
+                hint="5 to 12 letters and digits, such as BSB50120"
+                autoComplete="off"
+                {...fact('code', errors.code)}
+              />
+              <TextField label="Title on the register" {...fact('title')} />
+              <SelectField label="Level" empty="Choose a level" choices={LEVEL_CHOICES} {...fact('level')} />
+              <SelectField
+                label="Category"
+                empty="Choose a category"
+                choices={categoryChoices(data)}
+                {...fact('category')}
+              />
+              <TextField
                 label="Checked against"
                 hint="The register page's address, or what you searched"
-                error={errors['facts.source']}
-              >
-                {(p) => (
-                  <input
-                    {...p}
-                    value={facts.source}
-                    onChange={(e) => setFacts({ ...facts, source: e.target.value })}
-                    placeholder="https://training.gov.au/Training/Details/..."
-                  />
-                )}
-              </Field>
-              <Field label="Checked on" error={errors['facts.checkedOn']}>
-                {(p) => (
-                  <input
-                    {...p}
-                    type="date"
-                    value={facts.checkedOn}
-                    onChange={(e) => setFacts({ ...facts, checkedOn: e.target.value })}
-                  />
-                )}
-              </Field>
+                placeholder="https://training.gov.au/Training/Details/..."
+                {...fact('source')}
+              />
+              <TextField label="Checked on" type="date" {...fact('checkedOn')} />
             </div>
           </>
         ) : (
@@ -491,7 +540,7 @@ function CourseForm({
       <fieldset className="admin-card">
         <legend>Written details</legend>
         {Object.entries(DETAIL_FIELDS).map(([key, field]) => (
-          <Field
+          <TextField
             key={key}
             label={field.label}
             hint={
@@ -499,32 +548,22 @@ function CourseForm({
                 ? `One item a line${'min' in field ? `, at least ${field.min}` : ''}${'optional' in field ? ' (may be left empty)' : ''}.`
                 : undefined
             }
-            error={errorFor(key)}
-          >
-            {(p) => (
-              <textarea
-                {...p}
-                rows={field.kind === 'lines' ? 4 : key === 'about' ? 2 : 4}
-                value={draft[key as keyof typeof DETAIL_FIELDS]}
-                onChange={(e) => set(key as keyof Draft, e.target.value)}
-              />
-            )}
-          </Field>
+            rows={field.kind === 'lines' ? 4 : key === 'about' ? 2 : 4}
+            {...drafted(key as keyof typeof DETAIL_FIELDS)}
+          />
         ))}
-        <Field
+        <TextField
           label="Evidence checklist for this qualification"
           hint="One item a line, at most 8. The category's list and the items every applicant needs are added after these."
-          error={errorFor('evidence')}
-        >
-          {(p) => <textarea {...p} rows={4} value={draft.evidence} onChange={(e) => set('evidence', e.target.value)} />}
-        </Field>
-        <Field
+          rows={4}
+          {...drafted('evidence')}
+        />
+        <TextField
           label="Occupations and search words"
           hint="One a line, most typical first (the first three count more in the search): lower case, such as carpenter or chippy."
-          error={errorFor('terms')}
-        >
-          {(p) => <textarea {...p} rows={4} value={draft.terms} onChange={(e) => set('terms', e.target.value)} />}
-        </Field>
+          rows={4}
+          {...drafted('terms')}
+        />
       </fieldset>
 
       {!adding && (
@@ -535,34 +574,23 @@ function CourseForm({
             this qualification (its page leaves the site)
           </label>
           {draft.retired && (
-            <Field
+            <SelectField
               label="Successor (optional)"
               hint="Its old address then sends visitors to the successor's page."
-              error={errorFor('retired.successor') ?? errors['edit.retired']}
-            >
-              {(p) => (
-                <select {...p} value={draft.successor} onChange={(e) => set('successor', e.target.value)}>
-                  <option value="">No successor</option>
-                  {published.map((c) => (
-                    <option key={c.code} value={c.code}>
-                      {c.code} {c.title}
-                    </option>
-                  ))}
-                </select>
-              )}
-            </Field>
+              empty="No successor"
+              choices={published.map((c) => [c.code, `${c.code} ${c.title}`])}
+              {...drafted('successor', errorFor('retired.successor') ?? errors['edit.retired'])}
+            />
           )}
         </fieldset>
       )}
 
-      <div className="admin-actions catalogue-form__actions">
-        <button type="submit" className="admin-btn admin-btn--primary" disabled={saving}>
-          {saving ? 'Saving...' : adding ? 'Add qualification' : 'Save changes'}
-        </button>
-        <button type="button" className="admin-btn admin-btn--ghost" onClick={() => onDone()}>
-          Back to the list
-        </button>
-      </div>
+      <FormActions
+        className="admin-actions catalogue-form__actions"
+        saving={saving}
+        label={adding ? 'Add qualification' : 'Save changes'}
+        onBack={() => onDone()}
+      />
     </form>
   );
 }
@@ -579,19 +607,15 @@ function CourseEditor({ code, data, onDone }: { code: string; data: CatalogueDat
     staleTime: 0,
     gcTime: 0,
   });
-  if (isPending)
-    return (
-      <p className="admin-loading" role="status">
-        Loading {code}...
-      </p>
-    );
+  if (isPending) return <Loading text={`Loading ${code}...`} />;
   if (isError) return <Failed retry={() => void refetch()} />;
   return <CourseForm key={`${entry.code}-${entry.version}`} entry={entry} data={data} onDone={onDone} />;
 }
 
 /** Manage Courses: search and filter the qualifications, edit, retire and add them. */
 export function CoursesPage() {
-  const { data, isPending, isError, refetch } = useCatalogue();
+  const query = useCatalogue();
+  const { data } = query;
   const [filters, setFilters] = useState({ text: '', category: '', level: '', status: '' });
   const [open, setOpen] = useState<{ mode: 'edit'; code: string } | { mode: 'add' } | null>(null);
   const listHeading = useRef<HTMLHeadingElement>(null);
@@ -606,6 +630,11 @@ export function CoursesPage() {
     );
   }, [data, filters]);
 
+  const filter = (key: keyof typeof filters) => ({
+    value: filters[key],
+    onChange: (value: string) => setFilters({ ...filters, [key]: value }),
+  });
+
   const live = (data?.courses ?? []).filter((c) => c.status !== 'retired');
   const retired = (data?.courses.length ?? 0) - live.length;
   const close = (code?: string) => {
@@ -615,210 +644,120 @@ export function CoursesPage() {
   };
 
   return (
-    <>
-      <p className="admin-lead">View the nationally recognised qualifications listed on the site.</p>
-      {isPending ? (
-        <p className="admin-loading" role="status">
-          Loading courses...
-        </p>
-      ) : !data ? (
-        <Failed retry={() => void refetch()} />
-      ) : (
-        <>
-          {isError && <Stale retry={() => void refetch()} />}
-          <Banners data={data} />
-          {open ? (
-            open.mode === 'add' ? (
-              <CourseForm data={data} onDone={close} />
-            ) : (
-              <CourseEditor code={open.code} data={data} onDone={close} />
-            )
+    <CatalogueView
+      query={query}
+      lead="View the nationally recognised qualifications listed on the site."
+      loading="Loading courses..."
+    >
+      {(data) =>
+        open ? (
+          open.mode === 'add' ? (
+            <CourseForm data={data} onDone={close} />
           ) : (
-            <section aria-labelledby="course-list-title">
-              <div className="catalogue-toolbar">
-                <h2 className="admin-subtitle" id="course-list-title" ref={listHeading} tabIndex={-1}>
-                  Qualifications
-                </h2>
-                <button type="button" className="admin-btn admin-btn--primary" onClick={() => setOpen({ mode: 'add' })}>
-                  Add a qualification
-                </button>
-              </div>
-              <div className="catalogue-filters" role="search">
-                <Field label="Search">
-                  {(p) => (
-                    <input
-                      {...p}
-                      type="search"
-                      placeholder="Code or title"
-                      value={filters.text}
-                      onChange={(e) => setFilters({ ...filters, text: e.target.value })}
+            <CourseEditor code={open.code} data={data} onDone={close} />
+          )
+        ) : (
+          <section aria-labelledby="course-list-title">
+            <div className="catalogue-toolbar">
+              <h2 className="admin-subtitle" id="course-list-title" ref={listHeading} tabIndex={-1}>
+                Qualifications
+              </h2>
+              <button type="button" className="admin-btn admin-btn--primary" onClick={() => setOpen({ mode: 'add' })}>
+                Add a qualification
+              </button>
+            </div>
+            <div className="catalogue-filters" role="search">
+              <TextField label="Search" type="search" placeholder="Code or title" {...filter('text')} />
+              <SelectField
+                label="Category"
+                empty="All categories"
+                choices={categoryChoices(data)}
+                {...filter('category')}
+              />
+              <SelectField label="Level" empty="All levels" choices={LEVEL_CHOICES} {...filter('level')} />
+              <SelectField
+                label="Status"
+                empty="Any status"
+                choices={Object.entries(STATUS_LABELS)}
+                {...filter('status')}
+              />
+            </div>
+            <p className="catalogue-count" role="status">
+              {shown.length === data.courses.length ? '' : `Showing ${shown.length} of ${data.courses.length}: `}
+              {live.length} published courses, {live.filter((c) => c.featured).length} featured
+              {retired > 0 ? `, ${retired} retired` : ''}
+            </p>
+            {shown.length === 0 ? (
+              <p className="catalogue-empty">No course matches these filters.</p>
+            ) : (
+              <ListTable columns={['Code', 'Title', 'Level', 'Category', 'Status']}>
+                {shown.map((course) => (
+                  <tr key={course.code} data-testid={`course-${course.code}`}>
+                    <th scope="row" data-label="Code">
+                      {course.status === 'retired' ? (
+                        course.code
+                      ) : (
+                        <a href={`/courses/${course.code}`}>{course.code}</a>
+                      )}
+                    </th>
+                    <td data-label="Title">
+                      <span>
+                        {course.title}
+                        {course.featured && <span className="admin-chip">Featured</span>}
+                      </span>
+                    </td>
+                    <td data-label="Level">{course.level}</td>
+                    <td data-label="Category">{course.category.name}</td>
+                    <td data-label="Status">
+                      <span>
+                        <span className={`catalogue-status is-${course.status}`}>{STATUS_LABELS[course.status]}</span>
+                        {course.successor && <span className="catalogue-successor"> to {course.successor}</span>}
+                      </span>
+                    </td>
+                    <EditCell
+                      label={`Edit ${course.code} ${course.title}`}
+                      onEdit={() => setOpen({ mode: 'edit', code: course.code })}
                     />
-                  )}
-                </Field>
-                <Field label="Category">
-                  {(p) => (
-                    <select
-                      {...p}
-                      value={filters.category}
-                      onChange={(e) => setFilters({ ...filters, category: e.target.value })}
-                    >
-                      <option value="">All categories</option>
-                      {data.categories.map((c) => (
-                        <option key={c.slug} value={c.slug}>
-                          {c.name}
-                        </option>
-                      ))}
-                    </select>
-                  )}
-                </Field>
-                <Field label="Level">
-                  {(p) => (
-                    <select
-                      {...p}
-                      value={filters.level}
-                      onChange={(e) => setFilters({ ...filters, level: e.target.value })}
-                    >
-                      <option value="">All levels</option>
-                      {LEVELS.map((level) => (
-                        <option key={level}>{level}</option>
-                      ))}
-                    </select>
-                  )}
-                </Field>
-                <Field label="Status">
-                  {(p) => (
-                    <select
-                      {...p}
-                      value={filters.status}
-                      onChange={(e) => setFilters({ ...filters, status: e.target.value })}
-                    >
-                      <option value="">Any status</option>
-                      {Object.entries(STATUS_LABELS).map(([value, label]) => (
-                        <option key={value} value={value}>
-                          {label}
-                        </option>
-                      ))}
-                    </select>
-                  )}
-                </Field>
-              </div>
-              <p className="catalogue-count" role="status">
-                {shown.length === data.courses.length ? '' : `Showing ${shown.length} of ${data.courses.length}: `}
-                {live.length} published courses, {live.filter((c) => c.featured).length} featured
-                {retired > 0 ? `, ${retired} retired` : ''}
-              </p>
-              {shown.length === 0 ? (
-                <p className="catalogue-empty">No course matches these filters.</p>
-              ) : (
-                <table className="admin-table catalogue-table">
-                  <thead>
-                    <tr>
-                      <th scope="col">Code</th>
-                      <th scope="col">Title</th>
-                      <th scope="col">Level</th>
-                      <th scope="col">Category</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">
-                        <span className="visually-hidden">Actions</span>
-                      </th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {shown.map((course) => (
-                      <tr key={course.code} data-testid={`course-${course.code}`}>
-                        <th scope="row" data-label="Code">
-                          {course.status === 'retired' ? (
-                            course.code
-                          ) : (
-                            <a href={`/courses/${course.code}`}>{course.code}</a>
-                          )}
-                        </th>
-                        <td data-label="Title">
-                          <span>
-                            {course.title}
-                            {course.featured && <span className="admin-chip">Featured</span>}
-                          </span>
-                        </td>
-                        <td data-label="Level">{course.level}</td>
-                        <td data-label="Category">{course.category.name}</td>
-                        <td data-label="Status">
-                          <span>
-                            <span className={`catalogue-status is-${course.status}`}>
-                              {STATUS_LABELS[course.status]}
-                            </span>
-                            {course.successor && <span className="catalogue-successor"> to {course.successor}</span>}
-                          </span>
-                        </td>
-                        <td className="catalogue-table__action">
-                          <button
-                            type="button"
-                            className="admin-btn admin-btn--ghost"
-                            onClick={() => setOpen({ mode: 'edit', code: course.code })}
-                            aria-label={`Edit ${course.code} ${course.title}`}
-                          >
-                            Edit
-                          </button>
-                        </td>
-                      </tr>
-                    ))}
-                  </tbody>
-                </table>
-              )}
-            </section>
-          )}
-        </>
-      )}
-    </>
+                  </tr>
+                ))}
+              </ListTable>
+            )}
+          </section>
+        )
+      }
+    </CatalogueView>
   );
 }
 
 function CategoryForm({ category, onDone }: { category: CategoryRow; onDone: () => void }) {
-  const client = useQueryClient();
   const [edit, setEdit] = useState<{ description: string; color: string; image: string }>({
     description: category.description,
     color: category.color,
     image: category.image ?? '',
   });
-  const [version, setVersion] = useState(category.version);
-  const [errors, setErrors] = useState<Record<string, string>>({});
-  const [conflict, setConflict] = useState<{ message: string; theirs: CategoryEdit; version: number } | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { version, errors, conflict, saving, submit, settle } = useVersionedSave<CategoryEdit>(
+    category.version,
+    async () => {
+      const body = (await api<CatalogueData>('/admin/catalogue')).categories.find((c) => c.slug === category.slug)!;
+      return { theirs: { description: body.description, color: body.color, image: body.image }, version: body.version };
+    },
+  );
+  const edited = (key: keyof typeof edit) => ({
+    value: edit[key],
+    onChange: (value: string) => setEdit({ ...edit, [key]: value }),
+    error: errors[`edit.${key}`],
+  });
 
   async function save(event?: FormEvent, overVersion?: number) {
     event?.preventDefault();
-    const checked = v.safeParse(SaveCategorySchema, {
-      version: overVersion ?? version,
-      edit: { ...edit, image: edit.image.trim() || null },
+    await submit({
+      schema: SaveCategorySchema,
+      body: { version: overVersion ?? version, edit: { ...edit, image: edit.image.trim() || null } },
+      send: (body) =>
+        api<{ entry: { version: number } }>(`/admin/catalogue/categories/${category.slug}`, { method: 'PUT', body }),
+      message: () => `${category.name} saved`,
+      done: onDone,
     });
-    if (!checked.success) return setErrors(issuesToFieldErrors(checked.issues));
-    setErrors({});
-    setSaving(true);
-    try {
-      const saved = await api<{ entry: { version: number } }>(`/admin/catalogue/categories/${category.slug}`, {
-        method: 'PUT',
-        body: checked.output,
-      });
-      setVersion(saved.entry.version);
-      toast.success(`${category.name} saved`);
-      await Promise.all([
-        client.invalidateQueries({ queryKey: CATALOGUE_KEY }),
-        client.invalidateQueries({ queryKey: ['admin-catalogue-rebuild'] }),
-      ]);
-      onDone();
-    } catch (cause) {
-      if (cause instanceof ApiError && cause.status === 409) {
-        const body = (await api<CatalogueData>('/admin/catalogue')).categories.find((c) => c.slug === category.slug)!;
-        setConflict({
-          message: cause.message,
-          theirs: { description: body.description, color: body.color, image: body.image },
-          version: body.version,
-        });
-      } else if (cause instanceof ApiError && cause.errors.length > 0)
-        setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
-      else toast.error(cause instanceof Error ? cause.message : 'Could not save.');
-    } finally {
-      setSaving(false);
-    }
   }
 
   return (
@@ -827,46 +766,18 @@ function CategoryForm({ category, onDone }: { category: CategoryRow; onDone: () 
         Edit {category.name}
       </h2>
       {conflict && (
-        <div className="admin-banner is-error" role="alert">
-          <p>{conflict.message}</p>
-          <div className="admin-actions">
-            <button
-              type="button"
-              className="admin-btn admin-btn--ghost"
-              onClick={() => {
-                setEdit({ ...conflict.theirs, image: conflict.theirs.image ?? '' });
-                setVersion(conflict.version);
-                setConflict(null);
-              }}
-            >
-              Show their version
-            </button>
-            <button
-              type="button"
-              className="admin-btn admin-btn--primary"
-              onClick={() => {
-                setVersion(conflict.version);
-                setConflict(null);
-                void save(undefined, conflict.version);
-              }}
-            >
-              Save my version over it
-            </button>
-          </div>
-        </div>
+        <ConflictBanner
+          message={conflict.message}
+          onShowTheirs={() => {
+            const { theirs } = settle(conflict);
+            setEdit({ ...theirs, image: theirs.image ?? '' });
+          }}
+          onSaveMine={() => void save(undefined, settle(conflict).version)}
+        />
       )}
       <fieldset className="admin-card">
         <legend>Category</legend>
-        <Field label="Description" error={errors['edit.description']}>
-          {(p) => (
-            <textarea
-              {...p}
-              rows={3}
-              value={edit.description}
-              onChange={(e) => setEdit({ ...edit, description: e.target.value })}
-            />
-          )}
-        </Field>
+        <TextField label="Description" rows={3} {...edited('description')} />
         <Field label="Colour" hint="#rrggbb; cards and the category's page use it" error={errors['edit.color']}>
           {(p) => (
             <span className="catalogue-colour">
@@ -885,20 +796,12 @@ function CategoryForm({ category, onDone }: { category: CategoryRow; onDone: () 
             </span>
           )}
         </Field>
-        <Field
+        <TextField
           label="Image"
           hint="An address on this site: /images/... or an uploaded image (/api/uploads/...). Empty: the category's own picture."
-          error={errors['edit.image']}
-        >
-          {(p) => (
-            <input
-              {...p}
-              value={edit.image}
-              onChange={(e) => setEdit({ ...edit, image: e.target.value })}
-              placeholder={`/images/categories/${category.slug}.svg`}
-            />
-          )}
-        </Field>
+          placeholder={`/images/categories/${category.slug}.svg`}
+          {...edited('image')}
+        />
         <img
           className="catalogue-preview"
           src={edit.image.trim() || category.picture}
@@ -912,87 +815,49 @@ function CategoryForm({ category, onDone }: { category: CategoryRow; onDone: () 
           </p>
         )}
       </fieldset>
-      <div className="admin-actions">
-        <button type="submit" className="admin-btn admin-btn--primary" disabled={saving}>
-          {saving ? 'Saving...' : 'Save changes'}
-        </button>
-        <button type="button" className="admin-btn admin-btn--ghost" onClick={onDone}>
-          Back to the list
-        </button>
-      </div>
+      <FormActions className="admin-actions" saving={saving} label="Save changes" onBack={onDone} />
     </form>
   );
 }
 
 /** Manage Categories: description, colour and image of each industry sector. */
 export function CategoriesPage() {
-  const { data, isPending, isError, refetch } = useCatalogue();
+  const query = useCatalogue();
   const [open, setOpen] = useState<string | null>(null);
-  const category = data?.categories.find((c) => c.slug === open);
+  const category = query.data?.categories.find((c) => c.slug === open);
   return (
-    <>
-      <p className="admin-lead">View the industry sectors and how many courses each one lists.</p>
-      {isPending ? (
-        <p className="admin-loading" role="status">
-          Loading categories...
-        </p>
-      ) : !data ? (
-        <Failed retry={() => void refetch()} />
-      ) : (
-        <>
-          {isError && <Stale retry={() => void refetch()} />}
-          <Banners data={data} />
-          {category ? (
-            <CategoryForm
-              key={`${category.slug}-${category.version}`}
-              category={category}
-              onDone={() => setOpen(null)}
-            />
-          ) : (
-            <table className="admin-table catalogue-table">
-              <caption>{data.categories.length} categories</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Category</th>
-                  <th scope="col">Description</th>
-                  <th scope="col">Colour</th>
-                  <th scope="col">Courses</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {data.categories.map((c) => (
-                  <tr key={c.slug}>
-                    <th scope="row" data-label="Category">
-                      <a href={`/category/${c.slug}`}>{c.name}</a>
-                    </th>
-                    <td data-label="Description">{c.description}</td>
-                    <td data-label="Colour">
-                      <span>
-                        <span className="catalogue-swatch" ref={(el) => el?.style.setProperty('--swatch', c.color)} />
-                        {c.color}
-                      </span>
-                    </td>
-                    <td data-label="Courses">{c.courseCount}</td>
-                    <td className="catalogue-table__action">
-                      <button
-                        type="button"
-                        className="admin-btn admin-btn--ghost"
-                        onClick={() => setOpen(c.slug)}
-                        aria-label={`Edit ${c.name}`}
-                      >
-                        Edit
-                      </button>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          )}
-        </>
-      )}
-    </>
+    <CatalogueView
+      query={query}
+      lead="View the industry sectors and how many courses each one lists."
+      loading="Loading categories..."
+    >
+      {(data) =>
+        category ? (
+          <CategoryForm key={`${category.slug}-${category.version}`} category={category} onDone={() => setOpen(null)} />
+        ) : (
+          <ListTable
+            caption={`${data.categories.length} categories`}
+            columns={['Category', 'Description', 'Colour', 'Courses']}
+          >
+            {data.categories.map((c) => (
+              <tr key={c.slug}>
+                <th scope="row" data-label="Category">
+                  <a href={`/category/${c.slug}`}>{c.name}</a>
+                </th>
+                <td data-label="Description">{c.description}</td>
+                <td data-label="Colour">
+                  <span>
+                    <span className="catalogue-swatch" ref={(el) => el?.style.setProperty('--swatch', c.color)} />
+                    {c.color}
+                  </span>
+                </td>
+                <td data-label="Courses">{c.courseCount}</td>
+                <EditCell label={`Edit ${c.name}`} onEdit={() => setOpen(c.slug)} />
+              </tr>
+            ))}
+          </ListTable>
+        )
+      }
+    </CatalogueView>
   );
 }

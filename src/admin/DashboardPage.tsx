@@ -19,6 +19,7 @@ import { can, NOT_FOR_ROLE, type Permission } from '../lib/roles';
 import type { LaunchReadiness } from '../server/launch-readiness';
 import { useAuth } from './auth';
 import { formatCount, formatGrowth } from './format';
+import { Loading } from './Loading';
 
 const ZERO: Pick<DashboardStats, 'overview' | 'trends' | 'inbox'> = {
   overview: { totalCourses: 0, totalCategories: 0, totalBlogs: 0, publishedBlogs: 0, totalViews: 0, monthlyGrowth: 0 },
@@ -94,12 +95,7 @@ export default function DashboardPage() {
     if (isError) console.error('Dashboard stats could not be loaded', error);
   }, [isError, error]);
 
-  if (showStats && isPending)
-    return (
-      <p className="admin-loading" role="status">
-        Loading dashboard...
-      </p>
-    );
+  if (showStats && isPending) return <Loading text="Loading dashboard..." />;
   const { overview, trends, inbox } = data ?? ZERO;
   const showInbox = can(user?.role, 'inquiries');
   const cards = [

@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type SubmitEvent } from 'react';
+import { useEffect, useId, useState, type ReactNode, type SubmitEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Download, Search } from 'lucide-react';
@@ -8,6 +8,7 @@ import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '.
 import { api, ApiError, API_TIMEOUT_MS } from './api';
 import { readSession } from './session';
 import { QuoteFields } from './inbox/QuoteFields';
+import { Loading } from './Loading';
 
 const PAGE = 25;
 
@@ -142,9 +143,7 @@ export default function InquiriesPage() {
       </div>
 
       {isPending ? (
-        <p className="admin-loading" role="status">
-          Loading inquiries...
-        </p>
+        <Loading text="Loading inquiries..." />
       ) : isError ? (
         <p className="admin-banner is-error" role="alert">
           The inquiries could not be loaded. Please reload the page.
@@ -327,17 +326,11 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
   return (
     <div id={id} className="inbox-detail">
       {item.quote && (
-        <section aria-labelledby={`${fieldId}-quote`}>
-          <h3 id={`${fieldId}-quote`} className="inbox-detail__title">
-            Quote request
-          </h3>
+        <DetailSection id={`${fieldId}-quote`} title="Quote request">
           <QuoteFields quote={item.quote} />
-        </section>
+        </DetailSection>
       )}
-      <section aria-labelledby={`${fieldId}-assign`}>
-        <h3 id={`${fieldId}-assign`} className="inbox-detail__title">
-          Assignment
-        </h3>
+      <DetailSection id={`${fieldId}-assign`} title="Assignment">
         <p className="inbox-detail__meta">
           {assignment
             ? `${assignment.to ? `Assigned to ${assignment.to.name}` : 'Not assigned'} (changed by ${assignment.by.name}, ${when(assignment.at)})`
@@ -361,15 +354,10 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
               ))}
             </select>
           </div>
-          <button type="submit" className="admin-btn admin-btn--ghost" disabled={assign.isPending}>
-            {assign.isPending ? 'Saving...' : 'Save assignment'}
-          </button>
+          <SubmitButton pending={assign.isPending} ghost text="Save assignment" busyText="Saving..." />
         </form>
-      </section>
-      <section aria-labelledby={`${fieldId}-notes`}>
-        <h3 id={`${fieldId}-notes`} className="inbox-detail__title">
-          Notes
-        </h3>
+      </DetailSection>
+      <DetailSection id={`${fieldId}-notes`} title="Notes">
         {notes.length === 0 ? (
           <p className="inbox-detail__meta">No notes yet.</p>
         ) : (
@@ -405,11 +393,40 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
               {noteError}
             </p>
           )}
-          <button type="submit" className="admin-btn admin-btn--primary" disabled={addNote.isPending}>
-            {addNote.isPending ? 'Adding...' : 'Add note'}
-          </button>
+          <SubmitButton pending={addNote.isPending} text="Add note" busyText="Adding..." />
         </form>
-      </section>
+      </DetailSection>
     </div>
+  );
+}
+
+/** A part of the inquiry's detail, named by its heading. */
+function DetailSection({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <section aria-labelledby={id}>
+      <h3 id={id} className="inbox-detail__title">
+        {title}
+      </h3>
+      {children}
+    </section>
+  );
+}
+
+/** A form's submit button, off and saying what it does while the request runs. */
+function SubmitButton({
+  pending,
+  ghost,
+  text,
+  busyText,
+}: {
+  pending: boolean;
+  ghost?: boolean;
+  text: string;
+  busyText: string;
+}) {
+  return (
+    <button type="submit" className={`admin-btn admin-btn--${ghost ? 'ghost' : 'primary'}`} disabled={pending}>
+      {pending ? busyText : text}
+    </button>
   );
 }

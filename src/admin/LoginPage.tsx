@@ -4,6 +4,7 @@ import { AuthProvider, useAuth } from './auth';
 import { safeNext } from './session';
 import { FILL_ALL_FIELDS } from '../schemas/auth';
 import './admin.css';
+import { Loading } from './Loading';
 
 function nextPage(): string {
   return safeNext(new URLSearchParams(location.search).get('next'));
@@ -77,12 +78,7 @@ function LoginForm() {
     if (error) setError('');
   };
 
-  if (status === 'loading')
-    return (
-      <p className="admin-loading" role="status">
-        Loading...
-      </p>
-    );
+  if (status === 'loading') return <Loading />;
   const disabled = busy || Boolean(success);
   return (
     <form className="login-card" onSubmit={onSubmit} noValidate aria-busy={busy}>

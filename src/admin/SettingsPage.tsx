@@ -12,6 +12,7 @@ import {
 import { defaultSiteSettings } from '../lib/site-settings';
 import { issuesToFieldErrors } from './field-errors';
 import { api, ApiError } from './api';
+import { Loading } from './Loading';
 
 type Field = {
   group: 'contactInfo' | 'socialMedia' | 'business';
@@ -215,12 +216,7 @@ export default function SettingsPage() {
     },
   });
 
-  if (isPending || !form)
-    return (
-      <p className="admin-loading" role="status">
-        Loading settings...
-      </p>
-    );
+  if (isPending || !form) return <Loading text="Loading settings..." />;
 
   function change(path: string, mutate: (next: FormState) => void) {
     setForm((current) => {
@@ -457,52 +453,41 @@ function RtoFields({
 }) {
   const path = (name: string) => `partnerRtos.${index}.${name}`;
   const title = rto.legalName.trim() || `Partner RTO ${index + 1}`;
+  /** Path, value, change and error of one field (a list's error is its first item's when it has none itself). */
+  const bound = (name: keyof RtoDraft) => ({
+    path: path(name),
+    value: rto[name],
+    error: errors[path(name)] ?? firstItemError(errors, path(name)),
+    onChange: (value: string) => onChange(name, value),
+  });
   return (
     <fieldset className="settings-subcard">
       <legend>{title}</legend>
+      <TextField label="Legal name" {...bound('legalName')} />
       <TextField
-        path={path('legalName')}
-        label="Legal name"
-        value={rto.legalName}
-        error={errors[path('legalName')]}
-        onChange={(value) => onChange('legalName', value)}
-      />
-      <TextField
-        path={path('code')}
         label="RTO code"
-        value={rto.code}
         inputMode="numeric"
-        error={errors[path('code')]}
         hint="4 to 6 digits, exactly as on training.gov.au."
-        onChange={(value) => onChange('code', value)}
+        {...bound('code')}
       />
       <TextField
-        path={path('registerUrl')}
         label="Register link"
         type="url"
-        value={rto.registerUrl}
-        error={errors[path('registerUrl')]}
         placeholder={
           /^\d{4,6}$/.test(rto.code) ? registerUrlFor(rto.code) : 'https://training.gov.au/Organisation/Details/…'
         }
         hint="Leave empty to link to the RTO's page on training.gov.au."
-        onChange={(value) => onChange('registerUrl', value)}
+        {...bound('registerUrl')}
       />
       <TextField
-        path={path('categories')}
         label="Categories it delivers"
-        value={rto.categories}
-        error={errors[path('categories')] ?? firstItemError(errors, path('categories'))}
         hint="Category slugs separated by commas, for example business-administration. Leave this and the courses empty if it delivers every qualification."
-        onChange={(value) => onChange('categories', value)}
+        {...bound('categories')}
       />
       <TextField
-        path={path('courses')}
         label="Courses it delivers"
-        value={rto.courses}
-        error={errors[path('courses')] ?? firstItemError(errors, path('courses'))}
         hint="Course codes separated by commas, for example CPC30220. A course listed here goes to this RTO even if another lists its category."
-        onChange={(value) => onChange('courses', value)}
+        {...bound('courses')}
       />
       <div>
         <button type="button" className="admin-btn admin-btn--ghost" onClick={onRemove}>

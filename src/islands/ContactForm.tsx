@@ -9,7 +9,7 @@ import {
   type ContactSource,
 } from '../schemas/inquiry';
 import { issuesToFieldErrors } from '../schemas/field-errors';
-import { Field, FormStatus, Honeypot, elapsedSincePageLoad, postJson } from './fields';
+import { Field, FormStatus, Honeypot, PERSON_FIELDS, elapsedSincePageLoad, postJson } from './fields';
 import { CollectionNotice, ConsentChoices } from './PrivacyNotice';
 import './ContactForm.css';
 
@@ -118,48 +118,16 @@ export default function ContactForm({ source }: Props) {
     >
       <p className="form-note">Name, e-mail, phone and message are required.</p>
       <div className="form-grid">
-        <Field
-          required
-          markRequired={false}
-          id={fieldId('firstName')}
-          name="firstName"
-          label="First name"
-          autoComplete="given-name"
-          maxLength={LIMITS.name}
-          error={errors.firstName}
-        />
-        <Field
-          required
-          markRequired={false}
-          id={fieldId('lastName')}
-          name="lastName"
-          label="Last name"
-          autoComplete="family-name"
-          maxLength={LIMITS.name}
-          error={errors.lastName}
-        />
-        <Field
-          required
-          markRequired={false}
-          id={fieldId('email')}
-          name="email"
-          label="E-mail"
-          type="email"
-          autoComplete="email"
-          maxLength={LIMITS.email}
-          error={errors.email}
-        />
-        <Field
-          required
-          markRequired={false}
-          id={fieldId('phone')}
-          name="phone"
-          label="Phone"
-          type="tel"
-          autoComplete="tel"
-          maxLength={LIMITS.phone}
-          error={errors.phone}
-        />
+        {PERSON_FIELDS.map((field) => (
+          <Field
+            key={field.name}
+            {...field}
+            required
+            markRequired={false}
+            id={fieldId(field.name)}
+            error={errors[field.name]}
+          />
+        ))}
         <Field
           required
           markRequired={false}

@@ -102,6 +102,15 @@ export default function SearchResults({
   const total = catalogue ? results.length : initialTotal;
 
   const categoryName = categories.find((c) => c.slug === query.category)?.name ?? query.category;
+  /** An active filter, with a button that drops it. */
+  const chip = (key: 'search' | 'category' | 'level', text: string, removeLabel: string) => (
+    <li>
+      <span>{text}</span>
+      <button type="button" onClick={() => void apply({ ...query, [key]: undefined })} aria-label={removeLabel}>
+        <X size={16} aria-hidden="true" />
+      </button>
+    </li>
+  );
   const filtered = Boolean(query.search || query.category || query.level);
 
   const apply = async (next: SearchQuery) => {
@@ -159,42 +168,9 @@ export default function SearchResults({
 
       {filtered && (
         <ul className="search-chips" aria-label="Active filters">
-          {query.search && (
-            <li>
-              <span>{query.search}</span>
-              <button
-                type="button"
-                onClick={() => void apply({ ...query, search: undefined })}
-                aria-label={`Remove search "${query.search}"`}
-              >
-                <X size={16} aria-hidden="true" />
-              </button>
-            </li>
-          )}
-          {query.category && (
-            <li>
-              <span>Category: {categoryName}</span>
-              <button
-                type="button"
-                onClick={() => void apply({ ...query, category: undefined })}
-                aria-label="Remove category filter"
-              >
-                <X size={16} aria-hidden="true" />
-              </button>
-            </li>
-          )}
-          {query.level && (
-            <li>
-              <span>Level: {query.level}</span>
-              <button
-                type="button"
-                onClick={() => void apply({ ...query, level: undefined })}
-                aria-label="Remove level filter"
-              >
-                <X size={16} aria-hidden="true" />
-              </button>
-            </li>
-          )}
+          {query.search && chip('search', query.search, `Remove search "${query.search}"`)}
+          {query.category && chip('category', `Category: ${categoryName}`, 'Remove category filter')}
+          {query.level && chip('level', `Level: ${query.level}`, 'Remove level filter')}
         </ul>
       )}
 

@@ -1,4 +1,5 @@
 import type { ChangeEvent, ReactNode } from 'react';
+import { LIMITS } from '../schemas/inquiry';
 import './forms.css';
 
 /**
@@ -86,6 +87,14 @@ export function Field({
     </div>
   );
 }
+
+/** Name, e-mail and phone: the same four fields (all required) in the contact form and the quote's first step. */
+export const PERSON_FIELDS = [
+  { name: 'firstName', label: 'First name', autoComplete: 'given-name', maxLength: LIMITS.name },
+  { name: 'lastName', label: 'Last name', autoComplete: 'family-name', maxLength: LIMITS.name },
+  { name: 'email', label: 'E-mail', type: 'email', autoComplete: 'email', maxLength: LIMITS.email },
+  { name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'tel', maxLength: LIMITS.phone },
+] as const;
 
 /** Off-screen field people never reach (hidden from screen readers and the tab order); bots fill it. */
 export function Honeypot({ name }: { name: string }) {

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { LEVELS } from '../lib/catalogue';
+import { limitParam } from './query';
 import { SearchTermListSchema } from './search-terms';
 
 /**
@@ -47,16 +48,7 @@ export const CourseQuerySchema = v.object({
     ),
   ),
   featured: v.optional(v.picklist(['true', 'false'], 'featured must be true or false')),
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,4}$/, 'limit must be a whole number from 1 to 1000'),
-      v.transform(Number),
-      v.minValue(1, 'limit must be a whole number from 1 to 1000'),
-      v.maxValue(1000, 'limit must be a whole number from 1 to 1000'),
-    ),
-    '1000',
-  ),
+  limit: limitParam(1000, 1000),
 });
 
 // ---- Content ---------------------------------------------------------------------------------------

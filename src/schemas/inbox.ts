@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { UsernameSchema } from './auth';
 import { NOTE_MAX_LENGTH, type InquiryRecord, type StaffRef } from './inquiry-record';
+import { limitParam } from './query';
 
 export const SEARCH_MAX_LENGTH = 100;
 
@@ -11,16 +12,7 @@ export const InboxQuerySchema = v.object({
     v.pipe(v.string(), v.regex(/^\d{1,6}$/, 'offset must be a whole number'), v.transform(Number)),
     '0',
   ),
-  limit: v.optional(
-    v.pipe(
-      v.string(),
-      v.regex(/^\d{1,3}$/, 'limit must be a whole number from 1 to 100'),
-      v.transform(Number),
-      v.minValue(1, 'limit must be a whole number from 1 to 100'),
-      v.maxValue(100, 'limit must be a whole number from 1 to 100'),
-    ),
-    '25',
-  ),
+  limit: limitParam(100, 25),
   /** Words to find in the name, e-mail address or qualification (code or title); every word must match. */
   q: v.optional(
     v.pipe(

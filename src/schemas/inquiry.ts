@@ -122,6 +122,23 @@ const quoteField = <S extends v.GenericSchema>(schema: S, info: QuoteFieldInfo) 
 const shownField = <S extends v.GenericSchema>(schema: S, info: QuoteFieldInfo, label: string) =>
   v.pipe(schema, v.metadata(info), v.title(label));
 
+/** What was ticked (nothing sent: nothing), each at most once; `one` and `many` name the items in the messages. */
+const chosenList = (
+  item: v.GenericSchema<string>,
+  names: { one: string; many: string; label: string },
+  max: number,
+  { step, atLeastOne }: { step: QuoteStep; atLeastOne: boolean },
+) => {
+  const none = `Choose at least one ${names.one}`;
+  const rules = v.pipe(
+    v.array(item, none),
+    v.minLength(atLeastOne ? 1 : 0, none),
+    v.maxLength(max, `Choose at most ${max} ${names.many}`),
+    unique<string>(names.label),
+  );
+  return shownField(missingAs(rules, []), { step }, names.label);
+};
+
 /**
  * POST /api/email/quote: the five-step free quote. The inquiry stores the parsed quote whole, so a field
  * added here (with its step, and a label if staff should see it) and to its step's form is checked on
@@ -143,31 +160,14 @@ export const QuoteSchema = v.pipe(
       ),
       '',
     ),
-    selectedCategories: shownField(
-      missingAs(
-        v.pipe(
-          v.array(SlugSchema, 'Choose at least one category'),
-          v.minLength(1, 'Choose at least one category'),
-          v.maxLength(20, 'Choose at most 20 categories'),
-          unique<string>('Categories'),
-        ),
-        [],
-      ),
-      { step: 2 },
-      'Categories',
-    ),
-    selectedCourses: shownField(
-      missingAs(
-        v.pipe(
-          v.array(CourseCodeSchema, 'Choose at least one course'),
-          v.maxLength(50, 'Choose at most 50 courses'),
-          unique<string>('Courses'),
-        ),
-        [],
-      ),
-      { step: 3 },
-      'Courses',
-    ),
+    selectedCategories: chosenList(SlugSchema, { one: 'category', many: 'categories', label: 'Categories' }, 20, {
+      step: 2,
+      atLeastOne: true,
+    }),
+    selectedCourses: chosenList(CourseCodeSchema, { one: 'course', many: 'courses', label: 'Courses' }, 50, {
+      step: 3,
+      atLeastOne: false,
+    }),
     /** Step 3's "Not sure" choice: suggest qualifications from the experience instead of choosing one. */
     notSure: shownField(v.optional(v.boolean('"Not sure" must be true or false'), false), { step: 3 }, 'Not sure'),
     experience: shownField(optionalText('Experience', LIMITS.longText), { step: 3, typed: true }, 'Experience'),

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { purgeTags } from './cdn.ts';
+import { RefusedInput } from './http.ts';
 import { dataStore, updateJSON } from './blobs.ts';
 import { addView, increment } from './counters.ts';
 import { renderContent, sanitizeHtml } from './sanitize.ts';
@@ -74,14 +75,6 @@ async function releaseSlug(slug: string, id: string): Promise<void> {
   if (owner?.id === id) await blogs().delete(slugKey(slug));
 }
 
-/** Input the store refuses for a reason the person can fix (the handler answers 400 with the field). */
-export class BlogInputError extends Error {
-  readonly field: string;
-  constructor(field: string, message: string) {
-    super(message);
-    this.field = field;
-  }
-}
 export const SLUG_TAKEN = 'This address is already used by another post. Choose another one.';
 
 /** Drops the CDN's copies of the blog pages and answers that a write changed. */
@@ -141,7 +134,7 @@ export async function createBlog(input: BlogInput, by: string, now = new Date())
   const prepared = await prepare(input);
   let slug: string;
   if (input.slug) {
-    if (!(await claimExact(input.slug, id))) throw new BlogInputError('slug', SLUG_TAKEN);
+    if (!(await claimExact(input.slug, id))) throw new RefusedInput(400, SLUG_TAKEN, 'slug');
     slug = input.slug;
   } else slug = await claimSlug(slugify(input.title), id);
   const at = now.toISOString();
@@ -187,7 +180,7 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
   const everPublished = current.publishedAt !== null;
   let slug = current.slug;
   if (input.slug && input.slug !== current.slug) {
-    if (!(await claimExact(input.slug, id))) throw new BlogInputError('slug', SLUG_TAKEN);
+    if (!(await claimExact(input.slug, id))) throw new RefusedInput(400, SLUG_TAKEN, 'slug');
     slug = input.slug;
   } else if (!input.slug && !everPublished && slugify(input.title) !== slugify(current.title)) {
     slug = await claimSlug(slugify(input.title), id);

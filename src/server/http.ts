@@ -73,6 +73,21 @@ export function error(status: number, message: string, errors?: FieldError[], he
 }
 
 export const notFound = (message = 'Not found') => error(404, message);
+
+/** Input refused for a reason the sender can fix: answered with its status, message and the field at fault, if any. */
+export class RefusedInput extends Error {
+  readonly status: number;
+  readonly field: string | undefined;
+  constructor(status: number, message: string, field?: string) {
+    super(message);
+    this.status = status;
+    this.field = field;
+  }
+
+  answer(): Response {
+    return error(this.status, this.message, this.field ? [{ field: this.field, message: this.message }] : undefined);
+  }
+}
 export const methodNotAllowed = (allow: string[]) =>
   error(405, `Method not allowed. Use ${allow.join(' or ')}.`, undefined, { Allow: allow.join(', ') });
 

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Metadata } from 'sharp';
 import { dataStore } from './blobs.ts';
 import { purgeTags } from './cdn.ts';
+import { RefusedInput } from './http.ts';
 import { MAX_UPLOAD_BYTES } from '../schemas/blog.ts';
 
 /**
@@ -18,14 +19,6 @@ export const VARIANT_WIDTHS = [480, 960] as const;
 /** Decompression bombs: refuse anything with more pixels than this (all frames together). */
 export const MAX_INPUT_PIXELS = 50_000_000;
 const MAX_FRAMES = 300;
-
-export class UploadError extends Error {
-  readonly status: number;
-  constructor(status: number, message: string) {
-    super(message);
-    this.status = status;
-  }
-}
 
 export const ACCEPTED = 'Only JPG, PNG, GIF and WebP images are accepted.';
 
@@ -46,16 +39,16 @@ export function sniffImage(bytes: Uint8Array): ImageKind | 'svg' | null {
   return null;
 }
 
-/** Checks the bytes and re-encodes them; throws UploadError with a message for the person uploading. */
+/** Checks the bytes and re-encodes them; throws RefusedInput with a message for the person uploading. */
 export async function processImage(
   bytes: Uint8Array,
 ): Promise<{ full: Buffer; variants: { width: number; data: Buffer }[]; width: number; height: number }> {
-  if (bytes.byteLength === 0) throw new UploadError(400, 'The file is empty.');
+  if (bytes.byteLength === 0) throw new RefusedInput(400, 'The file is empty.');
   if (bytes.byteLength > MAX_UPLOAD_BYTES)
-    throw new UploadError(413, 'The image is larger than 5 MB. Choose a smaller image.');
+    throw new RefusedInput(413, 'The image is larger than 5 MB. Choose a smaller image.');
   const kind = sniffImage(bytes);
-  if (kind === 'svg') throw new UploadError(415, `SVG images are not accepted. ${ACCEPTED}`);
-  if (!kind) throw new UploadError(415, `This file is not an image we can accept. ${ACCEPTED}`);
+  if (kind === 'svg') throw new RefusedInput(415, `SVG images are not accepted. ${ACCEPTED}`);
+  if (!kind) throw new RefusedInput(415, `This file is not an image we can accept. ${ACCEPTED}`);
 
   const { default: sharp } = await import('sharp');
   const animated = kind === 'gif' || kind === 'webp';
@@ -67,13 +60,13 @@ export async function processImage(
     throw unreadable(cause);
   }
   // The decoder must agree with the magic bytes (a file that only starts like a JPEG is refused).
-  if (meta.format !== kind) throw new UploadError(415, `The file's contents do not match an image type. ${ACCEPTED}`);
+  if (meta.format !== kind) throw new RefusedInput(415, `The file's contents do not match an image type. ${ACCEPTED}`);
   const frames = meta.pages ?? 1;
   const width = meta.width ?? 0;
   const frameHeight = meta.pageHeight ?? meta.height ?? 0;
-  if (!width || !frameHeight) throw new UploadError(415, `The image has no size. ${ACCEPTED}`);
+  if (!width || !frameHeight) throw new RefusedInput(415, `The image has no size. ${ACCEPTED}`);
   if (width * frameHeight * frames > MAX_INPUT_PIXELS || frames > MAX_FRAMES) {
-    throw new UploadError(413, 'The image has too many pixels to process. Use an image under 50 megapixels.');
+    throw new RefusedInput(413, 'The image has too many pixels to process. Use an image under 50 megapixels.');
   }
 
   try {
@@ -101,11 +94,11 @@ export async function processImage(
   }
 }
 
-function unreadable(cause: unknown): UploadError {
+function unreadable(cause: unknown): RefusedInput {
   const text = cause instanceof Error ? cause.message : String(cause);
   if (/pixel limit/i.test(text))
-    return new UploadError(413, 'The image has too many pixels to process. Use an image under 50 megapixels.');
-  return new UploadError(
+    return new RefusedInput(413, 'The image has too many pixels to process. Use an image under 50 megapixels.');
+  return new RefusedInput(
     415,
     `The file could not be read as an image (it may be damaged or not really an image). ${ACCEPTED}`,
   );

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
 import { History, X } from 'lucide-react';
 import { toast } from 'sonner';
 import * as v from 'valibot';
@@ -22,7 +22,10 @@ import ChipsInput from './ChipsInput';
 import ConfirmDialog from './ConfirmDialog';
 import ImageUpload from './ImageUpload';
 import MarkdownEditor, { markdownPreview } from './MarkdownEditor';
+import Modal from './Modal';
+import { Loading } from '../Loading';
 import RichTextEditor from './RichTextEditor';
+import ToggleButton from './ToggleButton';
 
 const RevisionHistory = lazy(() => import('./RevisionHistory'));
 import './blog-admin.css';
@@ -120,7 +123,6 @@ export default function BlogFormDialog({
   const [slugChosen, setSlugChosen] = useState(() =>
     blog ? blog.publishedAt === null && blog.slug !== slugify(blog.title) : false,
   );
-  const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const dirty = !same(form, initial.current);
   const editing = current !== null;
@@ -132,10 +134,6 @@ export default function BlogFormDialog({
       : form.title.trim()
         ? slugify(form.title)
         : '';
-
-  useEffect(() => {
-    dialog.current?.showModal();
-  }, []);
 
   // Unsaved changes are not lost by leaving the page either.
   useEffect(() => {
@@ -264,32 +262,63 @@ export default function BlogFormDialog({
         {errors[name]}
       </p>
     ) : null;
+  /** A text field of the post: its label (* when required), input or textarea, hint and error, linked up. */
+  const textField = (
+    name: 'title' | 'excerpt' | 'author' | 'category' | 'metaTitle' | 'metaDescription' | 'publishAt',
+    label: string,
+    { required, rows, type = 'text', hint }: { required?: boolean; rows?: number; type?: string; hint?: string } = {},
+  ) => {
+    const control = {
+      id: fieldId(name),
+      value: form[name],
+      required,
+      maxLength: name === 'publishAt' ? undefined : BLOG_LIMITS[name],
+      'aria-invalid': errors[name] ? true : undefined,
+      'aria-describedby': [hint && `${id}-${name}-hint`, errorId(name)].filter(Boolean).join(' ') || undefined,
+      onChange: (event: ChangeEvent<HTMLInputElement & HTMLTextAreaElement>) => set(name, event.target.value),
+    };
+    return (
+      <div className="admin-field">
+        <label htmlFor={control.id}>
+          {required ? `${label} ` : label}
+          {required && <span aria-hidden="true">*</span>}
+        </label>
+        {rows ? <textarea {...control} rows={rows} /> : <input {...control} type={type} />}
+        {hint && (
+          <p id={`${id}-${name}-hint`} className="admin-hint">
+            {hint}
+          </p>
+        )}
+        {fieldError(name)}
+      </div>
+    );
+  };
+  const chips = (name: 'tags' | 'seoKeywords', label: string, placeholder: string, max: number) => (
+    <ChipsInput
+      label={label}
+      values={form[name]}
+      onChange={(values) => set(name, values)}
+      placeholder={placeholder}
+      max={max}
+    />
+  );
   const title = editing ? 'Edit Blog Post' : 'Create New Blog Post';
   const scheduled = !form.isPublished && form.publishAt.trim() !== '';
 
   return (
-    <dialog
-      ref={dialog}
-      className="blog-modal"
-      aria-labelledby={`${id}-heading`}
-      onCancel={(event) => {
-        event.preventDefault();
-        requestClose();
-      }}
-    >
+    <Modal className="blog-modal" labelledBy={`${id}-heading`} onCancel={requestClose}>
       <form className="blog-form" onSubmit={onSubmit} noValidate aria-busy={saving}>
         <header className="blog-form__head">
           <h2 id={`${id}-heading`}>{title}</h2>
           {current && (
-            <button
-              type="button"
-              className="admin-btn admin-btn--ghost blog-form__history"
-              aria-expanded={showHistory}
-              aria-controls={`${id}-history`}
-              onClick={() => setShowHistory((open) => !open)}
+            <ToggleButton
+              className="blog-form__history"
+              expanded={showHistory}
+              controls={`${id}-history`}
+              onToggle={() => setShowHistory((open) => !open)}
             >
               <History size={18} aria-hidden="true" /> History
-            </button>
+            </ToggleButton>
           )}
           <button type="button" className="blog-form__close" onClick={requestClose} aria-label="Close">
             <X size={22} aria-hidden="true" />
@@ -333,13 +362,7 @@ export default function BlogFormDialog({
           )}
           {showHistory && current && (
             <div id={`${id}-history`}>
-              <Suspense
-                fallback={
-                  <p className="admin-loading" role="status">
-                    Loading history...
-                  </p>
-                }
-              >
+              <Suspense fallback={<Loading text="Loading history..." />}>
                 <RevisionHistory
                   blog={current}
                   version={version}
@@ -366,22 +389,7 @@ export default function BlogFormDialog({
             </div>
           )}
 
-          <div className="admin-field">
-            <label htmlFor={fieldId('title')}>
-              Title <span aria-hidden="true">*</span>
-            </label>
-            <input
-              id={fieldId('title')}
-              type="text"
-              value={form.title}
-              required
-              maxLength={BLOG_LIMITS.title}
-              aria-invalid={errors.title ? true : undefined}
-              aria-describedby={errorId('title')}
-              onChange={(event) => set('title', event.target.value)}
-            />
-            {fieldError('title')}
-          </div>
+          {textField('title', 'Title', { required: true })}
 
           <div className="admin-field">
             <label htmlFor={fieldId('slug')}>Address</label>
@@ -412,22 +420,7 @@ export default function BlogFormDialog({
             {fieldError('slug')}
           </div>
 
-          <div className="admin-field">
-            <label htmlFor={fieldId('excerpt')}>
-              Excerpt <span aria-hidden="true">*</span>
-            </label>
-            <textarea
-              id={fieldId('excerpt')}
-              value={form.excerpt}
-              required
-              rows={3}
-              maxLength={BLOG_LIMITS.excerpt}
-              aria-invalid={errors.excerpt ? true : undefined}
-              aria-describedby={errorId('excerpt')}
-              onChange={(event) => set('excerpt', event.target.value)}
-            />
-            {fieldError('excerpt')}
-          </div>
+          {textField('excerpt', 'Excerpt', { required: true, rows: 3 })}
 
           <div className="admin-field content-field">
             <div className="content-field__head">
@@ -477,26 +470,8 @@ export default function BlogFormDialog({
           </div>
 
           <div className="blog-form__row">
-            <div className="admin-field">
-              <label htmlFor={fieldId('author')}>Author</label>
-              <input
-                id={fieldId('author')}
-                type="text"
-                value={form.author}
-                maxLength={BLOG_LIMITS.author}
-                onChange={(event) => set('author', event.target.value)}
-              />
-            </div>
-            <div className="admin-field">
-              <label htmlFor={fieldId('category')}>Category</label>
-              <input
-                id={fieldId('category')}
-                type="text"
-                value={form.category}
-                maxLength={BLOG_LIMITS.category}
-                onChange={(event) => set('category', event.target.value)}
-              />
-            </div>
+            {textField('author', 'Author')}
+            {textField('category', 'Category')}
           </div>
 
           <ImageUpload
@@ -509,50 +484,14 @@ export default function BlogFormDialog({
           {fieldError('featuredImage')}
 
           <div className="blog-form__row">
-            <ChipsInput
-              label="Tags"
-              values={form.tags}
-              onChange={(tags) => set('tags', tags)}
-              placeholder="Type a tag and press Enter"
-              max={MAX_TAGS}
-            />
-            <ChipsInput
-              label="SEO Keywords"
-              values={form.seoKeywords}
-              onChange={(keywords) => set('seoKeywords', keywords)}
-              placeholder="Type a keyword and press Enter"
-              max={MAX_KEYWORDS}
-            />
+            {chips('tags', 'Tags', 'Type a tag and press Enter', MAX_TAGS)}
+            {chips('seoKeywords', 'SEO Keywords', 'Type a keyword and press Enter', MAX_KEYWORDS)}
           </div>
 
-          <div className="admin-field">
-            <label htmlFor={fieldId('metaTitle')}>Meta Title</label>
-            <input
-              id={fieldId('metaTitle')}
-              type="text"
-              value={form.metaTitle}
-              maxLength={BLOG_LIMITS.metaTitle}
-              aria-describedby={`${id}-metaTitle-hint`}
-              onChange={(event) => set('metaTitle', event.target.value)}
-            />
-            <p id={`${id}-metaTitle-hint`} className="admin-hint">
-              Shown in search results and browser tabs. Leave empty to use the title.
-            </p>
-          </div>
-          <div className="admin-field">
-            <label htmlFor={fieldId('metaDescription')}>Meta Description</label>
-            <textarea
-              id={fieldId('metaDescription')}
-              value={form.metaDescription}
-              rows={2}
-              maxLength={BLOG_LIMITS.metaDescription}
-              aria-describedby={`${id}-metaDescription-hint`}
-              onChange={(event) => set('metaDescription', event.target.value)}
-            />
-            <p id={`${id}-metaDescription-hint`} className="admin-hint">
-              Leave empty to use the excerpt.
-            </p>
-          </div>
+          {textField('metaTitle', 'Meta Title', {
+            hint: 'Shown in search results and browser tabs. Leave empty to use the title.',
+          })}
+          {textField('metaDescription', 'Meta Description', { rows: 2, hint: 'Leave empty to use the excerpt.' })}
 
           <div className="blog-form__publish">
             <label className="blog-form__check">
@@ -563,23 +502,11 @@ export default function BlogFormDialog({
               />{' '}
               Publish immediately
             </label>
-            {!form.isPublished && (
-              <div className="admin-field">
-                <label htmlFor={fieldId('publishAt')}>Publish at</label>
-                <input
-                  id={fieldId('publishAt')}
-                  type="datetime-local"
-                  value={form.publishAt}
-                  aria-invalid={errors.publishAt ? true : undefined}
-                  aria-describedby={`${id}-publishAt-hint${errors.publishAt ? ` ${id}-publishAt-error` : ''}`}
-                  onChange={(event) => set('publishAt', event.target.value)}
-                />
-                <p id={`${id}-publishAt-hint`} className="admin-hint">
-                  Leave empty to keep the post a draft. A scheduled post goes live within a minute of this time.
-                </p>
-                {fieldError('publishAt')}
-              </div>
-            )}
+            {!form.isPublished &&
+              textField('publishAt', 'Publish at', {
+                type: 'datetime-local',
+                hint: 'Leave empty to keep the post a draft. A scheduled post goes live within a minute of this time.',
+              })}
           </div>
         </div>
 
@@ -606,6 +533,6 @@ export default function BlogFormDialog({
         }}
         onCancel={() => setConfirmClose(false)}
       />
-    </dialog>
+    </Modal>
   );
 }

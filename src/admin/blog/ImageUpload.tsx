@@ -2,9 +2,8 @@ import { useId, useState } from 'react';
 import { useDropzone, type FileRejection } from 'react-dropzone';
 import { ImagePlus, Trash2 } from 'lucide-react';
 import { MAX_UPLOAD_BYTES, UPLOAD_TYPES } from '../../schemas/blog';
-import { ApiError } from '../api';
 import { prepareForUpload } from './scale-image';
-import { uploadImage } from './upload';
+import { uploadFailure, uploadImage } from './upload';
 
 const rejectionText: Record<string, string> = {
   'file-too-large': 'The image is larger than 5 MB. Choose a smaller image.',
@@ -51,13 +50,7 @@ export default function ImageUpload({
       const answer = await uploadImage(await prepareForUpload(file));
       onChange(answer.imageUrl);
     } catch (cause) {
-      // A refused upload (the server's message) or a failure on the way (network, timeout).
-      const message = cause instanceof Error ? cause.message : String(cause);
-      setProblem(
-        cause instanceof ApiError && cause.status !== 0
-          ? `Failed to upload image: ${message}`
-          : `Error uploading image: ${message}`,
-      );
+      setProblem(uploadFailure(cause));
     } finally {
       setUploading(false);
       onBusyChange(false);

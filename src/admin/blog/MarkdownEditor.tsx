@@ -1,6 +1,7 @@
 import { useMemo, useState } from 'react';
 import createDOMPurify from 'dompurify';
 import { blogSanitizer, markdownToHtml } from '../../lib/blog-content';
+import ToggleButton from './ToggleButton';
 
 let sanitize: ((html: string) => string) | undefined;
 /** The same allow-list the server applies, run by DOMPurify in the browser. */
@@ -38,15 +39,14 @@ export default function MarkdownEditor({
         onChange={(event) => onChange(event.target.value)}
         spellCheck
       />
-      <button
-        type="button"
-        className="admin-btn admin-btn--ghost md-editor__toggle"
-        aria-expanded={preview}
-        aria-controls={`${id}-preview`}
-        onClick={() => setPreview((shown) => !shown)}
+      <ToggleButton
+        className="md-editor__toggle"
+        expanded={preview}
+        controls={`${id}-preview`}
+        onToggle={() => setPreview((shown) => !shown)}
       >
         {preview ? 'Hide Preview' : 'Show Preview'}
-      </button>
+      </ToggleButton>
       {preview && (
         <div id={`${id}-preview`} className="md-editor__preview post-preview" aria-label="Preview" role="region">
           {/* biome-ignore lint/security/noDangerouslySetInnerHtml: markdownPreview runs the HTML through DOMPurify with the blog allow-list */}

@@ -1,9 +1,12 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useState } from 'react';
 import { Check, ImagePlus, X } from 'lucide-react';
 import { BLOG_LIMITS, isBlankText } from '../../schemas/blog';
-import { api, ApiError } from '../api';
+import { api } from '../api';
 import { prepareForUpload } from './scale-image';
-import { uploadImage } from './upload';
+import { uploadFailure, uploadImage } from './upload';
+import Modal from './Modal';
+import Thumbnail from './Thumbnail';
+import { Loading } from '../Loading';
 
 interface LibraryImage {
   imageUrl: string;
@@ -25,7 +28,6 @@ export default function MediaPicker({
   onInsert: (image: { src: string; alt: string }) => void;
   onClose: () => void;
 }) {
-  const dialog = useRef<HTMLDialogElement>(null);
   const id = useId();
   const [images, setImages] = useState<LibraryImage[] | null>(null);
   const [loadProblem, setLoadProblem] = useState('');
@@ -36,7 +38,6 @@ export default function MediaPicker({
   const [uploadProblem, setUploadProblem] = useState('');
 
   useEffect(() => {
-    dialog.current?.showModal();
     let live = true;
     api<{ images: LibraryImage[] }>('/uploads')
       .then((answer) => live && setImages(answer.images))
@@ -62,12 +63,7 @@ export default function MediaPicker({
       ]);
       setChosen(answer.imageUrl);
     } catch (cause) {
-      const message = cause instanceof Error ? cause.message : String(cause);
-      setUploadProblem(
-        cause instanceof ApiError && cause.status !== 0
-          ? `Failed to upload image: ${message}`
-          : `Error uploading image: ${message}`,
-      );
+      setUploadProblem(uploadFailure(cause));
     } finally {
       setUploading(false);
     }
@@ -85,15 +81,7 @@ export default function MediaPicker({
   }
 
   return (
-    <dialog
-      ref={dialog}
-      className="media-picker"
-      aria-labelledby={`${id}-title`}
-      onCancel={(event) => {
-        event.preventDefault();
-        onClose();
-      }}
-    >
+    <Modal className="media-picker" labelledBy={`${id}-title`} onCancel={onClose}>
       <div className="media-picker__form">
         <header className="blog-form__head">
           <h2 id={`${id}-title`}>Insert an image</h2>
@@ -125,9 +113,7 @@ export default function MediaPicker({
             </p>
           )}
           {images === null ? (
-            <p className="admin-loading" role="status">
-              Loading images...
-            </p>
+            <Loading text="Loading images..." />
           ) : images.length === 0 ? (
             <p className="admin-hint">No images have been uploaded yet.</p>
           ) : (
@@ -140,13 +126,7 @@ export default function MediaPicker({
                     aria-pressed={chosen === image.imageUrl}
                     onClick={() => setChosen(image.imageUrl)}
                   >
-                    <img
-                      src={image.imageUrl.replace(/\.webp$/, '-w480.webp')}
-                      alt=""
-                      width={160}
-                      height={90}
-                      loading="lazy"
-                    />
+                    <Thumbnail src={image.imageUrl} width={160} height={90} />
                     <span className="visually-hidden">
                       Image {index + 1}
                       {image.uploadedAt ? `, uploaded ${new Date(image.uploadedAt).toLocaleString('en-AU')}` : ''}
@@ -203,6 +183,6 @@ export default function MediaPicker({
           </button>
         </footer>
       </div>
-    </dialog>
+    </Modal>
   );
 }

@@ -11,6 +11,7 @@ import {
 import { api, ApiError } from '../api';
 import ConfirmDialog from './ConfirmDialog';
 import { markdownPreview, sanitizeInBrowser } from './MarkdownEditor';
+import { Loading } from '../Loading';
 
 const when = (iso: string) => new Date(iso).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -90,9 +91,7 @@ export default function RevisionHistory({
         </p>
       )}
       {revisions === null && !problem ? (
-        <p className="admin-loading" role="status">
-          Loading history...
-        </p>
+        <Loading text="Loading history..." />
       ) : (
         <ol className="revisions__list" role="list">
           {revisions?.map((revision) => (

@@ -15,3 +15,11 @@ export async function uploadImage(file: File): Promise<UploadResponse> {
     throw new ApiError('The upload was not accepted. Please try again.', 200, [], false, answer);
   return parsed.output;
 }
+
+/** What the editor is told when an upload fails: refused by the server, or lost on the way (network, timeout). */
+export function uploadFailure(cause: unknown): string {
+  const message = cause instanceof Error ? cause.message : String(cause);
+  return cause instanceof ApiError && cause.status !== 0
+    ? `Failed to upload image: ${message}`
+    : `Error uploading image: ${message}`;
+}

@@ -1,3 +1,4 @@
+import { ChoiceBox } from './ChoiceBox';
 import { toggleCategory, type QuoteCategory, type QuoteCourse } from './steps';
 import type { StepProps } from './step-props';
 
@@ -13,18 +14,15 @@ export function CategoriesStep({
       <legend className="choice-set__legend">Choose the industries you have worked in (one or more).</legend>
       <ul className="choice-grid" role="list">
         {categories.map((category) => (
-          <li key={category.slug}>
-            <label className="choice">
-              <input
-                type="checkbox"
-                name="selectedCategories"
-                value={category.slug}
-                checked={draft.selectedCategories.includes(category.slug)}
-                onChange={() => update(toggleCategory(draft, category.slug, courses))}
-              />
-              <span>{category.name}</span>
-            </label>
-          </li>
+          <ChoiceBox
+            key={category.slug}
+            name="selectedCategories"
+            value={category.slug}
+            checked={draft.selectedCategories.includes(category.slug)}
+            onChange={() => update(toggleCategory(draft, category.slug, courses))}
+          >
+            <span>{category.name}</span>
+          </ChoiceBox>
         ))}
       </ul>
     </fieldset>

@@ -3,21 +3,16 @@ import { LIMITS } from '../../schemas/inquiry';
 import { searchCourses, type SearchableCourse } from '../../lib/course-search';
 import { loadSearchCourses } from '../../lib/search-data';
 import { Field } from '../fields';
+import { ChoiceBox } from './ChoiceBox';
 import { coursesFor, toggleCourse, type QuoteCategory, type QuoteCourse } from './steps';
-import type { StepProps } from './step-props';
+import { bindField, type StepProps } from './step-props';
 
 /**
  * Step 3: the qualifications of the chosen categories (all of them when none is chosen), a filter that
  * also finds job names once the shared search data has loaded, "Not sure", and the experience and goals.
  */
-export function CoursesStep({
-  draft,
-  update,
-  errors,
-  fieldId,
-  categories,
-  courses,
-}: StepProps & { categories: QuoteCategory[]; courses: QuoteCourse[] }) {
+export function CoursesStep(props: StepProps & { categories: QuoteCategory[]; courses: QuoteCourse[] }) {
+  const { draft, update, fieldId, categories, courses } = props;
   const [filter, setFilter] = useState('');
   // Every course with its job names, fetched when the filter is first used (then "carpenter" finds courses too).
   const [searchable, setSearchable] = useState<SearchableCourse[] | null>(null);
@@ -81,23 +76,21 @@ export function CoursesStep({
               <h3 className="course-group__title">{categoryName.get(slug) ?? slug}</h3>
               <ul className="course-list" role="list">
                 {list.map((course) => (
-                  <li key={course.code}>
-                    <label className="choice choice--course">
-                      <input
-                        type="checkbox"
-                        name="selectedCourses"
-                        value={course.code}
-                        checked={selected.includes(course.code)}
-                        onChange={() => update(toggleCourse(draft, course.code))}
-                      />
-                      <span>
-                        <span className="choice__title">{course.title}</span>
-                        <span className="choice__meta">
-                          {course.code} · {course.level}
-                        </span>
+                  <ChoiceBox
+                    key={course.code}
+                    className="choice choice--course"
+                    name="selectedCourses"
+                    value={course.code}
+                    checked={selected.includes(course.code)}
+                    onChange={() => update(toggleCourse(draft, course.code))}
+                  >
+                    <span>
+                      <span className="choice__title">{course.title}</span>
+                      <span className="choice__meta">
+                        {course.code} · {course.level}
                       </span>
-                    </label>
-                  </li>
+                    </span>
+                  </ChoiceBox>
                 ))}
               </ul>
             </div>
@@ -107,8 +100,7 @@ export function CoursesStep({
       </fieldset>
       <div className="form-grid quote__about">
         <Field
-          id={fieldId('experience')}
-          name="experience"
+          {...bindField(props, 'experience')}
           label="Your experience (optional)"
           hint={
             draft.notSure
@@ -118,21 +110,14 @@ export function CoursesStep({
           multiline
           rows={4}
           maxLength={LIMITS.longText}
-          value={draft.experience}
-          onChange={(experience) => update({ experience })}
-          error={errors.experience}
         />
         <Field
-          id={fieldId('goals')}
-          name="goals"
+          {...bindField(props, 'goals')}
           label="Your goals (optional)"
           hint="What the qualification would help you do."
           multiline
           rows={4}
           maxLength={LIMITS.longText}
-          value={draft.goals}
-          onChange={(goals) => update({ goals })}
-          error={errors.goals}
         />
       </div>
     </>

@@ -1,0 +1,8 @@
+/** The status line shown while something loads. */
+export function Loading({ text = 'Loading...' }: { text?: string }) {
+  return (
+    <p className="admin-loading" role="status">
+      {text}
+    </p>
+  );
+}
