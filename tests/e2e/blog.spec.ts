@@ -10,6 +10,15 @@ const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
 const signInTo = async (page: Page, path: string) => signInWithForm(page, await createStaff('blog'), path);
 
+/** Opens the new-post dialog and fills its title and excerpt. */
+async function newPost(page: Page, title: string, excerpt: string) {
+  await page.getByRole('button', { name: 'New Blog Post' }).click();
+  const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+  await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+  await modal.getByLabel('Excerpt').fill(excerpt);
+  return modal;
+}
+
 async function axe(page: Page) {
   const results = await new AxeBuilder({ page }).withTags(AXE_TAGS).analyze();
   return results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(', ')}`);
@@ -348,10 +357,7 @@ test.describe('Blog workflow', () => {
       test.setTimeout(120_000);
       const auth = await staffOnBlogs(page);
       const title = `Scheduled ${testInfo.project.name} ${Date.now()}`;
-      await page.getByRole('button', { name: 'New Blog Post' }).click();
-      const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
-      await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-      await modal.getByLabel('Excerpt').fill('Goes live by itself.');
+      const modal = await newPost(page, title, 'Goes live by itself.');
       await modal.getByRole('textbox', { name: 'Content' }).click();
       await page.keyboard.type('Written ahead of time.');
       // 20 seconds from now, in the browser's own time zone (the field holds local time).
@@ -481,10 +487,7 @@ test.describe('Blog workflow', () => {
     test.setTimeout(90_000);
     await staffOnBlogs(page);
     const title = `Kept draft ${testInfo.project.name} ${Date.now()}`;
-    await page.getByRole('button', { name: 'New Blog Post' }).click();
-    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
-    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-    await modal.getByLabel('Excerpt').fill('Typed before the browser went away.');
+    const modal = await newPost(page, title, 'Typed before the browser went away.');
     await modal.getByRole('textbox', { name: 'Content' }).click();
     await page.keyboard.type('Half a paragraph');
 
@@ -517,10 +520,7 @@ test.describe('Blog workflow', () => {
     test.setTimeout(120_000);
     const auth = await staffOnBlogs(page);
     const title = `Toolbar ${testInfo.project.name} ${Date.now()}`;
-    await page.getByRole('button', { name: 'New Blog Post' }).click();
-    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
-    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-    await modal.getByLabel('Excerpt').fill('Every tool once.');
+    const modal = await newPost(page, title, 'Every tool once.');
     const editor = modal.getByRole('textbox', { name: 'Content' });
     await editor.click();
     await modal.getByRole('button', { name: 'Heading', exact: true }).click();
