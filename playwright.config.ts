@@ -37,6 +37,9 @@ export default defineConfig({
   // two or three in a row before they show anything.
   expect: { timeout: 10_000 },
   reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  // Playwright empties its output folder when it starts: a folder of its own keeps the server's log and the unit
+  // report scripts/test-all.sh writes next to it.
+  outputDir: 'test-results/e2e',
   use: { baseURL, trace: 'retain-on-failure', launchOptions },
   projects: [
     { name: 'desktop', testIgnore: LATER, grepInvert: [PHONE_ONLY, AFTER_OTHERS], use: desktop },
