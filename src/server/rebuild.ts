@@ -9,6 +9,8 @@ import { dataStore } from './blobs.ts';
 import { triggerRebuild } from './settings.ts';
 
 const KEY = 'rebuild/latest';
+/** How long after a request the local hook may still be finishing an earlier build before it starts this one. */
+const LOST_AFTER_MS = 60_000;
 
 const RecordSchema = v.object({
   requestedAt: v.pipe(v.string(), v.isoTimestamp()),
@@ -111,6 +113,12 @@ export async function rebuildStatus(currentDeployId?: string): Promise<RebuildSt
     const status = v.parse(LocalStatusSchema, await response.json());
     const after = (time?: string) => Boolean(time && time >= record.requestedAt);
     if (status.state === 'building') return { ...base, state: 'building' };
+    // The local hook starts a build as soon as it is asked. Idle, or no build since the request a minute on, means
+    // the request was lost: `npm start` was restarted (the hook keeps no state) before the build ran.
+    const waited = Date.now() - Date.parse(record.requestedAt) > LOST_AFTER_MS;
+    if (status.state === 'idle' || (!after(status.startedAt) && waited)) {
+      return { ...base, state: 'failed', message: 'the local server was restarted before it ran' };
+    }
     if (status.state === 'live' && after(status.startedAt)) {
       return { ...base, state: 'live', finishedAt: status.finishedAt, durationMs: status.durationMs };
     }

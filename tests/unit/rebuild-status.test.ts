@@ -1,0 +1,70 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startBlobs } from './helpers/blobs';
+import { dataStore } from '../../src/server/blobs';
+import { rebuildStatus } from '../../src/server/rebuild';
+
+/** The local build hook of `npm start`, answering its status with whatever the test sets. */
+let hookStatus: Record<string, unknown> = { state: 'idle' };
+let hook: Server;
+let blobs: Awaited<ReturnType<typeof startBlobs>>;
+
+beforeAll(async () => {
+  blobs = await startBlobs();
+  hook = createServer((_request, response) => {
+    response.setHeader('content-type', 'application/json');
+    response.end(JSON.stringify(hookStatus));
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  vi.stubEnv('LOCAL_BUILD_HOOK_URL', `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`);
+  vi.stubEnv('LOCAL_BUILD_HOOK_TOKEN', 'secret');
+  vi.stubEnv('BUILD_HOOK_URL', '');
+});
+afterEach(() => vi.useRealTimers());
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  hook.close();
+  await blobs.stop();
+});
+
+const requestAt = (requestedAt: string) =>
+  dataStore('catalogue').setJSON('rebuild/latest', {
+    requestedAt,
+    requestedBy: 'sam',
+    via: 'local',
+    outcome: 'started',
+  });
+
+describe('the state of the latest local rebuild', () => {
+  it('is building, then live once a build that started after the request has finished', async () => {
+    await requestAt('2026-11-23T10:00:00.000Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-23T10:00:05.000Z') });
+    hookStatus = { state: 'building', startedAt: '2026-11-23T10:00:01.000Z' };
+    expect(await rebuildStatus()).toMatchObject({ state: 'building' });
+    hookStatus = { state: 'live', startedAt: '2026-11-23T10:00:01.000Z', finishedAt: '2026-11-23T10:01:00.000Z' };
+    expect(await rebuildStatus()).toMatchObject({ state: 'live', finishedAt: '2026-11-23T10:01:00.000Z' });
+  });
+
+  it('stays requested while an earlier build finishes, for a minute', async () => {
+    await requestAt('2026-11-23T10:00:00.000Z');
+    hookStatus = { state: 'live', startedAt: '2026-11-23T09:59:00.000Z', finishedAt: '2026-11-23T10:00:02.000Z' };
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-23T10:00:30.000Z') });
+    expect(await rebuildStatus()).toMatchObject({ state: 'requested' });
+  });
+
+  it('says the request was lost when the server restarted before the build ran', async () => {
+    await requestAt('2026-11-23T10:00:00.000Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-23T10:00:10.000Z') });
+    hookStatus = { state: 'idle' };
+    expect(await rebuildStatus()).toMatchObject({
+      state: 'failed',
+      requestedBy: 'sam',
+      message: 'the local server was restarted before it ran',
+    });
+    // No build since the request, and a minute has passed: lost too.
+    hookStatus = { state: 'live', startedAt: '2026-11-23T09:59:00.000Z', finishedAt: '2026-11-23T09:59:58.000Z' };
+    vi.setSystemTime(new Date('2026-11-23T10:01:30.000Z'));
+    expect(await rebuildStatus()).toMatchObject({ state: 'failed' });
+  });
+});
