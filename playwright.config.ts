@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { launchOptions } from './scripts/chromium.mjs';
+import { testLaunchOptions as launchOptions } from './scripts/chromium.mjs';
 
 const port = Number(process.env.E2E_PORT ?? 8888);
 const baseURL = process.env.E2E_BASE_URL ?? `http://localhost:${port}`;
@@ -40,7 +40,9 @@ export default defineConfig({
   // Playwright empties its output folder when it starts: a folder of its own keeps the server's log and the unit
   // report scripts/test-all.sh writes next to it.
   outputDir: 'test-results/e2e',
-  use: { baseURL, trace: 'retain-on-failure', launchOptions },
+  // A trace records every step with screenshots, which costs the browser a tenth of its CPU; only a retry records
+  // one (a failure keeps its page snapshot and error context either way, and a retried test counts as failed).
+  use: { baseURL, trace: 'on-first-retry', launchOptions },
   projects: [
     { name: 'desktop', testIgnore: LATER, grepInvert: [PHONE_ONLY, AFTER_OTHERS], use: desktop },
     {
