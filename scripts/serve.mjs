@@ -30,8 +30,8 @@ const env = {
   ...(await prepareLocalEnv()),
   ASTRO_TELEMETRY_DISABLED: '1',
   BROWSER: 'none',
-  // The CLI runs every function call in a fresh worker thread that loads the function's code again; Node's on-disk
-  // compile cache spares it compiling the same files each time.
+  // Each new function instance (a worker thread, see patches/) compiles the CLI's runtime and the function's code;
+  // Node's on-disk compile cache spares it compiling the same files again.
   NODE_COMPILE_CACHE:
     process.env.NODE_COMPILE_CACHE ?? new URL('../node_modules/.cache/node-compile-cache', import.meta.url).pathname,
   // Functions purge cached answers through the local CDN stand-in (src/server/cdn.ts).
