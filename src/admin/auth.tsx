@@ -1,7 +1,7 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
 import type { PublicUser } from '../schemas/auth';
 import { api, ApiError } from './api';
-import { clearSession, LOGIN_PATH, readSession, writeSession } from './session';
+import { clearSession, LOGIN_PATH, markSigningOut, readSession, writeSession } from './session';
 
 /** A failed login without a message from the server (docs/texts.md). */
 export const LOGIN_FAILED = 'Login failed. Please try again.';
@@ -75,7 +75,9 @@ export function AuthProvider({ children }: { children: ReactNode }) {
 
   const logout = useCallback(async () => {
     // Revoke on the server (best effort), forget locally whatever the answer, and go to the login page
-    // (replacing history, so Back does not reopen an admin page).
+    // (replacing history, so Back does not reopen an admin page). The page's other calls may meet the revoked
+    // token meanwhile; they no longer redirect (with a "next" back to this page).
+    markSigningOut();
     await api('/auth/logout', { method: 'POST', endSessionOn401: false }).catch(() => {});
     clearSession();
     location.replace(LOGIN_PATH);

@@ -44,8 +44,18 @@ export function safeNext(next: string | null | undefined): string {
   return next;
 }
 
+let signingOut = false;
+/**
+ * Called when the staff member chose Logout: the page is about to go to the plain login page, so a call of the
+ * same page that meets the now revoked token (401) must not send them to the login page "to come back here".
+ */
+export function markSigningOut(): void {
+  signingOut = true;
+}
+
 /** Goes to the login page, replacing history and remembering where the visitor wanted to go. */
 export function redirectToLogin(from: string = location.pathname + location.search): void {
+  if (signingOut) return;
   const next = safeNext(from);
   location.replace(
     next === HOME_PATH && !from.startsWith(HOME_PATH) ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(next)}`,

@@ -9,6 +9,7 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import LoginPage from '../../src/admin/LoginPage';
 import AdminApp from '../../src/admin/AdminApp';
 import DashboardPage from '../../src/admin/DashboardPage';
+import AdminShell from '../../src/admin/AdminShell';
 import { AuthProvider } from '../../src/admin/auth';
 import { writeSession } from '../../src/admin/session';
 import { NOT_FOR_ROLE } from '../../src/lib/roles';
@@ -117,6 +118,42 @@ describe('dashboard statistics', () => {
     );
     expect(calls.filter((p) => p === '/api/admin/dashboard-stats')).toHaveLength(2);
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('Logout', () => {
+  it('goes to the plain login page even when a call of the page meets the revoked token first', async () => {
+    signIn('admin');
+    const replace = vi.fn();
+    vi.stubGlobal('location', { ...window.location, pathname: '/admin/dashboard', search: '', replace });
+    let answerReadiness: (response: Response) => void = () => {};
+    const calls = routeFetch({
+      '/api/auth/verify': () => jsonAnswer(200, { valid: true }),
+      '/api/admin/dashboard-stats': () => jsonAnswer(200, STATS),
+      '/api/admin/launch-readiness': () =>
+        new Promise<Response>((resolve) => {
+          answerReadiness = resolve;
+        }) as unknown as Response,
+      '/api/auth/logout': () => {
+        // The server has revoked the token: the launch check still under way now meets a 401.
+        answerReadiness(jsonAnswer(401, { message: 'Session expired' }));
+        return jsonAnswer(200, { message: 'Logged out' });
+      },
+    });
+    render(
+      <QueryClientProvider client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <AuthProvider>
+          <AdminShell title="Dashboard">
+            <DashboardPage />
+          </AdminShell>
+        </AuthProvider>
+      </QueryClientProvider>,
+    );
+    await waitFor(() => expect(calls).toContain('/api/admin/launch-readiness'));
+    fireEvent.click(screen.getByRole('button', { name: 'Logout' }));
+    await waitFor(() => expect(replace).toHaveBeenCalled());
+    expect(replace.mock.calls).toEqual([['/admin/login']]);
+    expect(localStorage.getItem('token')).toBeNull();
   });
 });
 
