@@ -7,10 +7,9 @@
 # died before reporting all count as failed.
 #
 # Order, for speed on a small machine: the end-to-end server starts first, because building the site is
-# the longest single step; the unit tests run meanwhile. Playwright starts once both are done. The type check
-# and the lint run beside the end-to-end tests at a lower priority: they take the CPU the browser tests leave
-# idle, mostly at their end, where the last projects run one test at a time. (The type check follows the build
-# because both write Astro's generated files.) Set E2E_BASE_URL to test a server that is already running instead.
+# the longest single step; the unit tests run meanwhile, and the type check follows the build (both
+# write Astro's generated files, so they do not run at the same time). Playwright starts once all three
+# are done. Set E2E_BASE_URL to test a server that is already running instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export ASTRO_TELEMETRY_DISABLED=1
@@ -57,6 +56,18 @@ server_up() { # waits until the server answers; fails if it exits or takes longe
   done
 }
 
+# Type check, after the build (in the background, while the unit tests run).
+(
+  server_up
+  echo "the site answered after $((SECONDS - build_started)) s"
+  check_started=$SECONDS
+  astro check
+  status=$?
+  echo "astro check took $((SECONDS - check_started)) s"
+  exit $status
+) > test-results/check.log 2>&1 &
+check=$!
+
 echo "== Unit tests (vitest) =="
 unit_started=$SECONDS
 # Every core: the site build shares them only for its first minute or two (vitest's default leaves one idle).
@@ -65,18 +76,14 @@ count test-results/unit.json \
   "[r.numPassedTests, r.numFailedTests + r.numPendingTests + r.numTodoTests + (r.success === false && r.numFailedTests === 0 ? 1 : 0)]" "unit"
 took "unit tests" "SECONDS - unit_started"
 
-# Type check, then format, lint and dead code (Biome, knip): in the background, niced, while the browser tests run.
-(
-  server_up
-  echo "the site answered after $((SECONDS - build_started)) s"
-  check_started=$SECONDS
-  nice -n 10 astro check
-  echo $? > test-results/check.status
-  echo "astro check took $((SECONDS - check_started)) s"
-  nice -n 10 npm run -s lint > test-results/lint.log 2>&1
-  echo $? > test-results/lint.status
-) > test-results/check.log 2>&1 &
-check=$!
+echo "== Type check (astro check) =="
+wait "$check"
+check_status=$?
+cat test-results/check.log
+if [[ $check_status -eq 0 ]]; then passed=$((passed + 1)); echo ">> type check: passed"; else failed=$((failed + 1)); echo ">> type check: FAILED"; fi
+
+echo "== Format, lint and dead code (Biome, knip) =="
+if npm run -s lint; then passed=$((passed + 1)); echo ">> lint: passed"; else failed=$((failed + 1)); echo ">> lint: FAILED"; fi
 
 echo "== End-to-end tests (Playwright, chromium desktop + phone) =="
 if server_up; then
@@ -97,15 +104,6 @@ else
   echo ">> e2e: the server did not start; the end of its log:"
   tail -n 40 test-results/server.log
 fi
-
-echo "== Type check (astro check) =="
-wait "$check"
-cat test-results/check.log
-if [[ "$(cat test-results/check.status 2>/dev/null)" == 0 ]]; then passed=$((passed + 1)); echo ">> type check: passed"; else failed=$((failed + 1)); echo ">> type check: FAILED"; fi
-
-echo "== Format, lint and dead code (Biome, knip) =="
-cat test-results/lint.log 2>/dev/null
-if [[ "$(cat test-results/lint.status 2>/dev/null)" == 0 ]]; then passed=$((passed + 1)); echo ">> lint: passed"; else failed=$((failed + 1)); echo ">> lint: FAILED"; fi
 
 took "everything" "SECONDS - started"
 echo "$passed passed, $failed failed"
