@@ -42,6 +42,8 @@ if [[ -z "${E2E_BASE_URL:-}" ]]; then
     echo "== Building and starting the site for the end-to-end tests (in the background, log in test-results/server.log) =="
     setsid node scripts/serve.mjs --port "$port" > test-results/server.log 2>&1 &
     server=$!
+    # Tests that would restore the served site after changing it (a catalogue rebuild) skip that: it stops now.
+    export E2E_SERVER_STOPS_AFTER_RUN=1
     # Stop the server and everything it started (the Netlify CLI, its functions) however this script ends.
     trap '[[ -n "$server" ]] && kill -TERM -- "-$server" 2>/dev/null; wait 2>/dev/null' EXIT
   fi
