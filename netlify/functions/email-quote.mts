@@ -3,8 +3,8 @@ import { methodNotAllowed } from '../../src/server/http';
 import { acceptInquiry, parseFormSubmission, refuse } from '../../src/server/form-request';
 import { ELAPSED_FIELD, HONEYPOT_FIELD, QuoteSchema } from '../../src/schemas/inquiry';
 import { loadCatalogue } from '../../src/server/catalogue';
-import { consentsFrom } from '../../src/server/inquiries';
-import { matchCodes, resultFor } from '../../src/server/quote-result';
+import { consentsFrom, updateInquiry } from '../../src/server/inquiries';
+import { matchCodes, resultOfQuote } from '../../src/server/quote-result';
 
 /**
  * POST /api/email/quote (docs/routes.md): the five-step free quote. The chosen categories and
@@ -47,14 +47,23 @@ export default async (request: Request, context: Context) => {
           const course = courseByCode.get(code)!;
           return { code, title: course.title, level: course.level, category: course.category.slug };
         }),
-        matches: matchCodes(quote),
       },
       consents: consentsFrom(quote),
     },
     context,
     'Thank you for your quote request. We will reply within 24 hours.',
-    // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries).
-    (record) => ({ result: resultFor(record.quote?.matches ?? [], record.quote?.selectedCourses ?? []) }),
+    {
+      // Only once the quote is stored: the indicative matches, kept on the record for the e-mail and the inbox.
+      // If matching fails, the lead is kept all the same and simply has no suggestions.
+      enrich: (record) => {
+        const matches = matchCodes(quote);
+        return updateInquiry(record.id, (current) =>
+          current.quote ? { ...current, quote: { ...current.quote, matches } } : null,
+        );
+      },
+      // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries).
+      extra: (record) => ({ result: resultOfQuote(record.quote) }),
+    },
   );
 };
 

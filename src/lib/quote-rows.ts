@@ -34,7 +34,9 @@ function plain(value: unknown): string | null {
  */
 export function quoteRows(quote: StoredQuoteLike): QuoteRow[] {
   return QUOTE_LABELLED_FIELDS.flatMap(({ field, label }) => {
-    const text = field in SHOWN_AS ? SHOWN_AS[field](quote) : plain((quote as Record<string, unknown>)[field]);
+    const text = Object.hasOwn(SHOWN_AS, field)
+      ? SHOWN_AS[field](quote)
+      : plain((quote as Record<string, unknown>)[field]);
     return text === null ? [] : [{ field, label, text, empty: text === NOT_GIVEN }];
   });
 }

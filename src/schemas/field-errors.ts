@@ -13,7 +13,7 @@ export function issuesToFieldErrors(
   for (const issue of issues) {
     const keys = (issue.path ?? []).slice(0, depth).map((item) => String(item.key));
     const field = keys.join('.');
-    if (field) errors[field] ??= issue.message;
+    if (field && !Object.hasOwn(errors, field)) errors[field] = issue.message;
   }
   return errors;
 }

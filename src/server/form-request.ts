@@ -70,16 +70,26 @@ export async function parseFormSubmission<S extends v.GenericSchema>(request: Re
 }
 
 /**
- * Stores the inquiry, then sends its e-mails. The answer is success once the inquiry is stored,
- * whatever happens to the mail (a failed send is retried by the scheduled mail-retry function).
- * Where the platform offers waitUntil, mail goes out after the answer, so the visitor does not wait.
+ * Stores the inquiry first, before anything is computed from it, so no lead is ever lost to a bug in what
+ * follows (DESIGN "Forms store first, then mail"). Then, best-effort: `enrich` adds what is derived from the
+ * submission (the quote's indicative matches), the e-mails go out, and `extra` adds to the answer. A failure
+ * in any of these is logged (kind and id only, never the visitor's words) and the visitor still hears
+ * success, with what could be made. A failed send is retried by the scheduled mail-retry function; where the
+ * platform offers waitUntil, mail goes out after the answer, so the visitor does not wait.
  */
 export async function acceptInquiry(
   input: NewInquiry,
   context: { waitUntil?: (promise: Promise<unknown>) => void } | undefined,
   message: string,
-  /** More for the answer, made from the stored record (the quote's indicative result). */
-  extra?: (record: InquiryRecord) => Record<string, unknown>,
+  {
+    enrich,
+    extra,
+  }: {
+    /** Derived data stored on the record once it is safe (the quote's matches); returns the updated record. */
+    enrich?: (record: InquiryRecord) => Promise<InquiryRecord | null>;
+    /** More for the answer, made from the stored record (the quote's indicative result). */
+    extra?: (record: InquiryRecord) => Record<string, unknown>;
+  } = {},
 ) {
   let record: InquiryRecord;
   try {
@@ -91,11 +101,27 @@ export async function acceptInquiry(
       { status: 503 },
     );
   }
+  if (enrich) {
+    try {
+      record = (await enrich(record)) ?? record;
+    } catch (error) {
+      console.error(`[inquiries] inquiry ${record.id} is stored; adding its derived data failed:`, errorName(error));
+    }
+  }
   const mail = sendNewInquiryMail(record).catch((error) => {
     // Already stored with its e-mails held; the retry job takes them over once the hold runs out.
-    console.error(`[mail] sending for inquiry ${record.id} failed:`, error);
+    console.error(`[mail] sending for inquiry ${record.id} failed:`, errorName(error));
   });
   if (typeof context?.waitUntil === 'function') context.waitUntil(mail);
   else await mail;
-  return json({ ...extra?.(record), success: true, message, id: record.id });
+  let more: Record<string, unknown> = {};
+  try {
+    more = extra?.(record) ?? {};
+  } catch (error) {
+    console.error(`[inquiries] inquiry ${record.id} is stored; its answer extras failed:`, errorName(error));
+  }
+  return json({ ...more, success: true, message, id: record.id });
 }
+
+/** What a log line says of an error: its kind and message, never a stack that may quote the visitor's input. */
+const errorName = (error: unknown) => (error instanceof Error ? `${error.name}: ${error.message}` : String(error));

@@ -11,7 +11,7 @@ import {
   type MailDelivery,
   type MailKind,
 } from './inquiries';
-import { resultFor } from './quote-result';
+import { resultOfQuote } from './quote-result';
 import { quoteRows } from '../lib/quote-rows';
 
 /**
@@ -151,7 +151,7 @@ export const textDocument = (paragraphs: string[], rows: Row[] = []) =>
  * usually supports it and what RPL cannot give for it (from the catalogue, never from the visitor's text).
  */
 export function quoteChecklist(record: InquiryRecord): { text: string; html: string } {
-  const items = resultFor(record.quote?.matches ?? [], record.quote?.selectedCourses ?? []);
+  const items = resultOfQuote(record.quote);
   if (!items.length) return { text: '', html: '' };
   const title = 'Your indicative result';
   const caveat =

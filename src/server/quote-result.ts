@@ -18,3 +18,11 @@ export function resultFor(codes: readonly string[], selectedCourses: readonly st
   });
   return resultItems(matches, regulatory);
 }
+
+/**
+ * The result of a stored quote: its stored matches, or, when none could be worked out (matching failed
+ * after the quote was stored), the courses the visitor chose.
+ */
+export const resultOfQuote = (
+  quote: { matches?: readonly string[]; selectedCourses?: readonly string[] } | undefined,
+) => resultFor(quote?.matches ?? quote?.selectedCourses ?? [], quote?.selectedCourses ?? []);

@@ -13,8 +13,8 @@ export function parseQuery<S extends Schema>(
   schema: S,
   url: URL,
 ): { ok: true; data: v.InferOutput<S> } | { ok: false; response: Response } {
-  const raw: Record<string, string> = {};
-  for (const [key, value] of url.searchParams) raw[key] = value;
+  // Own properties only, whatever the name: `?__proto__=x` is a parameter like any other, not a prototype.
+  const raw: Record<string, string> = Object.fromEntries(url.searchParams);
   const result = v.safeParse(schema, raw);
   if (result.success) return { ok: true, data: result.output };
   const errors = issuesToErrors(result.issues);

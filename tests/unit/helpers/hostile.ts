@@ -206,6 +206,8 @@ export const NASTY_STRINGS: readonly string[] = [
   'prototype',
   'toString',
   'hasOwnProperty',
+  'valueOf',
+  'I worked as a constructor for ten years',
   'NaN',
   'Infinity',
   '-1',
