@@ -1,5 +1,6 @@
 #!/usr/bin/env node
-// Rebuilds content/courses.json (the published catalogue facts) from the shared qualification review and
+// Rebuilds content/courses.json (the published catalogue facts) from the qualification review kept in
+// content/qualifications-review.json (a copy of the review the team received; pass a newer file to re-import) and
 // our own source checks in content/qualification-checks.json, keeping the featured flags chosen in
 // content/course-details/.
 //
@@ -19,7 +20,7 @@ import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 const args = process.argv.slice(2);
 const flag = args.indexOf('--review-date');
 const reviewDateArg = flag >= 0 ? args.splice(flag, 2)[1] : undefined;
-const source = args[0] ?? new URL('../../shared/data/qualifications.json', import.meta.url).pathname;
+const source = args[0] ?? new URL('../content/qualifications-review.json', import.meta.url).pathname;
 const reviewDate = reviewDateArg ?? statSync(source).mtime.toISOString().slice(0, 10);
 if (!/^\d{4}-\d{2}-\d{2}$/.test(reviewDate)) throw new Error(`--review-date must be YYYY-MM-DD, not ${reviewDate}`);
 

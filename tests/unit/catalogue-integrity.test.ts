@@ -3,6 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import courses from '../../content/courses.json';
+import reviewJson from '../../content/qualifications-review.json';
 import checksJson from '../../content/qualification-checks.json';
 import * as v from 'valibot';
 import { courseFactsSchema, formatCheckedOn, isUrl, registerUrl } from '../../src/lib/course-facts';
@@ -37,33 +38,27 @@ interface Published {
   replaces?: string[];
 }
 
-// The shared review sits beside the checkout (../shared) or beside a worktree folder (../../shared); absent elsewhere.
-const sharedFile = ['../../../shared/data/qualifications.json', '../../../../shared/data/qualifications.json']
-  .map((path) => new URL(path, import.meta.url))
-  .find((url) => existsSync(url));
-const shared: SharedFact[] = sharedFile ? JSON.parse(readFileSync(sharedFile, 'utf8')) : [];
+// The qualifications review the catalogue was imported from, kept in the repository (content/).
+const shared = reviewJson as SharedFact[];
 const published = courses as Published[];
 const publishedCodes = new Set(published.map((c) => c.code));
 const checks = new Map((checksJson as Check[]).map((c) => [c.code, c]));
 const REVIEW_SOURCE = 'qualifications review in shared facts file';
 
 describe('published qualifications (shared facts file against content)', () => {
-  it.runIf(shared.length > 0)(
-    'never publishes a code the review found invalid, superseded or unconfirmed, unless we confirmed it current in a source',
-    () => {
-      for (const fact of shared.filter((f) => f.status && f.status !== 'current')) {
-        if (!publishedCodes.has(fact.code)) continue;
-        const check = checks.get(fact.code);
-        expect(check?.status, `${fact.code} is ${fact.status} in the review`).toBe('current');
-        expect(isUrl(check!.source), `${fact.code} was confirmed against a web source`).toBe(true);
-      }
-      for (const code of ['ICT50119', 'TAE50222', 'SHB80121', 'TLI50221', 'PSP20116', 'PSP40116', 'PSP50116']) {
-        expect(publishedCodes.has(code), code).toBe(false);
-      }
-    },
-  );
+  it('never publishes a code the review found invalid, superseded or unconfirmed, unless we confirmed it current in a source', () => {
+    for (const fact of shared.filter((f) => f.status && f.status !== 'current')) {
+      if (!publishedCodes.has(fact.code)) continue;
+      const check = checks.get(fact.code);
+      expect(check?.status, `${fact.code} is ${fact.status} in the review`).toBe('current');
+      expect(isUrl(check!.source), `${fact.code} was confirmed against a web source`).toBe(true);
+    }
+    for (const code of ['ICT50119', 'TAE50222', 'SHB80121', 'TLI50221', 'PSP20116', 'PSP40116', 'PSP50116']) {
+      expect(publishedCodes.has(code), code).toBe(false);
+    }
+  });
 
-  it.runIf(shared.length > 0)('dates a course from the review only when the review marks it verified', () => {
+  it('dates a course from the review only when the review marks it verified', () => {
     const byCode = new Map(shared.map((f) => [f.code, f]));
     for (const course of published.filter((c) => c.source === REVIEW_SOURCE)) {
       expect(byCode.get(course.code)?.verified, course.code).toBe(true);
@@ -74,20 +69,17 @@ describe('published qualifications (shared facts file against content)', () => {
     }
   });
 
-  it.runIf(shared.length > 0)(
-    'replaces each superseded code only by a successor we confirmed, and marks what cannot be done by RPL alone',
-    () => {
-      for (const fact of shared.filter((f) => f.status === 'superseded')) {
-        const successor = published.find((c) => c.replaces?.includes(fact.code));
-        if (successor) expect(checks.get(successor.code)?.status, successor.code).toBe('current');
-      }
-      for (const fact of shared.filter((f) => f.rplSuitable === false && publishedCodes.has(f.code))) {
-        const course = published.find((c) => c.code === fact.code)!;
-        expect(course.rplAlone, fact.code).toBe(false);
-        expect(course.rplNote, fact.code).toMatch(/\w/);
-      }
-    },
-  );
+  it('replaces each superseded code only by a successor we confirmed, and marks what cannot be done by RPL alone', () => {
+    for (const fact of shared.filter((f) => f.status === 'superseded')) {
+      const successor = published.find((c) => c.replaces?.includes(fact.code));
+      if (successor) expect(checks.get(successor.code)?.status, successor.code).toBe('current');
+    }
+    for (const fact of shared.filter((f) => f.rplSuitable === false && publishedCodes.has(f.code))) {
+      const course = published.find((c) => c.code === fact.code)!;
+      expect(course.rplAlone, fact.code).toBe(false);
+      expect(course.rplNote, fact.code).toMatch(/\w/);
+    }
+  });
 
   it('has a current status, a real check date and a source on every published course', () => {
     for (const course of published) {
@@ -101,7 +93,11 @@ describe('published qualifications (shared facts file against content)', () => {
     const files = [
       ...readdirSync('content/course-details').map((f) => `content/course-details/${f}`),
       ...readdirSync('content')
-        .filter((f) => f.endsWith('.json') && !['courses.json', 'qualification-checks.json'].includes(f))
+        .filter(
+          (f) =>
+            f.endsWith('.json') &&
+            !['courses.json', 'qualification-checks.json', 'qualifications-review.json'].includes(f),
+        )
         .map((f) => `content/${f}`),
       ...(existsSync('content/blog-seed') ? readdirSync('content/blog-seed').map((f) => `content/blog-seed/${f}`) : []),
     ].filter((f) => /\.(json|md|html)$/.test(f));
