@@ -3,7 +3,7 @@ import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tansta
 import { toast } from 'sonner';
 import { Download, Search } from 'lucide-react';
 import type { InquiryRecord, MailDelivery, StaffRef } from '../schemas/inquiry-record';
-import { NOTE_MAX_LENGTH } from '../schemas/inquiry-record';
+import { NOTE_MAX_LENGTH, referenceOf } from '../schemas/inquiry-record';
 import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '../schemas/inbox';
 import { api, ApiError, API_TIMEOUT_MS } from './api';
 import { readSession } from './session';
@@ -103,7 +103,7 @@ export default function InquiriesPage() {
             type="search"
             value={typed}
             maxLength={SEARCH_MAX_LENGTH}
-            placeholder="Name, e-mail or qualification"
+            placeholder="Name, e-mail, reference, phone or qualification"
             aria-describedby="inbox-search-hint"
             onChange={(event) => setTyped(event.target.value)}
           />
@@ -117,7 +117,8 @@ export default function InquiriesPage() {
           )}
         </div>
         <p id="inbox-search-hint" className="inbox-search__hint">
-          Finds names, e-mail addresses and qualification codes or titles; every word must match.
+          Finds names, e-mail addresses, references (RPL-…), phone numbers in any spacing and qualification codes or
+          titles; every word must match.
         </p>
       </form>
       <div className="inbox-toolbar">
@@ -190,6 +191,9 @@ export default function InquiriesPage() {
                     </span>
                     {assignee && <span className="admin-chip inbox-item__assignee">Assigned to {assignee.name}</span>}
                     <span className="inbox-item__form">{formName(item)}</span>
+                    <span className="inbox-item__ref" data-testid="inbox-reference">
+                      {referenceOf(item)}
+                    </span>
                     <time dateTime={item.createdAt} className="inbox-item__time">
                       {received(item.createdAt)}
                     </time>
@@ -325,6 +329,9 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
   const notes = item.notes ?? [];
   return (
     <div id={id} className="inbox-detail">
+      <p className="inbox-detail__meta">
+        Reference <strong data-testid="inbox-detail-reference">{referenceOf(item)}</strong>
+      </p>
       {item.quote && (
         <DetailSection id={`${fieldId}-quote`} title="Quote request">
           <QuoteFields quote={item.quote} />

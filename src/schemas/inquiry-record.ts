@@ -19,6 +19,17 @@ const INQUIRY_ID = /^\d{8}T\d{9}Z-[0-9a-f]{8}$/;
 export const InquiryIdSchema = v.pipe(v.string(), v.regex(INQUIRY_ID, 'Not an inquiry id'));
 const Timestamp = v.pipe(v.string(), v.isoTimestamp('Not a timestamp'));
 
+/**
+ * What a person reads out over the phone: RPL- and six to eight characters from an alphabet without
+ * look-alikes (no 0/O, 1/I/L). Given to every inquiry stored since references were introduced; older
+ * inquiries go by their id (see referenceOf in src/server/inquiries.ts).
+ */
+export const REFERENCE_ALPHABET = '23456789ABCDEFGHJKMNPQRSTUVWXYZ';
+export const REFERENCE_PATTERN = /^RPL-[2-9A-HJKMNP-Z]{6,8}$/;
+/** The reference shown to people: the record's own, or its id for inquiries stored before references existed. */
+export const referenceOf = (record: { id: string; reference?: string }) => record.reference ?? record.id;
+export const ReferenceSchema = v.pipe(v.string(), v.regex(REFERENCE_PATTERN, 'Not an inquiry reference'));
+
 /** The person who wrote in: the same four fields on every form. */
 export const InquiryContactSchema = v.object({
   firstName: ContactSchema.entries.firstName,
@@ -101,6 +112,8 @@ export const AssignmentSchema = v.object({
 
 const storedMeta = {
   id: InquiryIdSchema,
+  /** The reference people use (RPL-7KQ3M9); absent on inquiries stored before references existed. */
+  reference: v.optional(ReferenceSchema),
   createdAt: Timestamp,
   status: v.picklist(['new', 'handled']),
   handledAt: v.nullable(v.string()),

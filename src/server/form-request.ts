@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import { errorBody, json, readCappedBody, type FieldError } from './http';
 import { issuesToErrors } from './validation';
-import { createInquiry, type InquiryRecord, type NewInquiry } from './inquiries';
+import { createInquiry, referenceOf, type InquiryRecord, type NewInquiry } from './inquiries';
 import { sendNewInquiryMail } from './mail';
 import { ELAPSED_FIELD, HONEYPOT_FIELD, MIN_FILL_MS } from '../schemas/inquiry';
 
@@ -120,7 +120,7 @@ export async function acceptInquiry(
   } catch (error) {
     console.error(`[inquiries] inquiry ${record.id} is stored; its answer extras failed:`, errorName(error));
   }
-  return json({ ...more, success: true, message, id: record.id });
+  return json({ ...more, success: true, message, id: record.id, reference: referenceOf(record) });
 }
 
 /** What a log line says of an error: its kind and message, never a stack that may quote the visitor's input. */

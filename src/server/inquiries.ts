@@ -19,6 +19,9 @@ import {
   InquiryRecordSchema,
   MAIL_KINDS,
   MAX_NOTES,
+  REFERENCE_ALPHABET,
+  REFERENCE_PATTERN,
+  referenceOf,
   type InquiryConsents,
   type InquiryRecord,
   type InquiryStatus,
@@ -43,7 +46,7 @@ import type { InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inb
  * Every record read is parsed with its schema; one that does not parse is reported, never passed on.
  */
 
-export { MAIL_KINDS };
+export { MAIL_KINDS, referenceOf };
 export type {
   InquiryConsents,
   InquiryRecord,
@@ -84,6 +87,40 @@ export function newInquiryId(now = new Date()): string {
   return `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(4).toString('hex')}`;
 }
 
+/** A fresh reference: RPL- and six characters from the look-alike-free alphabet (about 887 million of them). */
+export function newReference(length = 6): string {
+  const bytes = randomBytes(length);
+  let out = 'RPL-';
+  // 31 letters: a byte taken modulo 31 leans a little to the first ones (256 = 8 x 31 + 8), which costs nothing here.
+  for (const byte of bytes) out += REFERENCE_ALPHABET[byte % REFERENCE_ALPHABET.length];
+  return out;
+}
+
+const referenceKey = (reference: string) => `reference/${reference}`;
+
+/**
+ * Claims a reference no other inquiry has (a conditional write of reference/{ref} naming the inquiry id);
+ * after a few clashes in a row it takes a longer one, so this always ends.
+ */
+async function claimReference(id: string): Promise<string> {
+  for (let attempt = 0; ; attempt++) {
+    const reference = newReference(attempt < 4 ? 6 : attempt < 8 ? 7 : 8);
+    const { modified } = await store().setJSON(referenceKey(reference), { id }, { onlyIfNew: true });
+    if (modified) return reference;
+  }
+}
+
+/** The inquiry id a reference belongs to (a new-style reference, or an older inquiry's id), or null. */
+export async function idOfReference(reference: string): Promise<string | null> {
+  const upper = reference.trim().toUpperCase();
+  if (isInquiryId(reference.trim())) return reference.trim();
+  if (!REFERENCE_PATTERN.test(upper)) return null;
+  const stored = await store().get(referenceKey(upper), { type: 'json' });
+  return stored && typeof stored === 'object' && typeof (stored as { id?: unknown }).id === 'string'
+    ? (stored as { id: string }).id
+    : null;
+}
+
 export function mailIdempotencyKey(inquiryId: string, kind: MailKind): string {
   return `inquiry-${inquiryId}-${kind}`;
 }
@@ -96,6 +133,7 @@ export function mailIdempotencyKey(inquiryId: string, kind: MailKind): string {
 export async function createInquiry(input: NewInquiry, now = new Date()): Promise<InquiryRecord> {
   for (;;) {
     const id = newInquiryId(now);
+    const reference = await claimReference(id);
     const leaseUntil = new Date(now.getTime() + SEND_LEASE_MS).toISOString();
     // The request that stores the inquiry sends its e-mails at once, so it starts out holding them.
     const mail = Object.fromEntries(
@@ -107,6 +145,7 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
     // Parsed before it is written: the stored shape is the schema's, whatever the caller passed along.
     const record: InquiryRecord = v.parse(InquiryRecordSchema, {
       id,
+      reference,
       kind: input.kind,
       source: input.source,
       createdAt: now.toISOString(),
@@ -231,10 +270,15 @@ const TITLES: readonly [code: string, title: string][] = coursesJson.map((course
 
 /**
  * Whether an index entry's search text matches every word of the query: in the name, the e-mail address,
- * a qualification code, or the title of a qualification the inquiry names.
+ * the reference, the phone number (digits only, so any spacing finds it), a qualification code, or the title
+ * of a qualification the inquiry names.
  */
 export function searchMatcher(query: string): ((search: string) => boolean) | null {
-  const words = [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+  // A phone number is one word whatever its spacing or brackets: "0412 345 678", "(04) 1234-5678", "+61 412 345 678".
+  const phone = /^[\d\s()+.-]+$/.test(query) ? query.replace(/\D/g, '') : '';
+  const asPhone =
+    phone.length >= 6 ? (phone.startsWith('61') && phone.length === 11 ? `0${phone.slice(2)}` : phone) : '';
+  const words = asPhone ? [asPhone] : [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
   if (words.length === 0) return null;
   const byTitle = words.map(
     (word) => new Set(TITLES.filter(([, title]) => title.includes(word)).map(([code]) => code)),
@@ -422,6 +466,7 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
 
 const CSV_COLUMNS: [string, (r: InquiryRecord) => string][] = [
   ['Received (UTC)', (r) => r.createdAt],
+  ['Reference', (r) => referenceOf(r)],
   ['Id', (r) => r.id],
   ['Form', (r) => (r.kind === 'quote' ? 'Free quote' : r.source === 'home' ? 'Home consultation' : 'Contact')],
   ['Status', (r) => r.status],

@@ -57,19 +57,37 @@ export const IndexSummarySchema = v.object({
 export type IndexSummary = v.InferOutput<typeof IndexSummarySchema>;
 const BuiltSchema = v.object({ at: v.string(), version: v.optional(v.number(), 1) });
 
-/** Bumped when entries gain something the records must be read again for (2: search text). */
-export const INDEX_VERSION = 2;
+/** Bumped when entries gain something the records must be read again for (2: search text; 3: reference and phone). */
+export const INDEX_VERSION = 3;
 
 /** What an inquiry is found by in the inbox search (see the key list above). */
 export function searchText(record: {
-  contact: { firstName: string; lastName: string; email: string };
+  id: string;
+  reference?: string;
+  contact: { firstName: string; lastName: string; email: string; phone?: string };
   quote?: { courses?: { code: string }[]; selectedCourses?: string[] };
 }): string {
   const codes = record.quote?.courses?.map((course) => course.code) ?? record.quote?.selectedCourses ?? [];
-  return [`${record.contact.firstName} ${record.contact.lastName}`, record.contact.email, codes.join(' ')]
+  return [
+    `${record.contact.firstName} ${record.contact.lastName}`,
+    record.contact.email,
+    `${record.reference ?? record.id} ${phoneDigits(record.contact.phone ?? '').join(' ')}`,
+    // The codes stay last: searchMatcher reads them from the last line.
+    codes.join(' '),
+  ]
     .map((line) => line.replace(/\s+/g, ' ').trim())
     .join('\n')
     .toLowerCase();
+}
+
+/**
+ * A phone number as digits, whatever its spacing, in the forms people type it: as written (0412345678 or
+ * 61412345678) and, for an Australian number written with +61, also the national form (0412345678).
+ */
+export function phoneDigits(phone: string): string[] {
+  const digits = phone.replace(/\D/g, '');
+  if (!digits) return [];
+  return digits.startsWith('61') && digits.length === 11 ? [digits, `0${digits.slice(2)}`] : [digits];
 }
 
 export const MONTH_PREFIX = 'index/month/';

@@ -6,6 +6,7 @@ import {
   clearPendingMail,
   getInquiry,
   listPendingMailIds,
+  referenceOf,
   updateInquiry,
   type InquiryRecord,
   type MailDelivery,
@@ -199,7 +200,7 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
         : `New ${record.source === 'home' ? 'consultation request' : 'contact message'} from ${fullName}`,
     );
     const intro = [
-      `A new ${formName(record)} arrived on ${record.createdAt} (reference ${record.id}).`,
+      `A new ${formName(record)} arrived on ${record.createdAt} (reference ${referenceOf(record)}).`,
       `Reply to this e-mail to answer ${fullName} directly, and mark it handled in the staff inbox: ${siteUrl}/admin/inquiries`,
     ];
     const rows = inquiryRows(record);
@@ -227,13 +228,13 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
           record.quote?.courses.length
             ? `You asked about: ${record.quote.courses.map((c) => `${c.code} ${c.title}`).join('; ')}.`
             : 'You asked us to suggest qualifications from your experience.',
-          `Your reference is ${record.id}. If anything changes, simply reply to this e-mail.`,
+          `Your reference is ${referenceOf(record)}. If anything changes, simply reply to this e-mail.`,
           'RPL Pathways',
         ]
       : [
           `Hi ${name},`,
           "Thank you for getting in touch with RPL Pathways. We have your message and we'll reply within 24 hours.",
-          `Your reference is ${record.id}. If you need to add anything, simply reply to this e-mail.`,
+          `Your reference is ${referenceOf(record)}. If you need to add anything, simply reply to this e-mail.`,
           'RPL Pathways',
         ];
   const checklist = record.kind === 'quote' ? quoteChecklist(record) : { text: '', html: '' };

@@ -135,15 +135,17 @@ test.describe('free quote from the visitor', () => {
     await expect(matches.first()).toContainText('What RPL cannot give you');
     await expect(wizard.getByRole('heading', { name: 'Next steps' })).toBeVisible();
     const reference = (await wizard.getByTestId('quote-reference').textContent())!;
-    expect(reference).toMatch(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
+    expect(reference).toMatch(/^RPL-[2-9A-HJKMNP-Z]{6,8}$/);
     await shot(page, info, '6-result');
     await axe(page);
 
-    const stored = JSON.parse((await storeFile('inquiries', `inquiry/${reference}`))!);
+    // The reference leads to the stored inquiry's id.
+    const { id } = JSON.parse((await storeFile('inquiries', `reference/${reference}`))!) as { id: string };
+    const stored = JSON.parse((await storeFile('inquiries', `inquiry/${id}`))!);
     expect(stored).toMatchObject({ contact: { email }, quote: { notSure: true, selectedCourses: [] } });
     expect(stored.quote.matches[0]).toBe('CPC30220');
-    await expect.poll(() => storeFile('outbox', `inquiry-${reference}-ack`)).not.toBeNull();
-    const ack = JSON.parse((await storeFile('outbox', `inquiry-${reference}-ack`))!);
+    await expect.poll(() => storeFile('outbox', `inquiry-${id}-ack`)).not.toBeNull();
+    const ack = JSON.parse((await storeFile('outbox', `inquiry-${id}-ack`))!);
     expect(ack.text).toContain('YOUR INDICATIVE RESULT');
     expect(ack.text).toContain('CPC30220 Certificate III in Carpentry');
     expect(ack.text).toContain(reference);

@@ -150,7 +150,7 @@ describe('finding 9: the staff inbox reads every inquiry on every page and expor
     expect(csv.startsWith('\uFEFF"Received (UTC)"')).toBe(true);
     const rows = csv.trim().split('\r\n').slice(1);
     expect(rows).toHaveLength(TOTAL);
-    expect(rows.map((row) => row.split(',')[1].replaceAll('"', ''))).toEqual(newestFirst('all'));
+    expect(rows.map((row) => row.split(',')[2].replaceAll('"', ''))).toEqual(newestFirst('all'));
   });
 
   it('a store whose inquiries predate the index is indexed on the first read', async () => {

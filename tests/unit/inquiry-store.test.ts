@@ -123,7 +123,7 @@ describe('finding 10: CSV cells are always quoted', () => {
     expect(csvCell('')).toBe('""');
     expect(csvCell('0412 345 678')).toBe('"0412 345 678"');
     const lines = inquiriesToCsv([]).split('\r\n');
-    expect(lines[0].startsWith('"Received (UTC)","Id","Form",')).toBe(true);
+    expect(lines[0].startsWith('"Received (UTC)","Reference","Id","Form",')).toBe(true);
   });
 });
 
@@ -153,6 +153,7 @@ describe('CSV export', () => {
     expect(lines[0]).toBe(
       [
         'Received (UTC)',
+        'Reference',
         'Id',
         'Form',
         'Status',
@@ -200,7 +201,7 @@ describe('CSV export', () => {
     };
     const row = inquiriesToCsv([record]).split('\r\n')[1];
     expect(row).toBe(
-      '"2025-07-22T10:15:30.123Z","20250722T101530123Z-0a1b2c3d","Free quote","new","","Sam","Lee","sam@example.com","0412 345 678","","VIC","Any time","Civil Construction","RII30820 Certificate III in Civil Construction Plant Operations","12 years","","","","","sent","failed"',
+      '"2025-07-22T10:15:30.123Z","20250722T101530123Z-0a1b2c3d","20250722T101530123Z-0a1b2c3d","Free quote","new","","Sam","Lee","sam@example.com","0412 345 678","","VIC","Any time","Civil Construction","RII30820 Certificate III in Civil Construction Plant Operations","12 years","","","","","sent","failed"',
     );
   });
 });

@@ -64,7 +64,9 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
   const [failure, setFailure] = useState<{ detail?: string; errors: { field: string; message: string }[] } | null>(
     null,
   );
-  const [done, setDone] = useState<{ name: string; id: string; result: ResultItem[]; notSure: boolean } | null>(null);
+  const [done, setDone] = useState<{ name: string; reference: string; result: ResultItem[]; notSure: boolean } | null>(
+    null,
+  );
   const [preselected, setPreselected] = useState<Preselect | null>(null);
   const [rtos, setRtos] = useState<PartnerRto[]>(partnerRtos);
   const headingRef = useRef<HTMLHeadingElement>(null);
@@ -173,10 +175,11 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
         const storage = tabStorage();
         if (storage) clearProgress(storage);
         moved.current = true;
-        const answer = data as { id?: unknown; result?: unknown };
+        const answer = data as { id?: unknown; reference?: unknown; result?: unknown };
         setDone({
           name: draft.firstName.trim(),
-          id: typeof answer.id === 'string' ? answer.id : '',
+          reference:
+            typeof answer.reference === 'string' ? answer.reference : typeof answer.id === 'string' ? answer.id : '',
           result: Array.isArray(answer.result) ? (answer.result as ResultItem[]) : [],
           notSure: draft.notSure,
         });
@@ -203,7 +206,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
         <QuoteResult
           headingRef={headingRef}
           name={done.name}
-          reference={done.id}
+          reference={done.reference}
           items={done.result}
           notSure={done.notSure}
         >
