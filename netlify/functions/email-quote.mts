@@ -4,7 +4,8 @@ import { acceptInquiry, parseFormSubmission, refuse } from '../../src/server/for
 import { ELAPSED_FIELD, HONEYPOT_FIELD, QuoteSchema } from '../../src/schemas/inquiry';
 import { loadCatalogue } from '../../src/server/catalogue';
 import { consentsFrom, updateInquiry } from '../../src/server/inquiries';
-import { matchCodes, resultOfQuote } from '../../src/server/quote-result';
+import { feesFor, matchCodes, resultOfQuote } from '../../src/server/quote-result';
+import { readSettings } from '../../src/server/settings';
 
 /**
  * POST /api/email/quote (docs/routes.md): the five-step free quote. The chosen categories and
@@ -55,10 +56,15 @@ export default async (request: Request, context: Context) => {
     {
       // Only once the quote is stored: the indicative matches, kept on the record for the e-mail and the inbox.
       // If matching fails, the lead is kept all the same and simply has no suggestions.
-      enrich: (record) => {
+      enrich: async (record) => {
         const matches = matchCodes(quote);
+        // The fee shown with each, as staff have set it today (kept, so the inbox shows what the visitor read).
+        const fees = await readSettings().then(
+          (settings) => feesFor(matches, settings),
+          () => [],
+        );
         return updateInquiry(record.id, (current) =>
-          current.quote ? { ...current, quote: { ...current.quote, matches } } : null,
+          current.quote ? { ...current, quote: { ...current.quote, matches, fees } } : null,
         );
       },
       // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries).

@@ -1,7 +1,9 @@
 import type { Config } from '@netlify/functions';
 import { SiteSettingsInputSchema } from '../../src/schemas/site-settings';
 import { publicSettings } from '../../src/lib/site-settings';
-import { cachePolicies, json, methodNotAllowed } from '../../src/server/http';
+import { cachePolicies, error, json, methodNotAllowed, type FieldError } from '../../src/server/http';
+import { loadCatalogue } from '../../src/server/catalogue';
+import type { PartnerRto, Price } from '../../src/schemas/site-settings';
 import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
 import { SETTINGS_CACHE_TAG, readSettings, saveSettings } from '../../src/server/settings';
@@ -14,7 +16,7 @@ const REBUILD_NOTES = {
 } as const;
 
 /**
- * GET  /api/public/site-settings -> {contactInfo, socialMedia, business, partnerRtos, claims}, cached at the CDN until the next save.
+ * GET  /api/public/site-settings -> {contactInfo, socialMedia, business, partnerRtos, claims, prices}, cached at the CDN until the next save.
  * GET  /api/admin/site-settings  -> the same plus who saved it last (staff only).
  * POST /api/admin/site-settings  -> validates and saves the full settings object (staff only); a group
  *      added after launch that the body leaves out keeps its saved value.
@@ -36,15 +38,20 @@ export default async (request: Request) => {
   if (!auth.ok) return auth.response;
   if (request.method === 'GET') return json(await readSettings());
 
-  const body = await parseJsonBody(SiteSettingsInputSchema, request, 16384);
+  const body = await parseJsonBody(SiteSettingsInputSchema, request, 65536);
   if (!body.ok) return body.response;
   const current = await readSettings();
+  const partnerRtos = body.data.partnerRtos ?? current.partnerRtos;
+  const prices = body.data.prices ?? current.prices;
+  const unknown = await unknownFeeTargets(prices, partnerRtos);
+  if (unknown.length) return error(400, unknown[0]!.message, unknown);
   const { settings, rebuild } = await saveSettings(
     {
       ...body.data,
       business: body.data.business ?? current.business,
-      partnerRtos: body.data.partnerRtos ?? current.partnerRtos,
+      partnerRtos,
       claims: body.data.claims ?? current.claims,
+      prices,
     },
     auth.user.username,
   );
@@ -56,6 +63,33 @@ export default async (request: Request) => {
     note: REBUILD_NOTES[rebuild],
   });
 };
+
+/**
+ * Fees may only name a published qualification or a category of the catalogue as it is now (with staff
+ * edits), and only a partner RTO saved with them; one fee per qualification and per category.
+ */
+async function unknownFeeTargets(prices: readonly Price[], rtos: readonly PartnerRto[]): Promise<FieldError[]> {
+  if (!prices.length) return [];
+  const { courses, findCategory } = (await loadCatalogue()).catalogue.api;
+  const codes = new Set(courses.map((course) => course.code));
+  const rtoCodes = new Set(rtos.map((rto) => rto.code));
+  const seen = new Set<string>();
+  const problems: FieldError[] = [];
+  for (const [index, price] of prices.entries()) {
+    const at = (field: string) => `prices.${index}.${field}`;
+    if (price.scope === 'course' ? !codes.has(price.target) : !findCategory(price.target))
+      problems.push({
+        field: at('target'),
+        message: `${price.scope === 'course' ? 'No published qualification has the code' : 'No category has the address'} ${price.target}`,
+      });
+    else if (seen.has(`${price.scope} ${price.target}`))
+      problems.push({ field: at('target'), message: `${price.target} has more than one fee` });
+    seen.add(`${price.scope} ${price.target}`);
+    if (!rtoCodes.has(price.rtoCode))
+      problems.push({ field: at('rtoCode'), message: `No partner RTO with the code ${price.rtoCode} is saved` });
+  }
+  return problems;
+}
 
 export const config: Config = {
   path: ['/api/public/site-settings', '/api/admin/site-settings'],

@@ -234,6 +234,24 @@ function NewInquiriesCard({ inbox, failed }: { inbox: DashboardStats['inbox']; f
   );
 }
 
+function LaunchItems({ items }: { items: LaunchReadiness['items'] }) {
+  return (
+    <ul className="launch-panel__list">
+      {items.map((item) => (
+        <li key={item.id} data-item={item.id}>
+          <CircleAlert size={18} aria-hidden="true" />
+          <span>
+            {item.text}{' '}
+            <a href={item.href}>
+              Fix it<span className="visually-hidden">: {item.text}</span>
+            </a>
+          </span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 /** Every built-in default or unverified fact the public site still shows, each linked to where it is fixed. */
 function ReadyToLaunch() {
   const { data, isPending, isError } = useQuery({
@@ -253,26 +271,24 @@ function ReadyToLaunch() {
         <p role="status">Checking the site's facts...</p>
       ) : isError || !data ? (
         <p>The launch checklist could not be loaded.</p>
-      ) : data.ready ? (
-        <p className="launch-panel__ok">
-          <CircleCheck size={20} aria-hidden="true" /> Every fact on the site is entered and has a source.
-        </p>
       ) : (
         <>
-          <p>These built-in defaults or unverified facts are still shown on the public site:</p>
-          <ul className="launch-panel__list">
-            {data.items.map((item) => (
-              <li key={item.id} data-item={item.id}>
-                <CircleAlert size={18} aria-hidden="true" />
-                <span>
-                  {item.text}{' '}
-                  <a href={item.href}>
-                    Fix it<span className="visually-hidden">: {item.text}</span>
-                  </a>
-                </span>
-              </li>
-            ))}
-          </ul>
+          {data.ready ? (
+            <p className="launch-panel__ok">
+              <CircleCheck size={20} aria-hidden="true" /> Every fact on the site is entered and has a source.
+            </p>
+          ) : (
+            <>
+              <p>These built-in defaults or unverified facts are still shown on the public site:</p>
+              <LaunchItems items={data.items.filter((item) => !item.advice)} />
+            </>
+          )}
+          {data.items.some((item) => item.advice) && (
+            <>
+              <h3 className="launch-panel__advice">Advice (not blocking launch)</h3>
+              <LaunchItems items={data.items.filter((item) => item.advice)} />
+            </>
+          )}
         </>
       )}
     </section>

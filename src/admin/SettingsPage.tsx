@@ -1,4 +1,4 @@
-import { useEffect, useId, useState, type ReactNode, type SubmitEvent } from 'react';
+import { useEffect, useState, type SubmitEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import * as v from 'valibot';
@@ -13,6 +13,8 @@ import { defaultSiteSettings } from '../lib/site-settings';
 import { issuesToFieldErrors } from './field-errors';
 import { api, ApiError } from './api';
 import { Loading } from './Loading';
+import { fieldId, TextField } from './settings/fields';
+import { emptyPrice, PricesSection, type CatalogueChoices } from './settings/PricesSection';
 
 type Field = {
   group: 'contactInfo' | 'socialMedia' | 'business';
@@ -132,6 +134,7 @@ function toForm(settings: SiteSettings): FormState {
     claims: Object.fromEntries(
       CLAIM_KEYS.map((key) => [key, { ...withDefaults.claims[key] }]),
     ) as SiteSettings['claims'],
+    prices: (withDefaults.prices ?? []).map((price) => ({ ...price })),
   };
 }
 
@@ -156,14 +159,30 @@ export default function SettingsPage() {
     queryFn: async () => {
       try {
         const answer = await api<SiteSettings>('/admin/site-settings');
-        const { contactInfo, socialMedia, business, partnerRtos, claims } = { ...defaultSiteSettings, ...answer };
-        return { settings: { contactInfo, socialMedia, business, partnerRtos, claims }, failed: false };
+        const { contactInfo, socialMedia, business, partnerRtos, claims, prices } = {
+          ...defaultSiteSettings,
+          ...answer,
+        };
+        return { settings: { contactInfo, socialMedia, business, partnerRtos, claims, prices }, failed: false };
       } catch (cause) {
         // If the load is not OK the built-in defaults are used, with a toast.
         console.error('Site settings could not be loaded', cause);
         return { settings: defaultSiteSettings, failed: true };
       }
     },
+  });
+  // What a fee can be for: the catalogue as staff see it (published, edited and added qualifications).
+  const { data: choices } = useQuery({
+    queryKey: ['admin-catalogue'],
+    queryFn: () =>
+      api<{
+        courses: (CatalogueChoices['courses'][number] & { status: string })[];
+        categories: CatalogueChoices['categories'];
+      }>('/admin/catalogue'),
+    select: (data): CatalogueChoices => ({
+      courses: data.courses.filter((course) => course.status !== 'retired'),
+      categories: data.categories,
+    }),
   });
   const [form, setForm] = useState<FormState | null>(null);
   const [saved, setSaved] = useState<FormState | null>(null);
@@ -330,6 +349,30 @@ export default function SettingsPage() {
             </button>
           </div>
         </fieldset>
+        <fieldset className="admin-card" disabled={busy} id="fees">
+          <legend>Indicative fees</legend>
+          <PricesSection
+            prices={form.prices}
+            rtos={form.partnerRtos.filter((rto) => /^\d{4,6}$/.test(rto.code.trim()))}
+            choices={choices}
+            errors={errors}
+            onChange={(index, name, value) =>
+              change(`prices.${index}.${name}`, (next) => {
+                next.prices[index] = { ...next.prices[index]!, [name]: value };
+              })
+            }
+            onAdd={() =>
+              change('prices', (next) => {
+                next.prices.push(emptyPrice(next.partnerRtos.length === 1 ? next.partnerRtos[0]!.code : ''));
+              })
+            }
+            onRemove={(index) =>
+              change(`prices.${index}`, (next) => {
+                next.prices.splice(index, 1);
+              })
+            }
+          />
+        </fieldset>
         <fieldset className="admin-card" disabled={busy} id="claims">
           <legend>Claims on the site</legend>
           <p className="admin-hint">
@@ -364,8 +407,6 @@ export default function SettingsPage() {
   );
 }
 
-const fieldId = (path: string) => `setting-${path.replaceAll('.', '-')}`;
-
 function Input({
   field,
   value,
@@ -390,51 +431,6 @@ function Input({
       inputMode={field.inputMode ?? (field.type === 'tel' ? 'tel' : undefined)}
       onChange={(value) => onChange(field, value)}
     />
-  );
-}
-
-function TextField(props: {
-  path: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  type?: string;
-  error?: string;
-  hint?: ReactNode;
-  autoComplete?: string;
-  inputMode?: 'tel' | 'numeric';
-  placeholder?: string;
-}) {
-  const id = fieldId(props.path);
-  const hintId = useId();
-  const errorId = useId();
-  const describedBy = [props.hint ? hintId : '', props.error ? errorId : ''].filter(Boolean).join(' ') || undefined;
-  return (
-    <div className="admin-field">
-      <label htmlFor={id}>{props.label}</label>
-      <input
-        id={id}
-        name={props.path}
-        type={props.type ?? 'text'}
-        value={props.value}
-        autoComplete={props.autoComplete ?? 'off'}
-        inputMode={props.inputMode}
-        placeholder={props.placeholder}
-        aria-invalid={props.error ? true : undefined}
-        aria-describedby={describedBy}
-        onChange={(event) => props.onChange(event.target.value)}
-      />
-      {props.hint && (
-        <p id={hintId} className="admin-hint">
-          {props.hint}
-        </p>
-      )}
-      {props.error && (
-        <p id={errorId} className="admin-error">
-          {props.error}
-        </p>
-      )}
-    </div>
   );
 }
 

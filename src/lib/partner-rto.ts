@@ -1,4 +1,5 @@
-import type { PartnerRto } from '../schemas/site-settings.ts';
+import type { PartnerRto, Price } from '../schemas/site-settings.ts';
+import { feeFor, feeSentence } from './prices.ts';
 
 /** Shown wherever the delivering RTO is not known yet (no partner RTO entered, or none for this course). */
 export const RTO_IN_QUOTE =
@@ -27,11 +28,12 @@ export const rtoLabel = (rto: Pick<PartnerRto, 'legalName' | 'code'>) => `${rto.
 /** Text with optional links, rendered the same way by the build (Parts.astro) and the refresh script. */
 export type Part = string | { text: string; href: string };
 
-export type PartsKind = 'course' | 'rtos' | 'business';
+export type PartsKind = 'course' | 'rtos' | 'business' | 'price';
 
 export interface PartsInput {
   partnerRtos?: readonly PartnerRto[];
   business?: { legalName: string; abn: string };
+  prices?: readonly Price[];
 }
 
 const rtoLink = (rto: PartnerRto): Part => ({
@@ -43,9 +45,11 @@ const rtoLink = (rto: PartnerRto): Part => ({
  * The sentence naming the partner RTO(s) or the business behind the site:
  * - `course`: the RTO delivering one course (needs code and category);
  * - `rtos`: every partner RTO (footer, terms);
- * - `business`: the legal entity and its ABN (privacy policy, terms); empty when not entered.
+ * - `business`: the legal entity and its ABN (privacy policy, terms); empty when not entered;
+ * - `price`: the indicative fee of one course (needs code and category), or how the fee is decided.
  */
 export function partsFor(kind: PartsKind, settings: PartsInput, course?: { code: string; category: string }): Part[] {
+  if (kind === 'price') return course ? [feeSentence(feeFor(settings.prices, settings.partnerRtos, course))] : [];
   if (kind === 'business') {
     const { legalName = '', abn = '' } = settings.business ?? {};
     if (!legalName) return [];

@@ -212,12 +212,15 @@ export interface ResultItem {
   evidence: string[];
   /** What RPL does not give for this qualification (licences, registrations, placements, checks). */
   notIncluded: string;
+  /** The indicative fee staff set, or how the fee is decided (src/lib/prices.ts); absent on older quotes. */
+  fee?: string;
 }
 
 export function resultItems<T extends CourseSummary>(
   matches: readonly Match<T>[],
   regulatory: (code: string) => string | undefined,
   lists?: EvidenceChecklists,
+  fee?: (code: string) => string | undefined,
 ): ResultItem[] {
   return matches.map(({ course, selected }) => ({
     code: course.code,
@@ -228,5 +231,6 @@ export function resultItems<T extends CourseSummary>(
     selected,
     evidence: evidenceFor(course, lists),
     notIncluded: regulatory(course.code) ?? '',
+    ...(fee?.(course.code) ? { fee: fee(course.code) } : {}),
   }));
 }

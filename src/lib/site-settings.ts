@@ -10,8 +10,8 @@ export const defaultSiteSettings: SiteSettings = v.parse(SiteSettingsSchema, def
 
 /** The settings as the public answer and the pages use them (without who saved them). */
 export function publicSettings(settings: SiteSettings): SiteSettings {
-  const { contactInfo, socialMedia, business, partnerRtos, claims } = settings;
-  return { contactInfo, socialMedia, business, partnerRtos, claims };
+  const { contactInfo, socialMedia, business, partnerRtos, claims, prices } = settings;
+  return { contactInfo, socialMedia, business, partnerRtos, claims, prices };
 }
 
 let buildTimeSettings: Promise<SiteSettings> | undefined;

@@ -60,6 +60,8 @@ export const StoredQuoteSchema = v.object({
   courses: v.array(v.object({ code: v.string(), title: v.string(), level: v.string(), category: v.string() })),
   /** Codes of the indicative result shown to the visitor, best first. */
   matches: v.optional(v.array(v.string())),
+  /** The fee sentence shown with each of them, as it stood when the quote came in (src/lib/prices.ts). */
+  fees: v.optional(v.array(v.object({ code: v.string(), text: v.string() }))),
 });
 
 export const MAIL_KINDS = ['staff', 'ack'] as const;

@@ -157,12 +157,69 @@ export const CLAIM_KEYS: ClaimKey[] = [
   'process',
 ];
 
+/** A YYYY-MM-DD date that exists (not 30 February) in this century. */
+function isRealRecentDate(value: string): boolean {
+  const [year, month, day] = value.split('-').map(Number) as [number, number, number];
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return year >= 2000 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day;
+}
+
+/** Whole dollars or dollars and cents, at most 999,999.99. */
+const dollars = (label: string) =>
+  v.pipe(
+    v.string(`${label} must be text`),
+    v.trim(),
+    v.transform((value) => value.replace(/[$,\s]/g, '')),
+    v.regex(/^\d{1,6}(\.\d{2})?$/, `${label}: enter an amount in dollars, for example 1500 or 1499.50`),
+  );
+
+/**
+ * An indicative fee staff set for one qualification (`scope: 'course'`, target its code) or for every
+ * qualification of a category (`scope: 'category'`, target its slug): from, or from-to, in AUD including GST,
+ * an optional payment-plan note, the partner RTO that charges it (its code) and the day it was set. Never
+ * invented: a qualification without one says how the fee is decided instead.
+ */
+export const PriceSchema = v.pipe(
+  v.object(
+    {
+      scope: v.picklist(['course', 'category'], 'Choose whether the fee is for one qualification or a category'),
+      target: v.pipe(
+        v.string(),
+        v.trim(),
+        v.nonEmpty('Choose the qualification or category the fee is for'),
+        v.maxLength(40),
+        v.regex(/^[A-Za-z0-9-]+$/, 'Choose the qualification or category the fee is for'),
+      ),
+      from: dollars('Fee from'),
+      to: v.optional(v.union([v.literal(''), dollars('Fee up to')]), ''),
+      plan: v.optional(text(200), ''),
+      rtoCode: v.pipe(v.string(), v.trim(), v.regex(/^\d{4,6}$/, 'Choose the partner RTO that charges this fee')),
+      setOn: v.pipe(
+        v.string(),
+        v.isoDate('Enter the date the fee was set (YYYY-MM-DD)'),
+        v.check(isRealRecentDate, 'Enter a real date from 2000 on, for example 2026-11-26'),
+      ),
+    },
+    'A fee must list scope, target, from, to, plan, rtoCode and setOn',
+  ),
+  v.forward(
+    v.check(
+      (price) => price.to === '' || Number(price.to) >= Number(price.from),
+      'The upper fee is below the "from" fee',
+    ),
+    ['to'],
+  ),
+);
+export type Price = v.InferOutput<typeof PriceSchema>;
+export const MAX_PRICES = 200;
+
 export const SiteSettingsSchema = v.object({
   contactInfo: ContactInfoSchema,
   socialMedia: SocialMediaSchema,
   business: BusinessSchema,
   partnerRtos: v.pipe(v.array(PartnerRtoSchema), v.maxLength(10, 'At most 10 partner RTOs')),
   claims: ClaimsSchema,
+  prices: v.optional(v.pipe(v.array(PriceSchema), v.maxLength(MAX_PRICES, `At most ${MAX_PRICES} fees`)), []),
 });
 
 export type SiteSettings = v.InferOutput<typeof SiteSettingsSchema>;
@@ -176,6 +233,7 @@ export const SiteSettingsInputSchema = v.object({
   business: v.optional(BusinessSchema),
   partnerRtos: v.optional(SiteSettingsSchema.entries.partnerRtos),
   claims: v.optional(ClaimsSchema),
+  prices: v.optional(v.pipe(v.array(PriceSchema), v.maxLength(MAX_PRICES, `At most ${MAX_PRICES} fees`))),
 });
 export type SocialNetwork = keyof SiteSettings['socialMedia'];
 export type PartnerRto = SiteSettings['partnerRtos'][number];

@@ -13,6 +13,8 @@ export interface ReadinessItem {
   text: string;
   /** Where staff fix it. */
   href: string;
+  /** Worth doing, but the site is honest without it (qualifications without a fee say how it is decided). */
+  advice?: true;
 }
 
 export interface LaunchReadiness {
@@ -22,6 +24,7 @@ export interface LaunchReadiness {
 
 interface CourseFacts {
   code: string;
+  category?: string;
   checkedOn?: unknown;
 }
 
@@ -118,7 +121,23 @@ export function computeLaunchReadiness(
       href: '/admin/courses',
     });
   }
-  return { ready: items.length === 0, items };
+  const priced = (course: CourseFacts) =>
+    (settings.prices ?? []).some(
+      (price) =>
+        (price.scope === 'course' && price.target === course.code) ||
+        (price.scope === 'category' && price.target === course.category),
+    );
+  const unpriced = courses.filter((course) => !priced(course)).map((course) => course.code);
+  if (unpriced.length) {
+    const shown = unpriced.slice(0, 5).join(', ') + (unpriced.length > 5 ? ` and ${unpriced.length - 5} more` : '');
+    items.push({
+      id: 'no-fee',
+      text: `${unpriced.length} ${unpriced.length === 1 ? 'qualification has' : 'qualifications have'} no indicative fee; ${unpriced.length === 1 ? 'its page says' : 'their pages say'} how the fee is decided (${shown}).`,
+      href: '/admin/settings#fees',
+      advice: true,
+    });
+  }
+  return { ready: items.every((item) => item.advice), items };
 }
 
 export async function launchReadiness(now = new Date()): Promise<LaunchReadiness> {

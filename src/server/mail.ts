@@ -167,6 +167,7 @@ export function quoteChecklist(record: InquiryRecord): { text: string; html: str
       'Evidence that usually supports it:',
       ...item.evidence.map((line) => `  [ ] ${line}`),
       ...(item.notIncluded ? ['What RPL cannot give you:', `  ${item.notIncluded}`] : []),
+      ...(item.fee ? ['Fee:', `  ${item.fee}`] : []),
     ]),
   ];
   const text = `${lines.join('\n')}\n`;
@@ -180,7 +181,8 @@ export function quoteChecklist(record: InquiryRecord): { text: string; html: str
           `<ul style="margin:0 0 8px">${item.evidence.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` +
           (item.notIncluded
             ? `<p style="margin:0 0 8px"><strong>What RPL cannot give you:</strong> ${escapeHtml(item.notIncluded)}</p>`
-            : ''),
+            : '') +
+          (item.fee ? `<p style="margin:0 0 8px"><strong>Fee:</strong> ${escapeHtml(item.fee)}</p>` : ''),
       )
       .join('');
   return { text, html };

@@ -160,7 +160,7 @@ describe('site settings API', () => {
     });
     const script = await post({ ...valid, socialMedia: { ...valid.socialMedia, facebook: 'javascript:alert(1)' } });
     expect(script.status).toBe(400);
-    expect((await post({ ...valid, contactInfo: { ...valid.contactInfo, address: 'x'.repeat(20_000) } })).status).toBe(
+    expect((await post({ ...valid, contactInfo: { ...valid.contactInfo, address: 'x'.repeat(70_000) } })).status).toBe(
       413,
     );
     expect(
@@ -179,14 +179,15 @@ describe('site settings API', () => {
       rebuild: 'not-configured',
     });
     const publicAnswer = await (await settingsHandler(new Request('http://localhost/api/public/site-settings'))).json();
-    // Groups the body leaves out (business, partner RTOs, claims) keep their saved values.
-    const { business, partnerRtos, claims } = defaultSiteSettings;
+    // Groups the body leaves out (business, partner RTOs, claims, fees) keep their saved values.
+    const { business, partnerRtos, claims, prices } = defaultSiteSettings;
     expect(publicAnswer).toEqual({
       ...valid,
       socialMedia: { ...valid.socialMedia, youtube: '' },
       business,
       partnerRtos,
       claims,
+      prices,
     });
     const adminAnswer = await (
       await settingsHandler(new Request('http://localhost/api/admin/site-settings', auth()))

@@ -6,7 +6,9 @@ import { PartnerRtoSchema } from '../../src/schemas/site-settings';
 
 const now = new Date('2026-11-23T10:00:00Z');
 const ids = (settings: typeof defaultSiteSettings, courses: { code: string; checkedOn?: unknown }[] = []) =>
-  computeLaunchReadiness(settings, { now, courses }).items.map((item) => item.id);
+  computeLaunchReadiness(settings, { now, courses })
+    .items.filter((item) => !item.advice)
+    .map((item) => item.id);
 
 function launchable() {
   const settings = structuredClone(defaultSiteSettings);
@@ -80,11 +82,44 @@ describe('launch readiness', () => {
       { code: 'NONE' },
     ];
     const result = computeLaunchReadiness(launchable(), { now, courses });
-    expect(result.items).toEqual([
+    expect(result.items.filter((item) => !item.advice)).toEqual([
       expect.objectContaining({ id: 'stale-check', href: '/admin/courses', text: expect.stringContaining('OLD1') }),
     ]);
     expect(result.items[0]!.text).not.toContain('NEW1');
     expect(isOlderThanSixMonths('2026-05-22', now)).toBe(true);
     expect(isOlderThanSixMonths('2026-05-24', now)).toBe(false);
+  });
+
+  it('lists qualifications without an indicative fee as advice that does not block launch', () => {
+    const courses = [
+      { code: 'CPC30220', category: 'civil-construction' },
+      { code: 'CPC30620', category: 'civil-construction' },
+      { code: 'BSB50420', category: 'leadership-management' },
+      { code: 'CHC33021', category: 'community-services' },
+    ];
+    const settings = launchable();
+    const fee = (scope: 'course' | 'category', target: string) => ({
+      scope,
+      target,
+      from: '1500',
+      to: '',
+      plan: '',
+      rtoCode: '12345',
+      setOn: '2026-11-20',
+    });
+    settings.prices = [fee('category', 'civil-construction'), fee('course', 'BSB50420')];
+    const result = computeLaunchReadiness(settings, { now, courses });
+    expect(result.ready).toBe(true);
+    expect(result.items).toEqual([
+      expect.objectContaining({
+        id: 'no-fee',
+        advice: true,
+        href: '/admin/settings#fees',
+        text: expect.stringContaining('CHC33021'),
+      }),
+    ]);
+    expect(result.items[0]!.text).toMatch(/^1 qualification has no indicative fee/);
+    settings.prices.push(fee('course', 'CHC33021'));
+    expect(computeLaunchReadiness(settings, { now, courses }).items).toEqual([]);
   });
 });
