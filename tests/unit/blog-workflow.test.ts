@@ -99,6 +99,19 @@ describe('chosen addresses', () => {
     expect(await stored(post._id)).toBe(before);
   });
 
+  it('finding 6: a publish time on 30 February or in year 0 gets a 400 saying so, and the post stays as it was', async () => {
+    const post = await createBlog(input(), 'workflow-admin');
+    const before = await stored(post._id);
+    for (const publishAt of ['2026-02-30T10:00:00.000Z', '0000-01-01T00:00:00.000Z']) {
+      const response = await call(blogsHandler, 'PUT', `/api/blogs/${post._id}`, { ...input(), publishAt, version: 1 });
+      expect(response.status, publishAt).toBe(400);
+      expect((await response.json()).errors).toEqual([
+        { field: 'publishAt', message: expect.stringContaining('is not a real date and time') },
+      ]);
+    }
+    expect(await stored(post._id)).toBe(before);
+  });
+
   it('a draft that moves gives up its old address', async () => {
     const draft = await createBlog(input({ title: 'Draft that moves' }), 'workflow-admin');
     const moved = await updateBlog(
