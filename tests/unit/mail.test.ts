@@ -288,7 +288,7 @@ describe('finding 5: without RESEND_API_KEY the log carries no personal data', (
       },
     });
   const logged = (spies: ReturnType<typeof vi.spyOn>[]) =>
-    spies.flatMap((spy) => spy.mock.calls.map((call) => call.map(String).join(' '))).join('\n');
+    spies.flatMap((spy) => spy.mock.calls.map((call: unknown[]) => call.map(String).join(' '))).join('\n');
 
   it('finding 5: the outbox logs the mail kind and id, never the address, name or text', async () => {
     const blobs = await startBlobs();
