@@ -54,26 +54,67 @@ export function applyOverlay(content: CatalogueContent, overlay: Overlay): Catal
     else delete evidenceCourses[code];
   }
 
-  // Retire last, so a successor may itself be new or edited.
-  for (const { code, edit } of checked.output.courses) {
-    if (!edit.retired) continue;
-    const retired = courses.find((c) => c.code === code)!;
-    courses = courses.filter((c) => c !== retired);
-    details = details.filter((d) => d.code !== code);
-    const successorCode = edit.retired.successor;
+  // Retire last, so a successor may itself be new or edited. Retirements are resolved as a whole, never
+  // one after another, so the order the store lists the entries in cannot matter: a retired code's address
+  // goes to the first course down its chain of successors (A to B, B to C: A goes to C) that is published.
+  const retirements = checked.output.courses
+    .filter(({ edit }) => edit.retired)
+    .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
+  const successorOf = new Map(retirements.map(({ code, edit }) => [code, edit.retired!.successor ?? null]));
+  const retiredFacts = new Map<string, Row>();
+  for (const { code } of retirements) {
+    const retired = courses.find((c) => c.code === code);
+    if (retired) retiredFacts.set(code, retired);
+  }
+  courses = courses.filter((c) => !successorOf.has(c.code ?? ''));
+  details = details.filter((d) => !successorOf.has(d.code ?? ''));
+  for (const { code } of retirements) {
+    const successorCode = finalSuccessor(code, successorOf);
     if (!successorCode) continue;
     const successor = courses.find((c) => c.code === successorCode);
-    if (!successor)
-      throw new CatalogueError(`saved retirement of ${code}: the successor ${successorCode} is not in the catalogue`);
+    if (!successor) {
+      const named = successorOf.get(code);
+      throw new CatalogueError(
+        named === successorCode
+          ? `saved retirement of ${code}: the successor ${successorCode} is not in the catalogue`
+          : `saved retirement of ${code}: its successor ${named} is retired in favour of ${successorCode}, which is not in the catalogue`,
+      );
+    }
     const replaces = [
       ...((successor.replaces as string[] | undefined) ?? []),
       code,
-      ...((retired.replaces as string[] | undefined) ?? []),
+      ...((retiredFacts.get(code)?.replaces as string[] | undefined) ?? []),
     ];
     successor.replaces = [...new Set(replaces)];
   }
 
   return { categories, courses, details, searchTerms, evidence: { ...evidence, courses: evidenceCourses } };
+}
+
+/**
+ * Where a retired code's address goes: its successor, or (when that is retired too) the successor's, and so
+ * on. Null for a retirement without a successor; a chain that loops, or that ends at a retired course
+ * without a successor, is refused with the codes involved.
+ */
+function finalSuccessor(code: string, successorOf: ReadonlyMap<string, string | null>): string | null {
+  const chain = [code];
+  let next = successorOf.get(code) ?? null;
+  while (next !== null && successorOf.has(next)) {
+    if (chain.includes(next)) {
+      const loop = [...chain.slice(chain.indexOf(next)), next];
+      throw new CatalogueError(
+        `saved retirements form a cycle: ${loop.join(' → ')} (a chain of successors must end at a published qualification)`,
+      );
+    }
+    chain.push(next);
+    const after = successorOf.get(next) ?? null;
+    if (after === null)
+      throw new CatalogueError(
+        `saved retirement of ${code}: its successor ${next} is retired without a successor (choose a published qualification)`,
+      );
+    next = after;
+  }
+  return next;
 }
 
 /** The catalogue with the edits applied; with broken edits, the repository's catalogue and the reason. */

@@ -121,9 +121,25 @@ export function isAllowedDimension(value: string): boolean {
   return /^\d{1,4}$/.test(value);
 }
 
-/** Links that leave the site open without handing it the page (rel="noopener noreferrer"). */
+/**
+ * The page's own origin as the URL parser sees it, over https (the site) and over http (a local run): the
+ * parser reads "https:evil.example" as a path on an https page but as another site on an http one.
+ */
+const PAGE_ORIGINS = ['https://this-site.invalid', 'http://this-site.invalid'] as const;
+
+/**
+ * Links that leave the site open without handing it the page (rel="noopener noreferrer"): any address the
+ * WHATWG URL parser, as a browser uses it, resolves to another origin ("//x", "/\\x", "\\\\x", "https:x",
+ * "mailto:", ...), and any it cannot parse at all.
+ */
 export function isExternalLink(href: string): boolean {
-  return /^(?:https?:)?\/\//i.test(href.trim());
+  return PAGE_ORIGINS.some((origin) => {
+    try {
+      return new URL(href, `${origin}/blog/post`).origin !== origin;
+    } catch {
+      return true;
+    }
+  });
 }
 
 /** Attributes the policy sets on every image it keeps. */

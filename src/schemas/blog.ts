@@ -163,17 +163,44 @@ export function slugify(title: string): string {
   return (atWord > 20 ? cut.slice(0, atWord) : base.slice(0, BLOG_LIMITS.slug)).replace(/-+$/, '');
 }
 
+const ISO_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2})(?::(\d{2})(?:\.\d{1,3})?)?(?:Z|[+-](\d{2}):(\d{2}))$/;
+/** Years a time on this site can be in (the parser would take year 0 and roll 30 February over to March). */
+const TIME_YEARS = { min: 2000, max: 9999 } as const;
+
+/** Whether an ISO time names a moment that exists: a real calendar day, 00:00 to 23:59:59, a real zone offset. */
+function isRealIsoTime(value: string): boolean {
+  const match = ISO_TIME.exec(value);
+  if (!match) return false;
+  const [year, month, day, hour, minute, second = 0, offsetHours = 0, offsetMinutes = 0] = match
+    .slice(1)
+    .map((part) => (part === undefined ? undefined : Number(part)));
+  if (year === undefined || month === undefined || day === undefined) return false;
+  if (year < TIME_YEARS.min || year > TIME_YEARS.max) return false;
+  const date = new Date(Date.UTC(year, month - 1, day));
+  return (
+    date.getUTCFullYear() === year &&
+    date.getUTCMonth() === month - 1 &&
+    date.getUTCDate() === day &&
+    hour !== undefined &&
+    hour <= 23 &&
+    minute !== undefined &&
+    minute <= 59 &&
+    second <= 59 &&
+    offsetHours <= 23 &&
+    offsetMinutes <= 59
+  );
+}
+
 /** An ISO time with its zone (what `Date#toISOString` writes), or empty for none. */
-const isoTime = (message: string) =>
+const isoTime = (name: string) =>
   v.pipe(
-    v.string(message),
+    v.string(`${name} must be a date and time`),
     v.trim(),
+    v.check((value) => value === '' || ISO_TIME.test(value), `${name} must be a date and time`),
     v.check(
-      (value) =>
-        value === '' ||
-        (/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/.test(value) &&
-          !Number.isNaN(Date.parse(value))),
-      message,
+      // Judged only once the shape is right, so a wrong shape gets one message.
+      (value) => value === '' || !ISO_TIME.test(value) || isRealIsoTime(value),
+      `${name} is not a real date and time: use a day that exists (not 30 February) in the years ${TIME_YEARS.min} to ${TIME_YEARS.max}`,
     ),
     v.transform((value) => (value === '' ? null : new Date(value).toISOString())),
   );
@@ -194,7 +221,7 @@ export const BlogInputSchema = v.object({
   ),
   isPublished: v.optional(v.boolean('Publish immediately must be true or false'), false),
   /** When a draft is published by the scheduled run; null for none. */
-  publishAt: v.optional(v.nullable(isoTime('The publish time must be a date and time')), null),
+  publishAt: v.optional(v.nullable(isoTime('The publish time')), null),
 });
 export type BlogInput = v.InferOutput<typeof BlogInputSchema>;
 

@@ -67,14 +67,14 @@ const lines = (min: number, name: string, max = 30) =>
     v.maxLength(max, `${name} has at most ${max} items`),
   );
 
-/** An ISO calendar date (YYYY-MM-DD) that exists. */
+/** An ISO calendar date (YYYY-MM-DD) that exists, from the year 2000 on (the parser would take year 0). */
 export const IsoDateSchema = v.pipe(
   v.string(),
   v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Check dates are ISO dates (YYYY-MM-DD)'),
   v.check((value) => {
     const day = new Date(`${value}T00:00:00Z`);
-    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value);
-  }, 'Not a real calendar date'),
+    return !Number.isNaN(day.getTime()) && day.toISOString().startsWith(value) && Number(value.slice(0, 4)) >= 2000;
+  }, 'Not a real calendar date: use a day that exists (not 30 February), from the year 2000 on'),
 );
 
 export const LevelSchema = v.picklist(LEVELS, `Level must be one of: ${LEVELS.join(', ')}`);

@@ -16,6 +16,7 @@ import {
   type StoredBlog,
 } from './blog-records.ts';
 import { deleteImage, imageIdsIn } from './uploads.ts';
+import { unusedUploadIds } from './upload-references.ts';
 import { readTimeMinutes } from '../lib/blog-content.ts';
 import {
   BLOG_LIMITS,
@@ -295,7 +296,7 @@ export async function publishDuePosts(now = new Date()): Promise<string[]> {
   return published;
 }
 
-/** Deletes a post with its history and addresses; its images go too unless another post uses them. */
+/** Deletes a post with its history and addresses; its images go too unless something else still uses them. */
 export async function deleteBlog(id: string): Promise<StoredBlog | null> {
   const current = await getBlogRecord(id);
   if (!current) return null;
@@ -305,16 +306,9 @@ export async function deleteBlog(id: string): Promise<StoredBlog | null> {
     counters().delete(viewsKey(id)),
     blogs().delete(revisionsKey(id)),
   ]);
+  // Its images go only if nothing else names them: other posts and every revision, catalogue edits, settings.
   const own = imageIdsIn([current.featuredImage, current.content, current.html]);
-  if (own.size) {
-    const others = await listBlogRecords();
-    const histories = await Promise.all(others.map((blog) => readRevisions(blog._id)));
-    const used = imageIdsIn([
-      ...others.flatMap((blog) => [blog.featuredImage, blog.content, blog.html]),
-      ...histories.flat().flatMap((revision) => [revision.featuredImage, revision.content]),
-    ]);
-    await Promise.all([...own].filter((image) => !used.has(image)).map(deleteImage));
-  }
+  await Promise.all((await unusedUploadIds(own)).map(deleteImage));
   await purgeBlogCache([current.slug, ...current.previousSlugs]);
   return current;
 }

@@ -5,7 +5,7 @@
  * version it was based on and is refused when someone saved in between, so no edit is ever lost.
  */
 import * as v from 'valibot';
-import { dataStore, updateJSON } from './blobs.ts';
+import { dataStore, serialised, updateJSON } from './blobs.ts';
 import { cachePolicies } from './http.ts';
 import {
   applyOverlay,
@@ -51,7 +51,8 @@ export async function readOverlay(): Promise<{ overlay: Overlay | null; error: s
   const catalogueStore = store();
   const { blobs } = await catalogueStore.list();
   const overlay: Overlay = { courses: [], categories: [] };
-  for (const { key } of blobs) {
+  // In key order, whatever order the store lists them in; saves are checked in this same order.
+  for (const key of blobs.map((blob) => blob.key).sort(byKey)) {
     const kind = key.startsWith('course/') ? 'courses' : key.startsWith('category/') ? 'categories' : null;
     if (!kind) continue;
     let raw: unknown;
@@ -73,6 +74,16 @@ export async function readOverlay(): Promise<{ overlay: Overlay | null; error: s
     else overlay.categories.push(parsed.output as StoredCategory);
   }
   return { overlay, error: null };
+}
+
+const byKey = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The entries in the order readOverlay gives them (by key), so a save is checked as the runtime applies it. */
+function inStoreOrder(overlay: Overlay): Overlay {
+  return {
+    courses: [...overlay.courses].sort((a, b) => byKey(courseKey(a.code), courseKey(b.code))),
+    categories: [...overlay.categories].sort((a, b) => byKey(categoryKey(a.slug), categoryKey(b.slug))),
+  };
 }
 
 export interface LoadedCatalogue {
@@ -134,14 +145,14 @@ function checkWith(
   replace: { courses?: StoredCourse; categories?: StoredCategory },
 ): string | null {
   const base = overlay ?? { courses: [], categories: [] };
-  const next: Overlay = {
+  const next: Overlay = inStoreOrder({
     courses: replace.courses
       ? [...base.courses.filter((c) => c.code !== replace.courses!.code), replace.courses]
       : base.courses,
     categories: replace.categories
       ? [...base.categories.filter((c) => c.slug !== replace.categories!.slug), replace.categories]
       : base.categories,
-  };
+  });
   try {
     createCatalogue(applyOverlay(repositoryContent, next));
     return null;
@@ -153,8 +164,19 @@ function checkWith(
 /**
  * A conditional save: lands only if the stored entry still has `baseVersion` (0: not saved before).
  * Two saves based on the same version: the first wins, the second gets the newer entry back.
+ * Saves in this process run one at a time from check to write, so two saves of different entries
+ * that are fine alone but not together (A to B and B to A) cannot both pass the check.
  */
-async function saveVersioned<T extends { version: number }>(
+function saveVersioned<T extends { version: number }>(
+  key: string,
+  baseVersion: number,
+  build: (version: number) => T,
+  validate: (entry: T) => Promise<string | null>,
+): Promise<SaveResult<T>> {
+  return serialised('catalogue-save', () => checkAndSave(key, baseVersion, build, validate));
+}
+
+async function checkAndSave<T extends { version: number }>(
   key: string,
   baseVersion: number,
   build: (version: number) => T,

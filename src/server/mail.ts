@@ -266,6 +266,18 @@ export interface ResendLike {
   };
 }
 
+/**
+ * A provider's error text with the message's addresses (and anything else shaped like an address) taken out:
+ * it is logged and kept with the inquiry's delivery state, and may quote the recipient back.
+ */
+function withoutAddresses(text: string, addresses: readonly (string | undefined)[]): string {
+  let result = text;
+  for (const address of addresses) {
+    if (address) result = result.split(address).join('[address]');
+  }
+  return result.replace(/[^\s<>"'`(),;:]+@[^\s<>"'`(),;:]+/g, '[address]');
+}
+
 export function resendTransport(
   apiKey: string,
   client: ResendLike = new Resend(apiKey) as unknown as ResendLike,
@@ -286,10 +298,10 @@ export function resendTransport(
       );
       if (error || !data)
         throw new Error(
-          `Resend: ${error?.name ?? 'error'} ${error?.statusCode ?? ''} ${error?.message ?? 'no answer'}`.replace(
-            /\s+/g,
-            ' ',
-          ),
+          withoutAddresses(
+            `Resend: ${error?.name ?? 'error'} ${error?.statusCode ?? ''} ${error?.message ?? 'no answer'}`,
+            [mail.to, mail.replyTo],
+          ).replace(/\s+/g, ' '),
         );
       return { id: data.id };
     },
@@ -306,8 +318,9 @@ export function outboxTransport(): MailTransport {
         { ...mail, idempotencyKey, storedAt: new Date().toISOString() },
         { onlyIfNew: true },
       );
+      // The kind and id only: the address, subject and text are the visitor's (or a staff member's) own.
       console.log(
-        `[outbox] ${modified ? 'stored' : 'already stored'} ${mail.kind} mail to ${mail.to}: "${mail.subject}" (${idempotencyKey})`,
+        `[outbox] ${modified ? 'stored' : 'already stored'} ${mail.kind} mail ${idempotencyKey} (RESEND_API_KEY is not set, so it was not sent)`,
       );
       return { id: `outbox:${idempotencyKey}` };
     },
@@ -357,7 +370,9 @@ export async function sendHeld(
         );
         return { kind, ok: true, id };
       } catch (error) {
-        return { kind, ok: false, error: error instanceof Error ? error.message : String(error) };
+        // Logged and kept with the delivery state: never the visitor's address.
+        const text = error instanceof Error ? error.message : String(error);
+        return { kind, ok: false, error: withoutAddresses(text, [record.contact.email]) };
       }
     }),
   );

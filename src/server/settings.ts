@@ -54,7 +54,11 @@ export async function triggerRebuild(): Promise<RebuildState> {
     if (!response.ok) throw new Error(`build hook answered ${response.status}`);
     return 'started';
   } catch (cause) {
-    console.error('Could not start a rebuild after saving settings:', cause);
+    // The message only: an error object can carry the hook's address, which is a secret.
+    console.error(
+      'Could not start a rebuild after saving settings:',
+      cause instanceof Error ? cause.message : String(cause),
+    );
     return 'failed';
   }
 }

@@ -220,3 +220,22 @@ describe('percent-encoded schemes', () => {
     expect(html).not.toMatch(/href=/i);
   });
 });
+
+describe('finding 6: links the URL parser sends to another site are external', () => {
+  it.each(['/\\evil.example', '\\\\evil.example', 'https:evil.example', 'http:evil.example', '/\\/evil.example'])(
+    'finding 6: %s gets rel="noopener noreferrer"',
+    async (href) => {
+      const out = await clean(`<a href="${href}">x</a>`);
+      expect(out).toContain('rel="noopener noreferrer"');
+    },
+  );
+
+  it('finding 6: only links that leave the site get the rel: links on this site stay as they are', async () => {
+    expect(await clean('<a href="/\\evil.example">x</a>')).toBe(
+      '<a href="/\\evil.example" rel="noopener noreferrer">x</a>',
+    );
+    for (const href of ['/free-quote', '#evidence', 'how-rpl-works?x=a:b', '/blog/a-post', '?page=2']) {
+      expect(await clean(`<a href="${href}">x</a>`)).toBe(`<a href="${href}">x</a>`);
+    }
+  });
+});

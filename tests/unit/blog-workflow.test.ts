@@ -18,6 +18,8 @@ import {
   updateBlog,
 } from '../../src/server/blogs';
 import { readImage, storeImage } from '../../src/server/uploads';
+import { saveCategory } from '../../src/server/catalogue';
+import { readSettings, saveSettings } from '../../src/server/settings';
 import { BlogInputSchema, MAX_REVISIONS, type BlogInput, type StoredBlog } from '../../src/schemas/blog';
 import blogsHandler from '../../netlify/functions/blogs.mts';
 import adminHandler from '../../netlify/functions/blogs-admin.mts';
@@ -93,6 +95,19 @@ describe('chosen addresses', () => {
       const response = await call(blogsHandler, 'PUT', `/api/blogs/${post._id}`, { ...input(), ...bad, version: 1 });
       expect(response.status, JSON.stringify(bad)).toBe(400);
       expect((await response.json()).errors?.[0]?.field).toBe(Object.keys(bad)[0]);
+    }
+    expect(await stored(post._id)).toBe(before);
+  });
+
+  it('finding 6: a publish time on 30 February or in year 0 gets a 400 saying so, and the post stays as it was', async () => {
+    const post = await createBlog(input(), 'workflow-admin');
+    const before = await stored(post._id);
+    for (const publishAt of ['2026-02-30T10:00:00.000Z', '0000-01-01T00:00:00.000Z']) {
+      const response = await call(blogsHandler, 'PUT', `/api/blogs/${post._id}`, { ...input(), publishAt, version: 1 });
+      expect(response.status, publishAt).toBe(400);
+      expect((await response.json()).errors).toEqual([
+        { field: 'publishAt', message: expect.stringContaining('is not a real date and time') },
+      ]);
     }
     expect(await stored(post._id)).toBe(before);
   });
@@ -342,6 +357,51 @@ describe('images of a deleted post', () => {
 
     await deleteBlog(b._id);
     expect(await readImage(key(shared.imageUrl))).toBeNull();
+  });
+
+  it('finding 4: deleting a post keeps an image a category or the site settings still use', async () => {
+    const [categoryImage, settingsImage] = await Promise.all([
+      storeImage(await png(), 'workflow-admin'),
+      storeImage(await png(), 'workflow-admin'),
+    ]);
+    const key = (url: string) => url.split('/').pop()!;
+    const post = await createBlog(
+      input({
+        featuredImage: categoryImage.imageUrl,
+        content: `<p>Both</p><img src="${settingsImage.imageUrl}" alt="Shared">`,
+      }),
+      'workflow-admin',
+    );
+    // An admin picks the same upload as a category's picture, and links to the other from the settings.
+    const category = await saveCategory(
+      'civil-construction',
+      {
+        version: 0,
+        edit: {
+          description: 'Building, civil and trade qualifications for people who build.',
+          color: '#01675f',
+          image: categoryImage.imageUrl,
+        },
+      },
+      'workflow-admin',
+    );
+    expect(category.ok).toBe(true);
+    const settings = await readSettings();
+    await saveSettings(
+      {
+        ...settings,
+        socialMedia: { ...settings.socialMedia, instagram: `https://rplpathways.com.au${settingsImage.imageUrl}` },
+      },
+      'workflow-admin',
+    );
+
+    // An editor deletes the post.
+    const deleted = await call(blogsHandler, 'DELETE', `/api/blogs/${post._id}`, undefined, editorToken);
+    expect(deleted.status).toBe(200);
+    expect(await getBlogById(post._id)).toBeNull();
+    expect(await readImage(key(categoryImage.imageUrl))).not.toBeNull();
+    expect(await readImage(key(categoryImage.imageUrl).replace('.webp', '-w480.webp'))).not.toBeNull();
+    expect(await readImage(key(settingsImage.imageUrl))).not.toBeNull();
   });
 
   it('the media picker lists uploaded images to staff only', async () => {

@@ -206,6 +206,130 @@ describe('retiring and adding qualifications', () => {
   });
 });
 
+describe('finding 2: chains of retirements', () => {
+  const retire = async (code: string, successor: string) => {
+    const course = await openCourse(code);
+    return save(code, course.version, { ...course.edit, retired: { successor } });
+  };
+  const redirect = async (code: string) => {
+    const answer = await courseNotFound(new Request(`http://localhost/courses/${code.toLowerCase()}`));
+    return answer.status === 301 ? answer.headers.get('location') : answer.status;
+  };
+  const storedKeys = async () =>
+    (await getStore({ name: 'catalogue', consistency: 'strong' }).list()).blobs.map((blob) => blob.key).sort();
+  /** A staff edit elsewhere in the catalogue, which must survive whatever happens to the retirements. */
+  async function editAbout(code: string) {
+    const course = await openCourse(code);
+    const about = `Staff wording for ${code}, kept whatever else is saved in the catalogue afterwards.`;
+    expect(
+      (await save(code, course.version, { ...course.edit, details: { ...course.edit.details, about } })).status,
+    ).toBe(200);
+    return about;
+  }
+  async function expectEditShown(code: string, about: string) {
+    const { error } = await loadCurrentCatalogue();
+    expect(error).toBeNull();
+    forgetCatalogue();
+    const list = await (
+      await coursesHandler(new Request(`http://localhost/api/courses?search=${code}`), {} as Context)
+    ).json();
+    expect(list.courses[0]).toMatchObject({ code, about });
+  }
+
+  it('finding 2: retiring A to B then B to C keeps every staff edit (B is listed before A)', async () => {
+    // course/BSB50120 is listed before course/CPC30220, so the runtime meets B's retirement first.
+    const about = await editAbout('CPC40120');
+    expect((await retire('CPC30220', 'BSB50120')).status).toBe(200);
+    expect((await retire('BSB50120', 'BSB40120')).status).toBe(200);
+    await expectEditShown('CPC40120', about);
+    expect(await redirect('CPC30220')).toBe('/courses/BSB40120');
+    expect(await redirect('BSB50120')).toBe('/courses/BSB40120');
+    const { catalogue } = await loadCurrentCatalogue();
+    expect(catalogue.courseByCode.has('CPC30220')).toBe(false);
+    expect(catalogue.courseByCode.has('BSB50120')).toBe(false);
+  });
+
+  it('finding 2: retiring B to C then A to B is accepted and sends A to C (A is listed before B)', async () => {
+    // course/BSB50120 (A) is listed before course/CPC30220 (B).
+    const about = await editAbout('CPC40120');
+    expect((await retire('CPC30220', 'CPC30320')).status).toBe(200);
+    const second = await retire('BSB50120', 'CPC30220');
+    expect(second.status).toBe(200);
+    await expectEditShown('CPC40120', about);
+    expect(await redirect('BSB50120')).toBe('/courses/CPC30320');
+    expect(await redirect('CPC30220')).toBe('/courses/CPC30320');
+  });
+
+  it('finding 2: a cycle of successors is refused with a 400 naming the codes, and nothing is stored', async () => {
+    expect((await retire('CPC30220', 'BSB50120')).status).toBe(200);
+    const keys = await storedKeys();
+    const cycle = await retire('BSB50120', 'CPC30220');
+    expect(cycle.status).toBe(400);
+    expect(cycle.body.message).toMatch(/cycle/);
+    expect(cycle.body.message).toContain('CPC30220');
+    expect(cycle.body.message).toContain('BSB50120');
+    expect(await storedKeys()).toEqual(keys);
+    expect((await openCourse('BSB50120')).version).toBe(0);
+    expect((await loadCurrentCatalogue()).error).toBeNull();
+    expect(await redirect('CPC30220')).toBe('/courses/BSB50120');
+  });
+
+  it('finding 2: retiring a successor without naming one of its own is refused, so no retired address is left to 404', async () => {
+    expect((await retire('BSB50120', 'CPC30220')).status).toBe(200);
+    const course = await openCourse('CPC30220');
+    const refused = await save('CPC30220', 0, { ...course.edit, retired: {} });
+    expect(refused.status).toBe(400);
+    expect(refused.body.message).toContain('BSB50120');
+    expect(refused.body.message).toContain('CPC30220');
+    expect((await openCourse('CPC30220')).version).toBe(0);
+    expect((await loadCurrentCatalogue()).error).toBeNull();
+    expect(await redirect('BSB50120')).toBe('/courses/CPC30220');
+  });
+
+  it('finding 2: the merge does not depend on the order the entries are listed in', () => {
+    const entry = (code: string, successor: string) => {
+      const course = repositoryCatalogue().courseByCode.get(code)!;
+      const { code: _code, ...details } = course;
+      return {
+        version: 1,
+        updatedAt: '2026-11-23T00:00:00.000Z',
+        updatedBy: 'x',
+        code,
+        edit: {
+          featured: false,
+          details: {
+            about: details.about,
+            overview: details.overview,
+            aboutCertification: details.aboutCertification,
+            scopeOfWork: details.scopeOfWork,
+            experienceRequirements: details.experienceRequirements,
+            eligibility: details.eligibility,
+            entryRequirements: details.entryRequirements,
+            regulatoryRequirements: details.regulatoryRequirements,
+            jobOutcomes: details.jobOutcomes,
+            careerOutcomes: details.careerOutcomes,
+            studyPathway: details.studyPathway,
+          },
+          evidence: [],
+          terms: [],
+          retired: { successor },
+        },
+      };
+    };
+    const a = entry('CPC30220', 'BSB50120');
+    const b = entry('BSB50120', 'BSB40120');
+    for (const courses of [
+      [a, b],
+      [b, a],
+    ]) {
+      const catalogue = createCatalogue(applyOverlay(repositoryContent, { courses, categories: [] }));
+      expect(catalogue.courseByCode.get('BSB40120')?.replaces).toEqual(
+        expect.arrayContaining(['CPC30220', 'BSB50120']),
+      );
+    }
+  });
+});
+
 describe('categories', () => {
   it('saves description, colour and image; refuses pictures from elsewhere', async () => {
     const edit = {

@@ -2,12 +2,15 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
 import {
   composeMail,
+  defaultTransport,
   escapeHtml,
   greetingName,
   retryDelayMs,
   sanitizeHeader,
   MAX_ATTEMPTS,
+  resendTransport,
 } from '../../src/server/mail';
+import { startBlobs } from './helpers/blobs';
 import type { InquiryRecord } from '../../src/server/inquiries';
 import { evidenceFor } from '../../src/lib/evidence';
 import { storedContact } from './helpers/inquiries';
@@ -270,5 +273,60 @@ describe('finding 7: the acknowledgement e-mail carries visitor text to any addr
       expect(mail.subject + mail.text + mail.html).not.toMatch(/evil|prize/);
     }
     expect(quote.text).toContain('SIS30321 Certificate III in Fitness');
+  });
+});
+
+describe('finding 5: without RESEND_API_KEY the log carries no personal data', () => {
+  const visitor = () =>
+    record({
+      message: 'My private words about my employer',
+      contact: {
+        firstName: 'Jane',
+        lastName: 'Secretsurname',
+        email: 'jane.visitor@example.org',
+        phone: '0412 999 888',
+      },
+    });
+  const logged = (spies: ReturnType<typeof vi.spyOn>[]) =>
+    spies.flatMap((spy) => spy.mock.calls.map((call: unknown[]) => call.map(String).join(' '))).join('\n');
+
+  it('finding 5: the outbox logs the mail kind and id, never the address, name or text', async () => {
+    const blobs = await startBlobs();
+    const spies = (['log', 'info', 'warn', 'error'] as const).map((level) =>
+      vi.spyOn(console, level).mockImplementation(() => {}),
+    );
+    try {
+      vi.stubEnv('RESEND_API_KEY', '');
+      vi.stubEnv('MAIL_TO', 'inbox@example.com.au');
+      const transport = defaultTransport();
+      expect(transport.name).toBe('outbox');
+      const inquiry = visitor();
+      for (const kind of ['staff', 'ack'] as const)
+        await transport.send(composeMail(inquiry, kind), inquiry.mail[kind].idempotencyKey);
+      const text = logged(spies);
+      expect(text).toContain(`staff mail ${inquiry.mail.staff.idempotencyKey}`);
+      expect(text).toContain(`ack mail ${inquiry.mail.ack.idempotencyKey}`);
+      for (const secret of ['jane.visitor@example.org', 'Secretsurname', 'private words', 'inbox@example.com.au', '@'])
+        expect(text).not.toContain(secret);
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+      await blobs.stop();
+    }
+  });
+
+  it('finding 5: a failed send is logged and kept without the address the provider quoted back', async () => {
+    const transport = resendTransport('re_test', {
+      emails: {
+        send: async (payload) => ({
+          data: null,
+          error: { name: 'validation_error', statusCode: 422, message: `Invalid \`to\` field: ${payload.to}` },
+        }),
+      },
+    });
+    const inquiry = visitor();
+    const failure = await transport.send(composeMail(inquiry, 'ack'), 'key').catch((error: Error) => error);
+    expect(failure).toBeInstanceOf(Error);
+    expect((failure as Error).message).toContain('validation_error 422 Invalid `to` field');
+    expect((failure as Error).message).not.toContain('jane.visitor@example.org');
   });
 });
