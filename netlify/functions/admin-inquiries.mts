@@ -16,6 +16,7 @@ import {
   UnreadableInquiryError,
 } from '../../src/server/inquiries';
 import { getUser, listStaff, staffName } from '../../src/server/users';
+import { can } from '../../src/lib/roles';
 
 const NOT_FOUND = 'Inquiry not found.';
 const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a developer to check its stored record.';
@@ -68,6 +69,11 @@ export default async (request: Request, context: Context) => {
       if (!user)
         return error(400, 'There is no staff member with that username.', [
           { field: 'assignee', message: 'There is no staff member with that username.' },
+        ]);
+      // Only someone who can open the inbox can take an inquiry on.
+      if (!can(user.role, 'inquiries'))
+        return error(400, 'That staff member cannot open the inbox.', [
+          { field: 'assignee', message: 'That staff member cannot open the inbox.' },
         ]);
       to = { username: user.username, name: staffName(user) };
     }

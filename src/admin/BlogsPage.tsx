@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { CalendarDays, Eye, EyeOff, Pencil, Plus, Send, Trash2, UserRound } from 'lucide-react';
 import type { AdminBlog } from '../schemas/blog';
-import { api } from './api';
+import { api, failureText } from './api';
 import ConfirmDialog from './blog/ConfirmDialog';
 import Thumbnail from './blog/Thumbnail';
 import { listAutosaves } from './blog/autosave';
@@ -57,7 +57,7 @@ export default function BlogsPage() {
       void reload();
     },
     onError: (cause) => {
-      toast.error(`Error updating blog: ${cause instanceof Error ? cause.message : String(cause)}`);
+      toast.error(`Error updating blog: ${failureText(cause, 'Something went wrong. Please try again.')}`);
       void reload();
     },
   });

@@ -2,7 +2,7 @@ import { useMemo, useRef, useState, type FormEvent, type ReactNode } from 'react
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import * as v from 'valibot';
-import { api, ApiError } from './api';
+import { api, ApiError, failureText } from './api';
 import { Field, SelectField, TextField, type Choice } from './catalogue-fields';
 import { issuesToFieldErrors } from './field-errors';
 import { LEVELS } from '../lib/catalogue';
@@ -316,7 +316,7 @@ function useVersionedSave<T>(firstVersion: number, loadTheirs?: () => Promise<{ 
       } else if (cause instanceof ApiError && cause.errors.length > 0) {
         setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
         toast.error(cause.message);
-      } else toast.error(cause instanceof Error ? cause.message : 'Could not save.');
+      } else toast.error(failureText(cause, 'Could not save. Please try again.'));
       return false;
     } finally {
       setSaving(false);

@@ -205,7 +205,7 @@ function NewInquiriesCard({ inbox, failed }: { inbox: DashboardStats['inbox']; f
     >
       <div className="stat-card__top">
         <h2 id="new-inquiries-title" className="stat-card__label">
-          New inquiries
+          Arrived since your last visit
         </h2>
         <Inbox size={22} aria-hidden="true" className="stat-card__icon" />
       </div>

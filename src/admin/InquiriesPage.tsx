@@ -5,7 +5,7 @@ import { Download, Search } from 'lucide-react';
 import type { InquiryRecord, MailDelivery, StaffRef } from '../schemas/inquiry-record';
 import { NOTE_MAX_LENGTH, referenceOf } from '../schemas/inquiry-record';
 import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '../schemas/inbox';
-import { api, ApiError, API_TIMEOUT_MS } from './api';
+import { api, API_TIMEOUT_MS, failureText } from './api';
 import { readSession } from './session';
 import { QuoteFields } from './inbox/QuoteFields';
 import { Loading } from './Loading';
@@ -65,8 +65,7 @@ export default function InquiriesPage() {
       toast.success(record.status === 'handled' ? 'Marked as handled' : 'Marked as new');
       void queryClient.invalidateQueries({ queryKey: ['inquiries'] });
     },
-    onError: (cause) =>
-      toast.error(`Could not update the inquiry: ${cause instanceof ApiError ? cause.message : 'please try again'}`),
+    onError: (cause) => toast.error(`Could not update the inquiry: ${failureText(cause, 'please try again')}`),
   });
 
   async function exportCsv() {
@@ -290,7 +289,7 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
   const [note, setNote] = useState('');
   const [noteError, setNoteError] = useState('');
   const refresh = () => queryClient.invalidateQueries({ queryKey: ['inquiries'] });
-  const failure = (cause: unknown) => (cause instanceof ApiError ? cause.message : 'Please try again.');
+  const failure = (cause: unknown) => failureText(cause, 'Please try again.');
 
   const assign = useMutation({
     mutationFn: (username: string | null) =>

@@ -228,8 +228,7 @@ export default function SettingsPage() {
     onError: (cause) => {
       if (cause instanceof ApiError && cause.errors.length)
         setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
-      const text =
-        cause instanceof ApiError && cause.status !== 0 && cause.message ? cause.message : 'Failed to save settings';
+      const text = cause instanceof ApiError && cause.fromServer ? cause.message : 'Failed to save settings';
       setBanner({ kind: 'error', text });
       toast.error('Failed to save settings');
     },

@@ -21,6 +21,15 @@ export class ApiError extends Error {
 
 export const NETWORK_ERROR = 'Network error. Please try again.';
 
+/**
+ * What a screen says about a failed call: the server's own words, or the network message, else the screen's
+ * own fallback (the specification's text), never the stand-in "Request failed (500)".
+ */
+export function failureText(cause: unknown, fallback: string): string {
+  if (cause instanceof ApiError && (cause.fromServer || cause.status === 0)) return cause.message;
+  return fallback;
+}
+
 interface Options {
   method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** Sent as JSON, or as it is when it is a FormData (multipart uploads). */

@@ -3,6 +3,7 @@ import { dataStore, updateJSON } from './blobs.ts';
 import { hashPassword } from './passwords.ts';
 import { NewUserSchema, StaffEmailSchema, type NewUser, type PublicUser } from '../schemas/auth.ts';
 import { UserRecordSchema, type UserRecord } from '../schemas/user.ts';
+import { can } from '../lib/roles.ts';
 
 export type { UserRecord } from '../schemas/user.ts';
 
@@ -36,9 +37,10 @@ export async function listUsers(): Promise<UserRecord[]> {
   return found.filter((user): user is UserRecord => user !== null);
 }
 
-/** Every account as staff see it named (assignments in the inbox), by name. */
+/** Every account that may work the inbox (so an inquiry can be assigned to it), as staff see it named, by name. */
 export async function listStaff(): Promise<{ username: string; name: string }[]> {
   return (await listUsers())
+    .filter((user) => can(user.role, 'inquiries'))
     .map((user) => ({ username: user.username, name: staffName(user) }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en-AU') || a.username.localeCompare(b.username));
 }

@@ -557,7 +557,7 @@ test.describe('inbox as a daily tool', () => {
       await storeInquiry(`Fresh${stamp}b`, `fresh-b-${stamp}@example.com`);
       await page.goto('/admin/dashboard');
       const card = page.getByTestId('stat-new-inquiries');
-      await eventually(card.getByRole('heading', { name: 'New inquiries' })).toBeVisible();
+      await eventually(card.getByRole('heading', { name: 'Arrived since your last visit' })).toBeVisible();
       await eventually(card).toContainText(/Since your last visit, /);
       const value = card.locator('.stat-card__value');
       await eventually(value).toHaveAttribute('data-value', /^\d+$/);

@@ -199,7 +199,20 @@ describe('notes and assignment', () => {
     call(`/api/admin/inquiries/${id}`, { method: 'PATCH', body, headers: json }, { id });
 
   beforeAll(async () => {
-    await signedInStaff({ username: 'inbox-colleague', firstName: 'Cole', lastName: 'League', role: 'editor' });
+    await signedInStaff({ username: 'inbox-colleague', firstName: 'Cole', lastName: 'League', role: 'admin' });
+    await signedInStaff({ username: 'blog-editor', firstName: 'Eddie', lastName: 'Tor', role: 'editor' });
+  });
+
+  it('offers only staff who can open the inbox for assignment, and refuses an editor', async () => {
+    const page = await (await call('/api/admin/inquiries')).json();
+    const usernames = page.staff.map((person: { username: string }) => person.username);
+    expect(usernames).toContain('inbox-colleague');
+    expect(usernames).not.toContain('blog-editor');
+    const before = await getInquiry(ids[1]);
+    const response = await patch(ids[1], '{"assignee":"blog-editor"}');
+    expect(response.status).toBe(400);
+    expect((await response.json()).message).toBe('That staff member cannot open the inbox.');
+    expect(await getInquiry(ids[1])).toEqual(before);
   });
 
   it('adds a note with its author and time, kept with the inquiry and shown in the list', async () => {
@@ -362,7 +375,7 @@ describe('new inquiries since the last visit (dashboard)', () => {
   });
 
   it('is not given to roles without the inbox', async () => {
-    const editor = await tokenFor('inbox-colleague');
+    const editor = await tokenFor('blog-editor');
     const response = await dashboard(
       new Request('http://localhost/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${editor}` } }),
     );

@@ -15,7 +15,10 @@ import {
   type AdminBlog,
   type ContentType,
 } from '../../schemas/blog';
-import { api, ApiError } from '../api';
+import { api, ApiError, failureText } from '../api';
+
+/** The specification's words for a save that failed without a message from the server. */
+const GENERIC_SAVE_ERROR = 'Something went wrong. Please try again.';
 import { issuesToFieldErrors } from '../field-errors';
 import { clearAutosave, readAutosave, writeAutosave } from './autosave';
 import ChipsInput from './ChipsInput';
@@ -209,10 +212,10 @@ export default function BlogFormDialog({
       } else if (cause instanceof ApiError) {
         if (cause.errors.length) setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
         setAlert(
-          `Error saving blog: ${cause.errors.length ? JSON.stringify(cause.errors) : cause.message || 'Something went wrong. Please try again.'}`,
+          `Error saving blog: ${cause.errors.length ? JSON.stringify(cause.errors) : failureText(cause, GENERIC_SAVE_ERROR)}`,
         );
       } else {
-        setAlert('Error saving blog: Something went wrong. Please try again.');
+        setAlert(`Error saving blog: ${GENERIC_SAVE_ERROR}`);
       }
       toast.error('The blog was not saved');
     } finally {

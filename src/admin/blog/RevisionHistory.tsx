@@ -8,7 +8,7 @@ import {
   type AdminBlog,
   type BlogRevision,
 } from '../../schemas/blog';
-import { api, ApiError } from '../api';
+import { api, ApiError, failureText } from '../api';
 import ConfirmDialog from './ConfirmDialog';
 import { markdownPreview, sanitizeInBrowser } from './MarkdownEditor';
 import { Loading } from '../Loading';
@@ -70,7 +70,10 @@ export default function RevisionHistory({
       if (cause instanceof ApiError && cause.status === 409) {
         const current = v.safeParse(AdminBlogSchema, (cause.body as { current?: unknown } | undefined)?.current);
         onConflict(cause.message, current.success ? current.output : null);
-      } else setProblem(`The version could not be restored: ${cause instanceof Error ? cause.message : String(cause)}`);
+      } else
+        setProblem(
+          `The version could not be restored: ${failureText(cause, 'Something went wrong. Please try again.')}`,
+        );
     } finally {
       setBusy(false);
     }
