@@ -57,28 +57,31 @@ export default async (request: Request, context: Context) => {
 };
 
 /**
- * The account is locked account-wide and this address has never signed in to it. If the account has an
- * e-mail address, the password is still checked (this address's own limits apply and count), and a
- * correct one sends a one-time sign-in link to that address: the owner gets in, an attacker who lacks
- * the mailbox does not. Right and wrong passwords get the same answer, so the lock is no oracle; only a
- * correct password sends mail. Without an e-mail address the lock simply holds (a staff unlock ends it).
+ * The account is locked account-wide and this address has never signed in to it. Every such attempt gets
+ * the same treatment, so the lock tells nothing about the account: this address's own limits apply and
+ * count, one password check is made (against the account's hash if it has an e-mail address, else the
+ * decoy), and the answer is the same 429 text whether the account exists, has an e-mail address, or the
+ * password is right. The attempt counts as a failure even when the password is right, so no address tests
+ * more candidates than its limit while the account is locked. Only a right password for an account with an
+ * e-mail address sends a one-time sign-in link (at most 3 per 15 minutes): the owner gets in, an attacker
+ * who lacks the mailbox does not. Without an e-mail address the lock holds (a staff unlock ends it).
  */
 async function accountLocked(username: string, password: string, ip: string, context: Context): Promise<Response> {
   const user = await getUser(username);
   const accountWait = await lockedFor(username, ip);
-  if (!user?.email) return tooMany(accountWait);
   const reservation = await reserveAttempt(username, ip, Date.now(), ['account']);
   if (!reservation.ok) return reservation.failed ? busy() : tooMany(reservation.waitMs);
-  const valid = await verifyPassword(password, user.passwordHash);
+  const owner = user?.email ? user : null;
+  const valid = await verifyPassword(password, owner?.passwordHash ?? DECOY_HASH);
   try {
-    await settle(reservation, valid ? 'success' : 'failure');
+    await settle(reservation, 'failure');
   } catch (cause) {
     console.error(`Sign-in throttle: could not record an attempt: ${String(cause)}`);
     return busy();
   }
-  if (valid) {
-    const sending = sendSignInLink(user).catch((cause) =>
-      console.error(`Sign-in link for "${user.username}" could not be sent: ${String(cause)}`),
+  if (valid && owner) {
+    const sending = sendSignInLink(owner).catch((cause) =>
+      console.error(`Sign-in link for "${owner.username}" could not be sent: ${String(cause)}`),
     );
     // The answer does not wait for the mail (its time would tell a right password from a wrong one).
     if (typeof context.waitUntil === 'function') context.waitUntil(sending);

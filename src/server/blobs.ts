@@ -25,23 +25,52 @@ export function dataStore(name: StoreName): Store {
   return getStore({ name, consistency: 'strong' });
 }
 
+/** JSON text as a value; an empty or unparseable entry (a write cut short, a hand edit) reads as null. */
+function parseStored(key: string, raw: unknown): unknown {
+  if (typeof raw !== 'string') return raw ?? null;
+  try {
+    return JSON.parse(raw);
+  } catch {
+    console.error(`Stored entry "${key}" is not valid JSON and counts as absent.`);
+    return null;
+  }
+}
+
 /**
  * The current value of an entry with its ETag. Netlify Blobs returns the ETag with the value; the local
  * emulation only reports ETags when listing, so there the ETag is read first and the value after it
  * (if the entry changes in between, the conditional write below fails and is retried: never lost).
+ * An entry that exists but is empty or not JSON reads as null with `exists` set, so the next write
+ * replaces it (conditionally) instead of failing on it for ever.
  */
-async function readVersioned<T>(store: Store, key: string): Promise<{ data: T | null; etag?: string }> {
-  const found = await store.getWithMetadata(key, { type: 'json' });
-  if (!found) return { data: null };
-  if (found.etag) return { data: found.data as T, etag: found.etag };
+async function readVersioned<T>(
+  store: Store,
+  key: string,
+): Promise<{ data: T | null; exists: boolean; etag?: string }> {
+  const found = await store.getWithMetadata(key, { type: 'text' });
+  if (!found) return { data: null, exists: false };
+  if (found.etag) return { data: parseStored(key, found.data) as T | null, exists: true, etag: found.etag };
   const { blobs } = await store.list({ prefix: key });
   const etag = blobs.find((blob) => blob.key === key)?.etag;
-  const data = (await store.get(key, { type: 'json' })) as T | null;
-  return data === null ? { data: null } : { data, etag };
+  const raw = await store.get(key, { type: 'text' });
+  return raw === null ? { data: null, exists: false } : { data: parseStored(key, raw) as T | null, exists: true, etag };
 }
 
 /**
- * One writer per key inside this process; the conditional writes handle writers elsewhere. (The local
+ * One writer per key inside this process, across all its threads: the local emulation runs every
+ * function instance as a worker thread of one process, and its blob server's conditional writes are not
+ * atomic (it checks an ETag made from the file time in milliseconds, then writes), so two instances can
+ * both land a write from the same read. Where that must never happen (the sign-in counters), the whole
+ * read-modify-write runs under a lock the threads share: the Web Locks API, process-wide in Node. On
+ * Netlify, where instances are separate processes, it changes nothing and the conditional writes decide.
+ */
+export function acrossThreads<T>(id: string, task: () => Promise<T>): Promise<T> {
+  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
+  return locks ? withLock(locks, `blobs:${id}`, task) : task();
+}
+
+/**
+ * One writer per key inside this thread; the conditional writes handle writers elsewhere. (The local
  * blob server checks a conditional write's ETag and then writes, with a gap between; Netlify does both at once.)
  */
 const queues = new Map<string, Promise<unknown>>();
@@ -54,6 +83,47 @@ export function serialised<T>(id: string, task: () => Promise<T>): Promise<T> {
     if (queues.get(id) === settled) queues.delete(id);
   });
   return run;
+}
+
+/** A holder of a lock for longer than this (no update takes a fraction of it) is taken to be dead. */
+const LOCK_STUCK_MS = 10_000;
+const LOCK_CHECK_MS = 1_000;
+
+/**
+ * Runs `task` holding the lock `name`. Node never releases the locks of a worker thread that was
+ * terminated while holding them, so each holder also holds a stamp lock (`name#<time acquired>`) that
+ * shows waiters since when the lock is held; a waiter that finds it held for over LOCK_STUCK_MS takes it
+ * over. A long queue of live writers never triggers that: each of them holds the lock only briefly.
+ */
+async function withLock<T>(locks: LockManager, name: string, task: () => Promise<T>): Promise<T> {
+  let started = false;
+  const run = () => {
+    started = true;
+    return locks.request(`${name}#${Date.now()}`, { mode: 'shared' }, task);
+  };
+  // A waiting lock request does not keep Node's event loop alive; this timer does.
+  const alive = setInterval(() => {}, 60_000);
+  try {
+    for (;;) {
+      try {
+        return await locks.request(name, { signal: AbortSignal.timeout(LOCK_CHECK_MS) }, run);
+      } catch (cause) {
+        if (started || !(cause instanceof Error && cause.name === 'TimeoutError')) throw cause;
+      }
+      const { held = [] } = await locks.query();
+      const stamps = held
+        .map((lock) => lock.name ?? '')
+        .filter((held) => held.startsWith(`${name}#`))
+        .map((held) => Number(held.slice(name.length + 1)));
+      const since = Math.max(0, ...stamps);
+      if (since > 0 && Date.now() - since > LOCK_STUCK_MS) {
+        console.error(`Lock "${name}" has been held for over ${LOCK_STUCK_MS} ms by a dead holder; taking it over.`);
+        return await locks.request(name, { steal: true }, run);
+      }
+    }
+  } finally {
+    clearInterval(alive);
+  }
 }
 
 /**
@@ -92,15 +162,14 @@ export function updateJSON<T>(
 ): Promise<T | null> {
   return serialised(`${(store as unknown as { name?: string }).name ?? ''}\n${key}`, async () => {
     for (let attempt = 0; attempt < policy.attempts; attempt++) {
-      const { data: current, etag } = await readVersioned<T>(store, key);
+      const { data: current, exists, etag } = await readVersioned<T>(store, key);
       const next = change(current);
       if (next === undefined) return current;
-      const result =
-        current === null
-          ? await store.setJSON(key, next, { onlyIfNew: true })
-          : etag
-            ? await store.setJSON(key, next, { onlyIfMatch: etag })
-            : { modified: false };
+      const result = !exists
+        ? await store.setJSON(key, next, { onlyIfNew: true })
+        : etag
+          ? await store.setJSON(key, next, { onlyIfMatch: etag })
+          : { modified: false };
       if (result.modified) return next;
       await new Promise((resolve) => setTimeout(resolve, retryDelayMs(policy, attempt)));
     }

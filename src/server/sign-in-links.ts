@@ -1,5 +1,7 @@
 import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import { dataStore, updateJSON } from './blobs.ts';
+import * as v from 'valibot';
+import { acrossThreads, dataStore, updateJSON } from './blobs.ts';
+import { LinkMailLogSchema, type LinkMailLog } from '../schemas/throttle.ts';
 import {
   defaultTransport,
   htmlDocument,
@@ -15,11 +17,16 @@ import { getUser, type UserRecord } from './users.ts';
  * Sent only after the correct password arrived from an address the account-wide lock applies to, and
  * only to the e-mail address stored on the account, so an attacker without that mailbox cannot use it.
  * The token is 32 random bytes; only its SHA-256 is stored (`sessions` store), it works once (a
- * conditional write claims it) and for 15 minutes, and not after a password reset or logout.
+ * conditional write claims it) and for 15 minutes, and not after a password reset or logout. At most
+ * LINK_MAILS_PER_WINDOW links are mailed per account in LINK_MAIL_WINDOW_MS, so a known password cannot
+ * be used to flood the owner's mailbox.
  */
 export const LINK_LIFETIME_MS = 15 * 60_000;
+export const LINK_MAILS_PER_WINDOW = 3;
+export const LINK_MAIL_WINDOW_MS = 15 * 60_000;
+/** The one answer to every sign-in meeting the account-wide lock, whatever the account and password. */
 export const LINK_SENT =
-  'This account is locked after many failed sign-in attempts. If the password you entered is correct, a one-time sign-in link has been e-mailed to the address on the account. It works once, for 15 minutes.';
+  'This account is locked after many failed sign-in attempts. If the password you entered is correct and the account has an e-mail address, a one-time sign-in link has been e-mailed to the address on the account (at most 3 links in 15 minutes). It works once, for 15 minutes. Otherwise an administrator can unlock the account.';
 export const LINK_INVALID = 'This sign-in link is invalid, used or expired. Please sign in again.';
 
 interface LinkRecord {
@@ -35,13 +42,38 @@ const digest = (token: string) => createHash('sha256').update(token).digest('hex
 const keyFor = (token: string) => `sign-in-link/${digest(token)}`;
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
-/** Creates a link for the account and e-mails it; returns the mail's idempotency key. */
+/**
+ * Takes one of the account's link mails for this window, atomically (conditional write; one at a time
+ * across this process's threads): false when
+ * LINK_MAILS_PER_WINDOW have gone out in the last LINK_MAIL_WINDOW_MS. A damaged log counts as empty.
+ */
+async function claimLinkMail(username: string, now: number): Promise<boolean> {
+  const key = `link-mails/${digest(username.toLowerCase())}`;
+  let claimed = false;
+  await acrossThreads(`sessions\n${key}`, () =>
+    updateJSON<unknown>(store(), key, (stored) => {
+      claimed = false;
+      const log = v.safeParse(LinkMailLogSchema, stored);
+      const recent = (log.success ? log.output.sentAt : []).filter((at) => now - at < LINK_MAIL_WINDOW_MS);
+      if (recent.length >= LINK_MAILS_PER_WINDOW) return undefined;
+      claimed = true;
+      return { sentAt: [...recent, now] } satisfies LinkMailLog;
+    }),
+  );
+  return claimed;
+}
+
+/**
+ * Creates a link for the account and e-mails it; returns the mail's idempotency key, or null when the
+ * account's link mails for this window are used up (nothing is created or sent).
+ */
 export async function sendSignInLink(
   user: UserRecord,
   transport: MailTransport = defaultTransport(),
   now = Date.now(),
-): Promise<string> {
+): Promise<string | null> {
   if (!user.email) throw new Error('The account has no e-mail address');
+  if (!(await claimLinkMail(user.username, now))) return null;
   const token = randomBytes(32).toString('base64url');
   const record: LinkRecord = {
     username: user.username,

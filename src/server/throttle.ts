@@ -1,5 +1,8 @@
 import { createHash, randomUUID } from 'node:crypto';
-import { dataStore, updateJSON } from './blobs.ts';
+import { isIPv4, isIPv6 } from 'node:net';
+import * as v from 'valibot';
+import { acrossThreads, dataStore, updateJSON } from './blobs.ts';
+import { ThrottleCounterSchema, type ThrottleCounter } from '../schemas/throttle.ts';
 
 /**
  * Brute-force protection for sign-in. Failures are counted per (account, IP) pair, per IP across all
@@ -7,6 +10,8 @@ import { dataStore, updateJSON } from './blobs.ts';
  * longer (doubling), up to a cap. Locks always end, counters are forgotten after an hour without
  * failures, attempts made while locked are refused without being counted, and the account-wide lock
  * never applies to an address the account has signed in from before, so nobody can keep the owner out.
+ * An address means an IPv4 address, or an IPv6 /64 (one customer's network: a single client can pick any
+ * address inside it at will), so fresh addresses of one network share their counters.
  */
 export interface Policy {
   threshold: number;
@@ -22,14 +27,36 @@ export const POLICIES = {
 
 export const FORGET_AFTER_MS = 60 * 60_000;
 
-interface Counter {
-  failures: number;
-  lastFailureAt: number;
-  lockedUntil: number;
-  /** Account scope only: hashes of addresses that signed in successfully (most recent last). */
-  trusted?: string[];
-  /** Attempts reserved and not yet settled (their password check is running), each expiring by itself. */
-  pending?: { id: string; until: number }[];
+type Counter = ThrottleCounter;
+
+/** A stored counter, or null when it is missing or damaged (empty, not JSON, wrong shape): damage counts as absent. */
+function parseCounter(key: string, stored: unknown): Counter | null {
+  if (stored === null || stored === undefined) return null;
+  const parsed = v.safeParse(ThrottleCounterSchema, stored);
+  if (parsed.success) return parsed.output;
+  console.error(`Sign-in counter "${key}" is not valid and counts as absent:`, parsed.issues[0]?.message);
+  return null;
+}
+
+async function readCounter(key: string): Promise<Counter | null> {
+  const raw = await store().get(key, { type: 'text' });
+  if (raw === null || raw === '') return null;
+  try {
+    return parseCounter(key, JSON.parse(raw));
+  } catch {
+    console.error(`Sign-in counter "${key}" is not JSON and counts as absent.`);
+    return null;
+  }
+}
+
+/**
+ * Read-modify-write of a counter (conditional writes, see updateJSON), one at a time across the threads
+ * of this process (the local emulation's instances, see acrossThreads); a damaged one reads as absent.
+ */
+function updateCounter(key: string, change: (current: Counter | null) => Counter | undefined) {
+  return acrossThreads(`throttle\n${key}`, () =>
+    updateJSON<unknown>(store(), key, (stored) => change(parseCounter(key, stored))),
+  );
 }
 
 const store = () => dataStore('throttle');
@@ -40,14 +67,47 @@ export function lockDuration(failures: number, policy: Policy): number {
   return Math.min(policy.baseMs * 2 ** Math.min(failures - policy.threshold, 30), policy.capMs);
 }
 
+/** The eight 16-bit groups of a valid IPv6 address (an embedded dotted IPv4 tail included). */
+function ipv6Groups(address: string): number[] {
+  let text = address;
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    text = `${text.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = text.split('::');
+  const groups = (part: string | undefined) => (part ? part.split(':').map((group) => Number.parseInt(group, 16)) : []);
+  const before = groups(head);
+  const after = groups(tail);
+  const gap = tail === undefined ? 0 : 8 - before.length - after.length;
+  return [...before, ...Array<number>(gap).fill(0), ...after];
+}
+
+/**
+ * The address a client is counted by: an IPv4 address as it is (also when written as IPv4-mapped IPv6,
+ * ::ffff:a.b.c.d), an IPv6 address by its /64 network. Anything else (no address known) as given.
+ */
+export function addressScope(ip: string): string {
+  const address = ip.trim().toLowerCase().replace(/%.*$/, '');
+  if (isIPv4(address) || !isIPv6(address)) return address;
+  const groups = ipv6Groups(address);
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff)
+    return [groups[6] >> 8, groups[6] & 255, groups[7] >> 8, groups[7] & 255].join('.');
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(':')}::/64`;
+}
+
 function scopes(username: string, ip: string) {
   const user = username.trim().toLowerCase();
-  const ipHash = hash(`ip:${ip}`);
+  const address = addressScope(ip);
+  const ipHash = hash(`ip:${address}`);
   return {
     ipHash,
     keys: {
       // Prefixed by the account, so an unlock can find every address's counter of the account.
-      pair: `pair-${hash(user)}-${hash(`${user}\n${ip}`)}`,
+      pair: `pair-${hash(user)}-${hash(`${user}\n${address}`)}`,
       ip: `ip-${ipHash}`,
       account: `account-${hash(user)}`,
     } as const,
@@ -61,8 +121,11 @@ export type ScopeName = keyof typeof POLICIES;
  * scope would lock them all together; the pair and account scopes still apply. Deployed, the platform
  * gives each request the client's real address, never a loopback one.
  */
-const isLoopback = (ip: string) =>
-  ip === '::1' || ip === '127.0.0.1' || ip.startsWith('::ffff:127.') || ip.startsWith('127.');
+function isLoopback(ip: string): boolean {
+  const address = ip.trim().toLowerCase().replace(/%.*$/, '');
+  if (isIPv6(address) && ipv6Groups(address).join(':') === '0:0:0:0:0:0:0:1') return true;
+  return addressScope(address).startsWith('127.') && isIPv4(addressScope(address));
+}
 const scopesFor = (ip: string): ScopeName[] => (isLoopback(ip) ? ['pair', 'account'] : ['pair', 'ip', 'account']);
 
 /** How long a reserved attempt counts as in flight if its instance dies before settling it. */
@@ -82,9 +145,7 @@ export async function lockState(
 ): Promise<{ waitMs: number; lockedScopes: ScopeName[] }> {
   const { ipHash, keys } = scopes(username, ip);
   const entries = await Promise.all(
-    scopesFor(ip).map(
-      async (scope) => [scope, (await store().get(keys[scope], { type: 'json' })) as Counter | null] as const,
-    ),
+    scopesFor(ip).map(async (scope) => [scope, await readCounter(keys[scope])] as const),
   );
   let waitMs = 0;
   const lockedScopes: ScopeName[] = [];
@@ -138,7 +199,7 @@ export async function reserveAttempt(
       const policy = POLICIES[scope];
       let wait = 0;
       try {
-        await updateJSON<Counter>(store(), keys[scope], (current) => {
+        await updateCounter(keys[scope], (current) => {
           wait = 0;
           const pending = livePending(current, now);
           const exempt = scope === 'account' && Boolean(current?.trusted?.includes(ipHash));
@@ -190,7 +251,7 @@ export async function settle(
   const { ipHash, keys } = scopes(reservation.username, reservation.ip);
   await Promise.all(
     reservation.scopes.map((scope) =>
-      updateJSON<Counter>(store(), keys[scope], (current) => {
+      updateCounter(keys[scope], (current) => {
         const pending = livePending(current, now).filter((entry) => entry.id !== reservation.id);
         const base: Counter = { ...emptyCounter(), ...current, pending };
         if (!pending.length) delete base.pending;
@@ -228,8 +289,9 @@ export async function recordSuccess(username: string, ip: string, now = Date.now
 
 /**
  * Staff unlock (users CLI): forgets the account's failures and locks, account-wide and for every
- * address, keeping the addresses it is trusted from. Address-wide counters (shared by all accounts)
- * are left alone. Returns how many counters were cleared.
+ * address, keeping the addresses it is trusted from. A damaged account counter (empty, not JSON, wrong
+ * shape) is removed. Address-wide counters (shared by all accounts) are left alone. Returns how many
+ * counters were cleared.
  */
 export async function unlockAccount(username: string): Promise<number> {
   const { keys } = scopes(username, 'unlock');
@@ -240,13 +302,17 @@ export async function unlockAccount(username: string): Promise<number> {
     await store().delete(key);
     cleared++;
   }
-  let hadAccount = false;
-  await updateJSON<Counter>(store(), keys.account, (current) => {
-    hadAccount = Boolean(current);
+  const stored = await store().get(keys.account, { type: 'text' });
+  if (stored === null) return cleared;
+  if ((await readCounter(keys.account)) === null) {
+    await store().delete(keys.account);
+    return cleared + 1;
+  }
+  await updateCounter(keys.account, (current) => {
     if (!current) return undefined;
     return { failures: 0, lastFailureAt: 0, lockedUntil: 0, ...(current.trusted ? { trusted: current.trusted } : {}) };
   });
-  return cleared + (hadAccount ? 1 : 0);
+  return cleared + 1;
 }
 
 export function lockedMessage(waitMs: number): string {

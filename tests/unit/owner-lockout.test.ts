@@ -10,10 +10,23 @@ import { startBlobs } from './helpers/blobs';
 import { createUser, getUser, setEmail, setPassword } from '../../src/server/users';
 import { dataStore } from '../../src/server/blobs';
 import { authenticate } from '../../src/server/auth';
-import { lockedFor, POLICIES, recordFailure, unlockAccount } from '../../src/server/throttle';
+import { addressScope, lockedFor, POLICIES, recordFailure, unlockAccount } from '../../src/server/throttle';
 import { LINK_INVALID, LINK_LIFETIME_MS, LINK_SENT, redeemSignInLink } from '../../src/server/sign-in-links';
 import loginHandler from '../../netlify/functions/auth-login.mts';
 import linkHandler from '../../netlify/functions/auth-link.mts';
+
+/** Every password check the sign-in makes, counted. */
+const checks = vi.hoisted(() => ({ count: 0 }));
+vi.mock('../../src/server/passwords', async (importOriginal) => {
+  const real = await importOriginal<typeof import('../../src/server/passwords')>();
+  return {
+    ...real,
+    verifyPassword: (...args: Parameters<typeof real.verifyPassword>) => {
+      checks.count++;
+      return real.verifyPassword(...args);
+    },
+  };
+});
 
 const PASSWORD = 'the owner password is long';
 let n = 0;
@@ -31,6 +44,8 @@ beforeEach(() => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 
+/** Work a function hands to the platform to finish after answering (context.waitUntil). */
+const background: Promise<unknown>[] = [];
 const post = (handler: typeof loginHandler, path: string, body: unknown, ip: string) =>
   handler(
     new Request(`http://localhost${path}`, {
@@ -38,10 +53,13 @@ const post = (handler: typeof loginHandler, path: string, body: unknown, ip: str
       headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body),
     }),
-    { ip } as Context,
+    { ip, waitUntil: (work: Promise<unknown>) => background.push(work) } as unknown as Context,
   );
 const login = (username: string, password: string, ip: string) =>
   post(loginHandler, '/api/auth/login', { username, password }, ip);
+const backgroundDone = async () => {
+  while (background.length) await Promise.all(background.splice(0));
+};
 const redeem = (token: string, ip: string) => post(linkHandler, '/api/auth/link', { token }, ip);
 
 /** The attack of the finding: the account-wide threshold of failures, spread over 20 addresses guessing at once. */
@@ -152,7 +170,7 @@ describe('finding 4: an attacker can keep the owner out', () => {
     await lockAccountFromTwentyAddresses(username);
     const refused = await login(username, PASSWORD, '198.18.3.1');
     expect(refused.status).toBe(429);
-    expect((await refused.json()).message).toMatch(/Too many failed sign-in attempts/);
+    expect((await refused.json()).message).toBe(LINK_SENT);
 
     expect(await unlockAccount(username)).toBeGreaterThan(0);
     expect(await lockedFor(username, '10.20.0.1')).toBe(0);
@@ -169,4 +187,98 @@ describe('finding 4: an attacker can keep the owner out', () => {
     await setEmail(username, null);
     expect((await getUser(username))!.email).toBeUndefined();
   });
+});
+
+describe('finding 3: the owner-lockout path leaks and can be worked around', () => {
+  it('finding 3: every locked state answers the same text after the same work (one password check)', async () => {
+    const withEmail = uniqueName();
+    const withoutEmail = uniqueName();
+    const unknown = uniqueName();
+    await createUser({
+      username: withEmail,
+      firstName: 'Olive',
+      lastName: 'Owner',
+      role: 'admin',
+      email: `${withEmail}@example.com`,
+      password: PASSWORD,
+    });
+    await createUser({ username: withoutEmail, firstName: 'No', lastName: 'Mail', role: 'admin', password: PASSWORD });
+    for (const username of [withEmail, withoutEmail, unknown]) await lockAccountFromTwentyAddresses(username);
+
+    const cases = [
+      ['account with e-mail, right password', withEmail, PASSWORD],
+      ['account with e-mail, wrong password', withEmail, 'a wrong guess'],
+      ['account without e-mail, right password', withoutEmail, PASSWORD],
+      ['account without e-mail, wrong password', withoutEmail, 'a wrong guess'],
+      ['unknown account', unknown, PASSWORD],
+    ] as const;
+    const seen = new Map<string, { status: number; message: string; checks: number }>();
+    for (const [label, username, password] of cases) {
+      checks.count = 0;
+      const answer = await login(username, password, `198.18.4.${seen.size + 1}`);
+      seen.set(label, { status: answer.status, message: (await answer.json()).message, checks: checks.count });
+    }
+    await backgroundDone();
+    // The same answer and the same work (exactly one scrypt check: the account's hash or the decoy) in every case.
+    for (const [label, outcome] of seen) expect(outcome, label).toEqual({ status: 429, message: LINK_SENT, checks: 1 });
+  }, 60_000);
+
+  it("finding 3: a correct password while locked does not reset the address's counter", async () => {
+    const username = uniqueName();
+    const email = `${username}@example.com`;
+    await createUser({ username, firstName: 'Olive', lastName: 'Owner', role: 'admin', email, password: PASSWORD });
+    await lockAccountFromTwentyAddresses(username);
+    checks.count = 0;
+    // An attacker who knows candidates interleaves the right password to reset the address's limit.
+    for (let i = 0; i < 12; i++) await login(username, i % 3 === 2 ? PASSWORD : `candidate ${i}`, '198.18.5.1');
+    await backgroundDone();
+    expect(checks.count).toBe(POLICIES.pair.threshold);
+    const last = await login(username, PASSWORD, '198.18.5.1');
+    expect(last.status).toBe(429);
+    expect((await last.json()).message).toMatch(/Too many failed sign-in attempts/);
+  }, 60_000);
+
+  it('finding 3: two addresses in one IPv6 /64 share a counter; IPv4-mapped IPv6 counts as the IPv4 address', async () => {
+    const username = uniqueName();
+    await createUser({ username, firstName: 'Six', lastName: 'Net', role: 'admin', password: PASSWORD });
+    for (let i = 0; i < POLICIES.pair.threshold; i++)
+      expect((await login(username, `wrong ${i}`, `2001:db8:5:6::${i + 1}`)).status).toBe(401);
+    checks.count = 0;
+    const fresh = await login(username, PASSWORD, '2001:db8:5:6:abcd:ef01:2345:6789');
+    expect(fresh.status).toBe(429);
+    expect((await fresh.json()).message).toMatch(/Too many failed sign-in attempts/);
+    expect(checks.count).toBe(0);
+    // Another /64 is another client.
+    expect((await login(username, PASSWORD, '2001:db8:5:7::1')).status).toBe(200);
+
+    const other = uniqueName();
+    await createUser({ username: other, firstName: 'Four', lastName: 'Net', role: 'admin', password: PASSWORD });
+    for (let i = 0; i < POLICIES.pair.threshold; i++) await login(other, `wrong ${i}`, '203.0.113.50');
+    for (const mapped of ['::ffff:203.0.113.50', '::ffff:cb00:7132'])
+      expect((await login(other, PASSWORD, mapped)).status, mapped).toBe(429);
+    expect((await login(other, PASSWORD, '203.0.113.51')).status).toBe(200);
+
+    expect(addressScope('2001:db8:5:6::1')).toBe(addressScope('2001:0DB8:0005:0006:ffff:1:2:3'));
+    expect(addressScope('2001:db8:5:6::1')).not.toBe(addressScope('2001:db8:5:7::1'));
+    expect(addressScope('::ffff:203.0.113.50')).toBe('203.0.113.50');
+    expect(addressScope('::ffff:cb00:7132')).toBe('203.0.113.50');
+    expect(addressScope('fe80::1%eth0')).toBe(addressScope('fe80::2'));
+    expect(addressScope('unknown')).toBe('unknown');
+  }, 60_000);
+
+  it('finding 3: a 4th link request in 15 minutes sends no mail and answers the same', async () => {
+    const username = uniqueName();
+    const email = `${username}@example.com`;
+    await createUser({ username, firstName: 'Olive', lastName: 'Owner', role: 'admin', email, password: PASSWORD });
+    await lockAccountFromTwentyAddresses(username);
+    const messages = new Set<string>();
+    for (let i = 0; i < 4; i++) {
+      const answer = await login(username, PASSWORD, `198.18.6.${i + 1}`);
+      expect(answer.status).toBe(429);
+      messages.add((await answer.json()).message);
+      await backgroundDone();
+      expect(await linkMailsTo(email)).toHaveLength(Math.min(i + 1, 3));
+    }
+    expect([...messages]).toEqual([LINK_SENT]);
+  }, 60_000);
 });
