@@ -2,7 +2,8 @@
 // address only, answering requests that carry the secret generated at each start (passed to the functions
 // as LOCAL_BUILD_HOOK_URL and LOCAL_BUILD_HOOK_TOKEN, never written to disk).
 //   POST /build   asks for a rebuild (one at a time; a request during a build runs one more build after it)
-//   GET  /status  { state: idle|building|live|failed, startedAt, finishedAt, durationMs, error }
+//   GET  /status  { state: idle|building|live|failed, startedAt, finishedAt, durationMs, error, queued }
+//                 (queued: another build was asked for during this one and runs after it)
 // The site is built in a copy of the project under .netlify/rebuild/ (the served folder stays complete
 // meanwhile), with the local blob store open to the build as on Netlify, and swapped in when it is done.
 import { spawn } from 'node:child_process';
@@ -128,7 +129,7 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
       void loop();
       return send(202, { accepted: true });
     }
-    if (req.method === 'GET' && req.url === '/status') return send(200, status);
+    if (req.method === 'GET' && req.url === '/status') return send(200, { ...status, queued: pending });
     return send(404, { message: 'Not found' });
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

@@ -78,12 +78,14 @@ function RebuildStatus({ initial }: { initial: Rebuild }) {
     queryKey: ['admin-catalogue-rebuild'],
     queryFn: () => api<Rebuild>('/admin/catalogue/rebuild'),
     initialData: initial,
-    refetchInterval: (query) => (['requested', 'building'].includes(query.state.data?.state ?? '') ? 3000 : false),
+    refetchInterval: (query) =>
+      ['requested', 'queued', 'building'].includes(query.state.data?.state ?? '') ? 3000 : false,
   });
   if (data.state === 'none') return null;
   const texts: Record<Exclude<Rebuild['state'], 'none'>, string> = {
     requested: `Rebuild requested at ${time(data.requestedAt)}; the public pages change when it is live.`,
     building: `Rebuilding the site (requested at ${time(data.requestedAt)})...`,
+    queued: `Rebuild queued at ${time(data.requestedAt)}: it starts as soon as the rebuild already running ends. Nothing to do.`,
     live: `Live: the site was rebuilt${data.finishedAt ? ` at ${time(data.finishedAt)}` : ''}${data.durationMs ? ` in ${Math.round(data.durationMs / 1000)} s` : ''}.`,
     failed: `The rebuild requested at ${time(data.requestedAt)} failed${data.message ? `: ${data.message}` : ''}. The saved changes are kept; save again to retry.`,
     'not-configured': 'Saved. No build hook is set up, so the public pages change with the next deploy.',

@@ -25,7 +25,7 @@ type RebuildRecord = v.InferOutput<typeof RecordSchema>;
 export type RebuildStatus =
   | { state: 'none' }
   | {
-      state: 'not-configured' | 'failed' | 'requested' | 'building' | 'live';
+      state: 'not-configured' | 'failed' | 'requested' | 'queued' | 'building' | 'live';
       requestedAt: string;
       requestedBy: string;
       finishedAt?: string;
@@ -86,6 +86,8 @@ const LocalStatusSchema = v.object({
   finishedAt: v.optional(v.string()),
   durationMs: v.optional(v.number()),
   error: v.optional(v.string()),
+  /** Another build was asked for while this one runs; it starts as soon as this one ends. */
+  queued: v.optional(v.boolean()),
 });
 
 /**
@@ -112,7 +114,9 @@ export async function rebuildStatus(currentDeployId?: string): Promise<RebuildSt
     });
     const status = v.parse(LocalStatusSchema, await response.json());
     const after = (time?: string) => Boolean(time && time >= record.requestedAt);
-    if (status.state === 'building') return { ...base, state: 'building' };
+    // A save made while an earlier build runs waits for it: its own build starts when that one ends.
+    if (status.state === 'building') return { ...base, state: after(status.startedAt) ? 'building' : 'queued' };
+    if (status.queued) return { ...base, state: 'queued' };
     // The local hook starts a build as soon as it is asked. Idle, or no build since the request a minute on, means
     // the request was lost: `npm start` was restarted (the hook keeps no state) before the build ran.
     const waited = Date.now() - Date.parse(record.requestedAt) > LOST_AFTER_MS;

@@ -67,4 +67,23 @@ describe('the state of the latest local rebuild', () => {
     vi.setSystemTime(new Date('2026-11-23T10:01:30.000Z'));
     expect(await rebuildStatus()).toMatchObject({ state: 'failed' });
   });
+
+  it('is queued, not failed, while a save waits behind a rebuild that was already running', async () => {
+    await requestAt('2026-11-23T10:00:00.000Z');
+    // The earlier build started before this save and runs past the minute after it.
+    hookStatus = { state: 'building', startedAt: '2026-11-23T09:59:30.000Z', queued: true };
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-23T10:01:30.000Z') });
+    expect(await rebuildStatus()).toMatchObject({ state: 'queued', requestedBy: 'sam' });
+    // It ended; ours is next in line.
+    hookStatus = {
+      state: 'live',
+      startedAt: '2026-11-23T09:59:30.000Z',
+      finishedAt: '2026-11-23T10:01:40.000Z',
+      queued: true,
+    };
+    vi.setSystemTime(new Date('2026-11-23T10:01:41.000Z'));
+    expect(await rebuildStatus()).toMatchObject({ state: 'queued' });
+    hookStatus = { state: 'building', startedAt: '2026-11-23T10:01:41.000Z', queued: false };
+    expect(await rebuildStatus()).toMatchObject({ state: 'building' });
+  });
 });
