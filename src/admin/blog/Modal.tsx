@@ -22,6 +22,9 @@ export default function Modal({
       className={className}
       aria-labelledby={labelledBy}
       onCancel={(event) => {
+        // A file input's own cancel (picker closed, or the same file picked again) bubbles up to here: only the
+        // dialog's own cancel (Escape) asks to close it.
+        if (event.target !== event.currentTarget) return;
         event.preventDefault();
         onCancel();
       }}

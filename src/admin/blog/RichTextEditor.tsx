@@ -1,5 +1,6 @@
 import { lazy, Suspense, useEffect, useId, useRef, useState, type KeyboardEvent } from 'react';
-import { useEditor, useEditorState, EditorContent } from '@tiptap/react';
+import { useEditor, useEditorState, EditorContent, type CommandProps } from '@tiptap/react';
+import { TextSelection } from '@tiptap/pm/state';
 import StarterKit from '@tiptap/starter-kit';
 import Image from '@tiptap/extension-image';
 import { Bold, Heading2, Heading3, ImagePlus, Italic, Link2, List, ListOrdered, Quote, Underline } from 'lucide-react';
@@ -223,13 +224,26 @@ export default function RichTextEditor({
             onClose={() => setPicking(false)}
             onInsert={(image) => {
               setPicking(false);
-              editor?.chain().focus().setImage(image).run();
+              // The caret goes after the picture, not onto it, so the next key typed cannot replace it.
+              editor?.chain().focus().setImage(image).command(caretAfterSelection).run();
             }}
           />
         </Suspense>
       )}
     </div>
   );
+}
+
+/** Puts a text caret just after the selected node, adding an empty paragraph when nothing follows it. */
+export function caretAfterSelection({ tr, editor }: CommandProps): boolean {
+  const end = tr.selection.to;
+  const next = TextSelection.findFrom(tr.doc.resolve(end), 1, true);
+  if (next) tr.setSelection(next);
+  else {
+    tr.insert(end, editor.schema.nodes.paragraph!.create());
+    tr.setSelection(TextSelection.create(tr.doc, end + 1));
+  }
+  return true;
 }
 
 function attributes(labelId: string, invalid: boolean, describedBy?: string): Record<string, string> {
