@@ -5,6 +5,7 @@ import { ELAPSED_FIELD, HONEYPOT_FIELD, QuoteSchema } from '../../src/schemas/in
 import { loadCatalogue } from '../../src/server/catalogue';
 import { consentsFrom, updateInquiry } from '../../src/server/inquiries';
 import { matchCodes, resultOfQuote } from '../../src/server/quote-result';
+import { issueApplicantLink } from '../../src/server/applicants';
 
 /**
  * POST /api/email/quote (docs/routes.md): the five-step free quote. The chosen categories and
@@ -35,6 +36,8 @@ export default async (request: Request, context: Context) => {
   // of QuoteSchema reaches the inbox and the staff e-mail; the chosen names are kept as they are today.
   const { [HONEYPOT_FIELD]: _trap, [ELAPSED_FIELD]: _elapsed, ...submission } = quote;
   const { firstName, lastName, email, phone } = submission;
+  // The private link to the applicant page, offered once on the result screen (best-effort, after storing).
+  let applicantLink: string | null = null;
   return acceptInquiry(
     {
       kind: 'quote',
@@ -55,14 +58,20 @@ export default async (request: Request, context: Context) => {
     {
       // Only once the quote is stored: the indicative matches, kept on the record for the e-mail and the inbox.
       // If matching fails, the lead is kept all the same and simply has no suggestions.
-      enrich: (record) => {
+      enrich: async (record) => {
         const matches = matchCodes(quote);
-        return updateInquiry(record.id, (current) =>
+        const updated = await updateInquiry(record.id, (current) =>
           current.quote ? { ...current, quote: { ...current.quote, matches } } : null,
         );
+        applicantLink = await issueApplicantLink(record.id).catch((cause) => {
+          console.error(`[inquiries] inquiry ${record.id} is stored; its applicant link failed:`, String(cause));
+          return null;
+        });
+        return updated;
       },
-      // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries).
-      extra: (record) => ({ result: resultOfQuote(record.quote) }),
+      // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries),
+      // and the applicant page's link when one could be made.
+      extra: (record) => ({ result: resultOfQuote(record.quote), ...(applicantLink ? { applicantLink } : {}) }),
     },
   );
 };
