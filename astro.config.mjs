@@ -20,7 +20,11 @@ export default defineConfig({
     interactionDirective(),
     sitemap({
       filter: (page) =>
-        !page.includes('/admin') && !page.includes('/course-not-found') && !page.includes('/category-not-found'),
+        !page.includes('/admin') &&
+        !page.includes('/course-not-found') &&
+        !page.includes('/category-not-found') &&
+        // The private applicant page: opened from an e-mailed link only.
+        !page.includes('/apply'),
       // Blog posts change without a deploy: /sitemap-blog.xml is rendered on request (src/pages/sitemap-blog.xml.ts).
       customSitemaps: [new URL('/sitemap-blog.xml', site).href],
     }),

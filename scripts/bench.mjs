@@ -8,6 +8,7 @@
 //     total bytes, bytes before images and video, JS bytes (gzip -6 of every script) and request count;
 //   - latency percentiles of the catalogue API, sign-in and a form submit under a bounded local load;
 //   - course search recall and time per keystroke (scripts/bench/search.mjs; alone, in seconds, with --search-only).
+//   - evidence upload throughput: a 10 MB file in 4 MB chunks through the applicant API (scripts/bench/upload.mjs).
 //   - the staff inbox with --inquiries (100,000) synthetic inquiries seeded into the throwaway store: page
 //     times and the CSV export (--inbox-only measures just that, without builds, Lighthouse or load).
 // Exits 1, naming each one, when a budget is broken: Lighthouse mobile 100 in all four categories;
@@ -26,6 +27,7 @@ import { load, summary } from './bench/load.mjs';
 import { jsAfterUse, openBrowser } from './bench/after-use.mjs';
 import { formatSearchBench, searchBench } from './bench/search.mjs';
 import { measureInbox, seedInquiries } from './bench/inbox.mjs';
+import { formatUploadBench, uploadBench } from './bench/upload.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -426,6 +428,8 @@ async function main() {
       }),
     ],
   ];
+  log('evidence upload: a 10 MB file in 4 MB chunks');
+  const upload = await uploadBench(BASE).catch((error) => ({ error: String(error) }));
   const failures = [];
   const inboxTable = seeded ? await inboxReport(seeded, (await staffToken(site.dir)).token, failures) : null;
   await cleanup();
@@ -521,6 +525,8 @@ async function main() {
   out.push(`(concurrency ${concurrency}; the local Netlify CLI, one process, on this machine)`);
   out.push('');
   out.push(formatSearchBench(search));
+  out.push('');
+  out.push(upload.error ? `Evidence upload: failed (${upload.error})` : formatUploadBench(upload));
   out.push('');
   if (inboxTable) out.push(inboxTable, '');
   out.push(

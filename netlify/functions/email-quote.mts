@@ -6,6 +6,7 @@ import { loadCatalogue } from '../../src/server/catalogue';
 import { consentsFrom, updateInquiry } from '../../src/server/inquiries';
 import { feesFor, matchCodes, resultOfQuote } from '../../src/server/quote-result';
 import { readSettings } from '../../src/server/settings';
+import { issueApplicantLink } from '../../src/server/applicants';
 
 /**
  * POST /api/email/quote (docs/routes.md): the five-step free quote. The chosen categories and
@@ -36,6 +37,8 @@ export default async (request: Request, context: Context) => {
   // of QuoteSchema reaches the inbox and the staff e-mail; the chosen names are kept as they are today.
   const { [HONEYPOT_FIELD]: _trap, [ELAPSED_FIELD]: _elapsed, ...submission } = quote;
   const { firstName, lastName, email, phone } = submission;
+  // The private link to the applicant page, offered once on the result screen (best-effort, after storing).
+  let applicantLink: string | null = null;
   return acceptInquiry(
     {
       kind: 'quote',
@@ -57,6 +60,11 @@ export default async (request: Request, context: Context) => {
       // Only once the quote is stored: the indicative matches, kept on the record for the e-mail and the inbox.
       // If matching fails, the lead is kept all the same and simply has no suggestions.
       enrich: async (record) => {
+        // The applicant page's link first, so a failure in matching cannot cost it.
+        applicantLink = await issueApplicantLink(record.id).catch((cause) => {
+          console.error(`[inquiries] inquiry ${record.id} is stored; its applicant link failed:`, String(cause));
+          return null;
+        });
         const matches = matchCodes(quote);
         // The fee shown with each, as staff have set it today (kept, so the inbox shows what the visitor read).
         const fees = await readSettings().then(
@@ -67,8 +75,9 @@ export default async (request: Request, context: Context) => {
           current.quote ? { ...current, quote: { ...current.quote, matches, fees } } : null,
         );
       },
-      // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries).
-      extra: (record) => ({ result: resultOfQuote(record.quote) }),
+      // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries),
+      // and the applicant page's link when one could be made.
+      extra: (record) => ({ result: resultOfQuote(record.quote), ...(applicantLink ? { applicantLink } : {}) }),
     },
   );
 };

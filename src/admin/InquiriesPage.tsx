@@ -8,6 +8,7 @@ import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '.
 import { api, API_TIMEOUT_MS, failureText } from './api';
 import { readSession } from './session';
 import { QuoteFields } from './inbox/QuoteFields';
+import { EvidencePanel } from './inbox/EvidencePanel';
 import { Loading } from './Loading';
 
 const PAGE = 25;
@@ -335,6 +336,14 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
         <DetailSection id={`${fieldId}-quote`} title="Quote request">
           <QuoteFields quote={item.quote} />
         </DetailSection>
+      )}
+      {item.kind === 'quote' && !item.erasedAt && (
+        <DetailSection id={`${fieldId}-evidence`} title="Applicant and evidence">
+          <EvidencePanel inquiryId={item.id} reference={referenceOf(item)} />
+        </DetailSection>
+      )}
+      {item.erasedAt && (
+        <p className="inbox-detail__meta">Personal details erased on request on {when(item.erasedAt)}.</p>
       )}
       <DetailSection id={`${fieldId}-assign`} title="Assignment">
         <p className="inbox-detail__meta">

@@ -18,6 +18,8 @@ export function CollectionNotice({ purpose, id }: { purpose: NoticePurpose; id?:
   return (
     <p className="privacy-notice" id={id}>
       {`RPL Pathways collects these details ${PURPOSE[purpose]}. They reach us through our e-mail provider, and we share them with the partner RTO that would assess you only if you agree ${purpose === 'quote' ? 'on the last step' : 'below'}. `}
+      {purpose === 'quote' &&
+        'Evidence you send later on your private applicant page is deleted 90 days after we close your application, or at once if you ask us to erase it. '}
       Read our{' '}
       <a href="/privacy-policy" target="_blank" rel="noopener">
         Privacy Policy<span className="visually-hidden"> (opens in a new tab)</span>

@@ -129,6 +129,8 @@ const storedMeta = {
   notes: v.optional(v.array(InquiryNoteSchema)),
   /** The latest assignment (absent: never assigned). */
   assignment: v.optional(AssignmentSchema),
+  /** When staff erased the person's data on request (the personal fields are placeholders since). */
+  erasedAt: v.optional(Timestamp),
 };
 
 /** A contact page message or a home page consultation request. */

@@ -533,3 +533,33 @@ export function inquiriesCsvStream(): ReadableStream<Uint8Array> {
     },
   });
 }
+
+/* ---------- erasure on request ---------- */
+
+/** What stands in for the person once their data is erased (the record keeps its shape and its reference). */
+export const ERASED_CONTACT = {
+  firstName: 'Erased',
+  lastName: 'on request',
+  email: 'erased@example.invalid',
+  phone: '000000',
+} as const;
+
+/**
+ * Replaces an inquiry's personal fields (name, e-mail, phone, message, free-text answers, staff notes) with
+ * placeholders and notes when; the reference, dates, status and chosen qualifications stay, so the counts
+ * and the audit trail still add up. The inbox index is updated, so a search no longer finds the person.
+ */
+export async function eraseInquiryPersonalData(id: string, now = new Date()): Promise<InquiryRecord | null> {
+  const record = await updateInquiry(id, (current): InquiryRecord => {
+    const common = { contact: { ...ERASED_CONTACT }, notes: [], erasedAt: now.toISOString() };
+    return current.kind === 'contact'
+      ? { ...current, ...common, message: 'Erased on request.' }
+      : {
+          ...current,
+          ...common,
+          quote: { ...current.quote, mobileNumber: '', experience: '', goals: '', additionalInfo: '' },
+        };
+  });
+  if (record) await indexOrMarkStale([indexEntry(record)]);
+  return record;
+}

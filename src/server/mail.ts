@@ -13,6 +13,7 @@ import {
   type MailKind,
 } from './inquiries';
 import { resultOfQuote } from './quote-result';
+import { issueApplicantLink } from './applicants';
 import { quoteRows } from '../lib/quote-rows';
 
 /**
@@ -23,8 +24,8 @@ import { quoteRows } from '../lib/quote-rows';
  */
 
 export interface OutgoingMail {
-  /** An inquiry's message, or a staff sign-in link (src/server/sign-in-links.ts). */
-  kind: MailKind | 'sign-in-link';
+  /** An inquiry's message, a staff sign-in link (src/server/sign-in-links.ts) or an applicant's (src/server/applicant-mail.ts). */
+  kind: MailKind | 'sign-in-link' | 'applicant-link' | 'applicant-needs-more' | 'applicant-stage';
   from: string;
   to: string;
   replyTo?: string;
@@ -188,8 +189,11 @@ export function quoteChecklist(record: InquiryRecord): { text: string; html: str
   return { text, html };
 }
 
-/** The two messages of an inquiry, with every header value sanitised and every HTML value escaped. */
-export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail {
+/**
+ * The two messages of an inquiry, with every header value sanitised and every HTML value escaped. A quote's
+ * acknowledgement carries the private link to the applicant page when one could be made (`applicantLink`).
+ */
+export function composeMail(record: InquiryRecord, kind: MailKind, applicantLink?: string | null): OutgoingMail {
   const { from, staffTo, siteUrl } = mailSettings();
   const { contact } = record;
   const fullName = sanitizeHeader(`${contact.firstName} ${contact.lastName}`, 121);
@@ -231,6 +235,12 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
             ? `You asked about: ${record.quote.courses.map((c) => `${c.code} ${c.title}`).join('; ')}.`
             : 'You asked us to suggest qualifications from your experience.',
           `Your reference is ${referenceOf(record)}. If anything changes, simply reply to this e-mail.`,
+          ...(applicantLink
+            ? [
+                'Send your evidence and follow your application on your private applicant page (the link works for 30 days; keep it to yourself):',
+                applicantLink,
+              ]
+            : []),
           'RPL Pathways',
         ]
       : [
@@ -247,7 +257,14 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
     replyTo: staffTo,
     subject,
     text: textDocument(paragraphs) + checklist.text,
-    html: htmlDocument(subject, paragraphs, [], checklist.html),
+    html: htmlDocument(
+      subject,
+      paragraphs,
+      [],
+      (applicantLink
+        ? `<p><a href="${escapeHtml(applicantLink)}" style="font-weight:bold">Open your applicant page</a></p>`
+        : '') + checklist.html,
+    ),
   };
 }
 
@@ -364,8 +381,12 @@ export async function sendHeld(
   const outcomes: Outcome[] = await Promise.all(
     kinds.map(async (kind): Promise<Outcome> => {
       try {
+        // Each attempt makes a fresh link (only its hash is stored, so an earlier one cannot be repeated).
+        // Without one (the store failed), the acknowledgement still goes: the page offers to send a new link.
+        const link =
+          kind === 'ack' && record.kind === 'quote' ? await issueApplicantLink(record.id, now).catch(() => null) : null;
         const { id } = await withTimeout(
-          transport.send(composeMail(record, kind), record.mail[kind].idempotencyKey),
+          transport.send(composeMail(record, kind, link), record.mail[kind].idempotencyKey),
           SEND_TIMEOUT_MS,
         );
         return { kind, ok: true, id };

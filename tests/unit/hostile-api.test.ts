@@ -280,7 +280,8 @@ const ENDPOINTS: Endpoint[] = [
     methods: ['POST'],
     auth: false,
     body: quoteBody,
-    writes: on2xx('inquiries', 'outbox'),
+    // A stored quote gets its applicant page's link (applicants store).
+    writes: on2xx('inquiries', 'outbox', 'applicants'),
     runs: 200,
     covers: 'body (quote fields, arrays of slugs/codes, terms), 32 KB cap',
   },
@@ -359,6 +360,92 @@ const ENDPOINTS: Endpoint[] = [
     params: { key: ['0123456789abcdef0123456789abcdef.webp'] },
     writes: NOTHING,
     covers: 'path key',
+  },
+  // The applicant page (issue 25): a link token, not a staff session; hostile bearers are refused with 401.
+  { route: '/api/applicant', methods: ['GET'], auth: false, writes: NOTHING, covers: 'method, bearer link token' },
+  {
+    route: '/api/applicant/evidence',
+    methods: ['POST'],
+    auth: false,
+    body: { name: 'a.pdf', size: 1000, item: 'general' },
+    writes: NOTHING,
+    covers: 'body {name, size, item}, link token',
+  },
+  {
+    route: '/api/applicant/evidence/:uploadId',
+    methods: ['DELETE'],
+    auth: false,
+    params: { uploadId: ['0123456789abcdef0123456789abcdef'] },
+    writes: NOTHING,
+    covers: 'path upload id, link token',
+  },
+  {
+    route: '/api/applicant/evidence/:uploadId/chunks/:n',
+    methods: ['PUT'],
+    auth: false,
+    params: { uploadId: ['0123456789abcdef0123456789abcdef'], n: ['0', '1', '999'] },
+    writes: NOTHING,
+    covers: 'path upload id and chunk number, raw body, link token (attacks: applicant-attacks.test.ts)',
+  },
+  {
+    route: '/api/applicant/evidence/:uploadId/complete',
+    methods: ['POST'],
+    auth: false,
+    params: { uploadId: ['0123456789abcdef0123456789abcdef'] },
+    writes: NOTHING,
+    covers: 'path upload id, link token',
+  },
+  {
+    route: '/api/applicant/link',
+    methods: ['POST'],
+    auth: false,
+    body: { email: 'pat@example.com', reference: 'RPL-ABCDEF' },
+    writes: on2xx('applicants', 'outbox'),
+    covers: 'body {email, reference}; the same 202 whatever matches',
+  },
+  {
+    route: '/api/admin/applicants/:id',
+    methods: ['GET', 'PATCH'],
+    auth: true,
+    body: { stage: 'gathering' },
+    params: { id: inquiryIds },
+    writes: on2xx('applicants', 'outbox'),
+    covers: 'path id, body {stage}, token',
+  },
+  {
+    route: '/api/admin/applicants/:id/items/:itemId',
+    methods: ['PUT'],
+    auth: true,
+    body: { status: 'needs-more', note: 'More please' },
+    params: { id: inquiryIds, itemId: ['general', 'ev-0123456789'] },
+    writes: on2xx('applicants', 'outbox'),
+    covers: 'path id and item id, body {status, note}, token',
+  },
+  {
+    route: '/api/admin/applicants/:id/files/:fileId',
+    methods: ['GET'],
+    auth: true,
+    params: { id: inquiryIds, fileId: ['0123456789abcdef0123456789abcdef'] },
+    writes: NOTHING,
+    covers: 'path id and file id, token',
+  },
+  {
+    route: '/api/admin/applicants/:id/revoke',
+    methods: ['POST'],
+    auth: true,
+    params: { id: inquiryIds },
+    writes: on2xx('applicants'),
+    covers: 'path id, token',
+  },
+  {
+    route: '/api/admin/applicants/:id/erase',
+    methods: ['POST'],
+    auth: true,
+    body: { confirm: 'RPL-ABCDEF' },
+    params: { id: inquiryIds },
+    writes: on2xx('applicants', 'inquiries', 'evidence'),
+    runs: 60,
+    covers: 'path id, body {confirm}, token',
   },
   // Catalogue editing (admin role): every save is one conditional write to the `catalogue` store.
   { route: '/api/admin/catalogue', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token' },
@@ -572,12 +659,12 @@ describe('the fuzz table covers every function', () => {
     const routed = FUNCTIONS.flatMap((fn) => fn.paths.map((path) => `${fn.file}: ${path}`));
     expect(routed.length).toBeGreaterThan(10);
     expect(routed.filter((entry) => !covered.has(entry.split(': ')[1]))).toEqual([]);
-    // The only functions without a route are the scheduled ones (blog publishing, mail retry), which take no input.
+    // The only functions without a route are the scheduled ones (blog publishing, mail retry, evidence retention), which take no input.
     expect(
       FUNCTIONS.filter((fn) => fn.paths.length === 0)
         .map((fn) => fn.file)
         .sort(),
-    ).toEqual(['blog-schedule.mts', 'mail-retry.mts']);
+    ).toEqual(['blog-schedule.mts', 'evidence-retention.mts', 'mail-retry.mts']);
   });
 });
 

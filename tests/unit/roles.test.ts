@@ -25,8 +25,11 @@ import { ROLES } from '../../src/schemas/auth';
 import { categoryEdit, courseEdit, newCourse } from './helpers/catalogue-requests';
 import { storeContactInquiry } from './helpers/inquiries';
 
-/** 'public': anyone; 'session': any signed-in account; otherwise the permission the role needs. */
-type Access = 'public' | 'session' | Permission;
+/**
+ * 'public': anyone; 'applicant': the private link's token, never a staff session (tests/unit/applicant-attacks.test.ts);
+ * 'session': any signed-in account; otherwise the permission the role needs.
+ */
+type Access = 'public' | 'applicant' | 'session' | Permission;
 const ACCESS: Record<string, Record<string, Access>> = {
   '/api/auth/login': { POST: 'public' },
   '/api/auth/link': { POST: 'public' },
@@ -57,6 +60,17 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/course-details/:code': { GET: 'public' },
   '/api/email/contact': { POST: 'public' },
   '/api/email/quote': { POST: 'public' },
+  '/api/applicant': { GET: 'applicant' },
+  '/api/applicant/link': { POST: 'public' },
+  '/api/applicant/evidence': { POST: 'applicant' },
+  '/api/applicant/evidence/:uploadId': { DELETE: 'applicant' },
+  '/api/applicant/evidence/:uploadId/chunks/:n': { PUT: 'applicant' },
+  '/api/applicant/evidence/:uploadId/complete': { POST: 'applicant' },
+  '/api/admin/applicants/:id': { GET: 'inquiries', PATCH: 'inquiries' },
+  '/api/admin/applicants/:id/items/:itemId': { PUT: 'inquiries' },
+  '/api/admin/applicants/:id/files/:fileId': { GET: 'inquiries' },
+  '/api/admin/applicants/:id/revoke': { POST: 'inquiries' },
+  '/api/admin/applicants/:id/erase': { POST: 'inquiries' },
   '/categories/:slug': { GET: 'public' },
   '/category/:slug': { GET: 'public' },
   '/courses/category/:slug': { GET: 'public' },
@@ -86,6 +100,25 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
     body: { text: 'Role test note' },
     params: () => ({ id: fixtures.inquiryId }),
   },
+  'DELETE /api/applicant/evidence/:uploadId': { params: () => ({ uploadId: '0123456789abcdef0123456789abcdef' }) },
+  'PUT /api/applicant/evidence/:uploadId/chunks/:n': {
+    params: () => ({ uploadId: '0123456789abcdef0123456789abcdef', n: '0' }),
+  },
+  'POST /api/applicant/evidence/:uploadId/complete': {
+    params: () => ({ uploadId: '0123456789abcdef0123456789abcdef' }),
+  },
+  'POST /api/applicant/evidence': { body: { name: 'a.pdf', size: 100, item: 'general' } },
+  'GET /api/admin/applicants/:id': { params: () => ({ id: fixtures.inquiryId }) },
+  'PATCH /api/admin/applicants/:id': { body: { stage: 'gathering' }, params: () => ({ id: fixtures.inquiryId }) },
+  'PUT /api/admin/applicants/:id/items/:itemId': {
+    body: { status: 'accepted', note: '' },
+    params: () => ({ id: fixtures.inquiryId, itemId: 'general' }),
+  },
+  'GET /api/admin/applicants/:id/files/:fileId': {
+    params: () => ({ id: fixtures.inquiryId, fileId: '0123456789abcdef0123456789abcdef' }),
+  },
+  'POST /api/admin/applicants/:id/revoke': { params: () => ({ id: fixtures.inquiryId }) },
+  'POST /api/admin/applicants/:id/erase': { body: { confirm: 'wrong' }, params: () => ({ id: fixtures.inquiryId }) },
   'POST /api/blogs': { body: { title: 'Role test post', excerpt: 'E', content: '<p>C</p>' } },
   'PUT /api/blogs/:slug': {
     body: { title: 'Role test edit', excerpt: 'E', content: '<p>C</p>', version: 1 },
@@ -159,10 +192,25 @@ describe('finding 5: roles are not enforced', () => {
 
   const staffOnly = Object.entries(ACCESS).flatMap(([route, methods]) =>
     Object.entries(methods)
-      .filter(([, access]) => access !== 'public')
+      .filter(([, access]) => access !== 'public' && access !== 'applicant')
       .map(([method, access]) => ({ route, method, access })),
   );
   const cases = staffOnly.flatMap((entry) => ROLES.map((role) => ({ ...entry, role })));
+
+  const applicantOnly = Object.entries(ACCESS).flatMap(([route, methods]) =>
+    Object.entries(methods)
+      .filter(([, access]) => access === 'applicant')
+      .flatMap(([method]) => ROLES.map((role) => ({ route, method, role }))),
+  );
+  it.each(applicantOnly)(
+    'issue 25: $method $route takes no staff session ($role gets 401)',
+    async ({ route, method, role }) => {
+      const before = await snapshotBlobs(blobs.directory);
+      const response = await call(route, method, role);
+      expect(response.status).toBe(401);
+      expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+    },
+  );
 
   it.each(cases)('$method $route as $role ($access)', async ({ route, method, access, role }) => {
     expect((await call(route, method, null)).status, 'without a token').toBe(401);
