@@ -68,12 +68,17 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
       const buildEnv = { ...env, NETLIFY_BLOBS_CONTEXT: context, ASTRO_TELEMETRY_DISABLED: '1' };
       await run(process.execPath, [`${root}/node_modules/astro/bin/astro.mjs`, 'build'], buildEnv);
       await run(process.execPath, ['scripts/postbuild-headers.mjs'], buildEnv);
-      // Swap the finished site in: two renames, so the served folder is never half-written.
+      // Swap the finished site in: renames, so the served folder is never half-written. The framework config
+      // holds each page's Content-Security-Policy (hashes of its inline styles and scripts, which change from
+      // build to build); it is swapped right after the pages, whole, and the CLI serves the headers of the file
+      // as it is at each request (patches/netlify-cli+27.10.2.patch).
+      const config = `${root}/.netlify/v1/config.json`;
+      await cp(`${work}/.netlify/v1/config.json`, `${config}.next`);
       const old = `${root}/.netlify/rebuild/previous-dist`;
       await rm(old, { recursive: true, force: true });
       await rename(`${root}/dist`, old);
       await rename(`${work}/dist`, `${root}/dist`);
-      await cp(`${work}/.netlify/v1/config.json`, `${root}/.netlify/v1/config.json`).catch(() => {});
+      await rename(`${config}.next`, config);
       await rm(old, { recursive: true, force: true });
       const finished = Date.now();
       status = {

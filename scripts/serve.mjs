@@ -30,6 +30,11 @@ const env = {
   ...(await prepareLocalEnv()),
   ASTRO_TELEMETRY_DISABLED: '1',
   BROWSER: 'none',
+  // Function instances stay warm between calls (patches/netlify-cli+27.10.2.patch), as on Netlify. The patch does
+  // this only when asked, here: `npm start` and the test runner, which serves the built functions and never
+  // edits them. A plain `netlify dev` keeps the CLI's fresh instance per call, so an edited function answers with
+  // its new code at once.
+  NETLIFY_WARM_FUNCTIONS: '1',
   // Each new function instance (a worker thread, see patches/) compiles the CLI's runtime and the function's code;
   // Node's on-disk compile cache spares it compiling the same files again.
   NODE_COMPILE_CACHE:

@@ -42,6 +42,26 @@ async function waitUntilLive(page: Page) {
   await expect(status).toHaveAttribute('data-state', 'live', { timeout: REBUILD_TIMEOUT });
 }
 
+/** Starts a rebuild by saving a category unchanged and waits until its pages are live. */
+async function rebuildSite(request: APIRequestContext, headers: Record<string, string>) {
+  const { categories } = await (await request.get('/api/admin/catalogue', { headers })).json();
+  const category = categories.find((c: { slug: string }) => c.slug === 'civil-construction');
+  const saved = await request.put('/api/admin/catalogue/categories/civil-construction', {
+    headers,
+    data: {
+      version: category.version,
+      edit: { description: category.description, color: category.color, image: category.image },
+    },
+  });
+  expect(saved.status()).toBe(200);
+  await expect
+    .poll(async () => (await (await request.get('/api/admin/catalogue/rebuild', { headers })).json()).state, {
+      timeout: REBUILD_TIMEOUT,
+      intervals: [2000],
+    })
+    .toBe('live');
+}
+
 test.describe.configure({ mode: 'serial' });
 // Fail a stuck step quickly instead of waiting out the long rebuild timeout (a minute: the machine may be busy building).
 test.use({ actionTimeout: 60_000 });
@@ -60,22 +80,7 @@ test.afterAll(async ({ request }) => {
   if (process.env.E2E_SERVER_STOPS_AFTER_RUN) return;
   const { auth: headers } = await staffSession(request, 'catalogue-cleanup');
   // Saving the category unchanged asks for the rebuild that drops the added pages.
-  const { categories } = await (await request.get('/api/admin/catalogue', { headers })).json();
-  const category = categories.find((c: { slug: string }) => c.slug === 'civil-construction');
-  const saved = await request.put('/api/admin/catalogue/categories/civil-construction', {
-    headers,
-    data: {
-      version: category.version,
-      edit: { description: category.description, color: category.color, image: category.image },
-    },
-  });
-  expect(saved.status()).toBe(200);
-  await expect
-    .poll(async () => (await (await request.get('/api/admin/catalogue/rebuild', { headers })).json()).state, {
-      timeout: REBUILD_TIMEOUT,
-      intervals: [2000],
-    })
-    .toBe('live');
+  await rebuildSite(request, headers);
   expect((await request.get(`/courses/${FIRST}`, { maxRedirects: 0 })).status()).toBe(404);
 });
 
@@ -142,6 +147,53 @@ test('staff edit a course and retire another with a successor; the local rebuild
   expect(moved.headers().location).toBe(`/courses/${FIRST}`);
   await page.goto(`/courses/${SECOND.toLowerCase()}`);
   await expect(page).toHaveURL(new RegExp(`/courses/${FIRST}$`));
+});
+
+test('finding 12: after a rebuild the pre-rendered pages keep their styles and brand font (no CSP violation)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(REBUILD_TIMEOUT + 2 * 60_000);
+  const { auth: headers } = await staffSession(request, 'csp-after-rebuild');
+  // The test before this one waits for its rebuild; run alone, this one asks for its own.
+  const { state } = await (await request.get('/api/admin/catalogue/rebuild', { headers })).json();
+  if (state !== 'live') await rebuildSite(request, headers);
+
+  // Every violation the browser reports, from the first byte of each page on.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { cspViolations: seen });
+    document.addEventListener('securitypolicyviolation', (event) => {
+      seen.push(`${event.violatedDirective} ${event.blockedURI || 'inline'} ${event.sample}`);
+    });
+  });
+  const consoleViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) consoleViolations.push(message.text());
+  });
+
+  for (const path of ['/', '/about', '/courses/CPC30220']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const fonts = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return {
+        body: getComputedStyle(document.body).fontFamily,
+        loaded: [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family),
+      };
+    });
+    // The body is set in Kumbh Sans (Astro names the face "Kumbh Sans-<hash>"), and that face has loaded.
+    const brand = fonts.body.split(',')[0].trim().replace(/^"|"$/g, '');
+    expect(brand, path).toMatch(/^Kumbh Sans/);
+    expect(
+      fonts.loaded.map((family) => family.replace(/^"|"$/g, '')),
+      path,
+    ).toContain(brand);
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual(
+      [],
+    );
+  }
+  expect(consoleViolations).toEqual([]);
 });
 
 test('a category edit is checked in the form and saved with who and when', async ({ page }) => {
