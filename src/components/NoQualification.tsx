@@ -28,14 +28,15 @@ export function NoQualification({ phone, search, quoteLink = true, compact = fal
       <ul className="no-qualification__actions" role="list">
         {phone && (
           <li>
-            <a
-              className="btn btn--primary"
-              href={telHref(phone)}
-              data-setting="contactInfo.phone"
-              data-setting-link="tel"
-              aria-label={`Call us on ${phone}`}
-            >
-              <Phone size={18} aria-hidden="true" /> {phone}
+            <a className="btn btn--primary" href={telHref(phone)}>
+              <Phone size={18} aria-hidden="true" />
+              {/* The number as staff saved it, kept current by the settings refresh (link target included). */}
+              <span>
+                Call{' '}
+                <span data-setting="contactInfo.phone" data-setting-link="tel">
+                  {phone}
+                </span>
+              </span>
             </a>
           </li>
         )}

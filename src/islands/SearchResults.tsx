@@ -33,6 +33,9 @@ interface Props {
   note?: string;
 }
 
+/** A sentence-long search shown in a chip: its first 60 characters. */
+const shortened = (text: string) => (text.length > 60 ? `${text.slice(0, 60).trimEnd()}…` : text);
+
 const toHref = (query: SearchQuery) => {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) if (value) params.set(key, value);
@@ -172,7 +175,7 @@ export default function SearchResults({
 
       {filtered && (
         <ul className="search-chips" aria-label="Active filters">
-          {query.search && chip('search', query.search, `Remove search "${query.search}"`)}
+          {query.search && chip('search', shortened(query.search), `Remove search "${shortened(query.search)}"`)}
           {query.category && chip('category', `Category: ${categoryName}`, 'Remove category filter')}
           {query.level && chip('level', `Level: ${query.level}`, 'Remove level filter')}
         </ul>

@@ -33,7 +33,7 @@ describe('finding 1: zero suggestions is a valid answer everywhere, and it is th
     expect(items).toEqual([]);
     render(<QuoteResult headingRef={createRef()} name="Sam" reference="R1" items={items} notSure phone={PHONE} />);
     expect(screen.getByText(NO_QUALIFICATION)).toBeTruthy();
-    expect(screen.getByRole('link', { name: `Call us on ${PHONE}` }).getAttribute('href')).toBe('tel:1300000111');
+    expect(screen.getByRole('link', { name: `Call ${PHONE}` }).getAttribute('href')).toBe('tel:1300000111');
     expect(screen.getByRole('link', { name: 'Request a call back' }).getAttribute('href')).toBe(
       '/contact#consult-title',
     );
@@ -78,7 +78,7 @@ describe('finding 1: zero suggestions is a valid answer everywhere, and it is th
       />,
     );
     expect(screen.getByText(NO_QUALIFICATION)).toBeTruthy();
-    expect(screen.getByRole('link', { name: `Call us on ${PHONE}` })).toBeTruthy();
+    expect(screen.getByRole('link', { name: `Call ${PHONE}` })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Request a call back' })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Get a Free Quote' }).getAttribute('href')).toBe(
       '/free-quote?search=real+estate+agent',
