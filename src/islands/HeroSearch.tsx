@@ -1,16 +1,19 @@
 import { useEffect, useId, useMemo, useRef, useState, type KeyboardEvent } from 'react';
 import { Search } from 'lucide-react';
-import { suggest, type Suggestion } from '../lib/course-search';
+import { SEARCH_MAX_LENGTH, suggest, type Suggestion } from '../lib/course-search';
 import type { CourseSummary } from '../lib/catalogue';
 import { loadSearchCourses } from '../lib/search-data';
 import { searchHref } from '../lib/search-url';
 import CourseFilters from '../components/CourseFilters';
+import { NoQualification } from '../components/NoQualification';
 import './HeroSearch.css';
 
 interface Props {
   categories: { slug: string; name: string }[];
   levels: string[];
   label: string;
+  /** The business phone from the site settings, offered when nothing listed matches. */
+  phone?: string;
 }
 
 /** Suggestions hide 200 ms after the field loses focus. */
@@ -21,7 +24,7 @@ export const SUGGESTION_HIDE_DELAY = 200;
  * character, at most 8; a qualification opens its page),
  * a category and a level dropdown. It is a plain GET form to /search before it hydrates.
  */
-export default function HeroSearch({ categories, levels, label }: Props) {
+export default function HeroSearch({ categories, levels, label, phone }: Props) {
   const id = useId();
   const [text, setText] = useState('');
   const [category, setCategory] = useState('');
@@ -33,6 +36,8 @@ export default function HeroSearch({ categories, levels, label }: Props) {
   const [courses, setCourses] = useState<CourseSummary[]>([]);
   const suggestions = useMemo(() => suggest(text, categories, levels, courses), [text, categories, levels, courses]);
   const showList = open && suggestions.length > 0;
+  // A typed word (4 letters or more) that names nothing listed gets the honest answer, not a neighbour.
+  const showNone = open && courses.length > 0 && !suggestions.length && (text.match(/[a-z]/gi)?.length ?? 0) >= 4;
 
   const inputRef = useRef<HTMLInputElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -120,7 +125,7 @@ export default function HeroSearch({ categories, levels, label }: Props) {
           aria-controls={listId}
           aria-activedescendant={showList && active >= 0 ? optionId(active) : undefined}
           autoComplete="off"
-          maxLength={100}
+          maxLength={SEARCH_MAX_LENGTH}
           placeholder="e.g. Diploma of Business"
           value={text}
           onChange={(event) => {
@@ -158,6 +163,12 @@ export default function HeroSearch({ categories, levels, label }: Props) {
             </li>
           ))}
         </ul>
+        {showNone && (
+          // Pressing a link in it keeps the field's focus, so the answer does not hide before the link opens.
+          <div className="hero-search__none" role="status" onMouseDown={(event) => event.preventDefault()}>
+            <NoQualification phone={phone} search={text} compact />
+          </div>
+        )}
       </div>
       <CourseFilters
         className="hero-search__select"

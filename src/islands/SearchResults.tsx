@@ -3,8 +3,9 @@ import { Search, X } from 'lucide-react';
 import CourseCard from '../components/CourseCard';
 import CourseFilters from '../components/CourseFilters';
 import type { CourseSummary } from '../lib/catalogue';
-import { searchCourses, type SearchQuery } from '../lib/course-search';
-import { readSearchQuery } from '../lib/search-query';
+import { SEARCH_MAX_LENGTH, searchCourses, type SearchQuery } from '../lib/course-search';
+import { readSearchQuery, searchNote } from '../lib/search-query';
+import { NoQualification, quoteHref } from '../components/NoQualification';
 import { loadSearchCourses } from '../lib/search-data';
 import { telHref } from '../lib/social';
 import './SearchResults.css';
@@ -28,11 +29,12 @@ interface Props {
   levels: string[];
   /** The business phone from the site settings, offered when nothing matches. */
   phone?: string;
+  /** Said when the search text in the address was cut to what the search reads. */
+  note?: string;
 }
 
-/** The free quote, carrying the words the visitor typed, so an empty search is never a dead end. */
-export const quoteHref = (search?: string) =>
-  search?.trim() ? `/free-quote?${new URLSearchParams({ search: search.trim() })}` : '/free-quote';
+/** A sentence-long search shown in a chip: its first 60 characters. */
+const shortened = (text: string) => (text.length > 60 ? `${text.slice(0, 60).trimEnd()}…` : text);
 
 const toHref = (query: SearchQuery) => {
   const params = new URLSearchParams();
@@ -51,8 +53,10 @@ export default function SearchResults({
   categories,
   levels,
   phone,
+  note: initialNote,
 }: Props) {
   const [query, setQuery] = useState<SearchQuery>(initialQuery);
+  const [note, setNote] = useState(initialNote);
   const [draft, setDraft] = useState<SearchQuery>(initialQuery);
   const [catalogue, setCatalogue] = useState<CourseSummary[] | null>(null);
   const [status, setStatus] = useState<'idle' | 'loading' | 'error'>('idle');
@@ -83,7 +87,9 @@ export default function SearchResults({
   };
 
   const sync = useEffectEvent(() => {
-    const next = readSearchQuery(new URLSearchParams(window.location.search));
+    const params = new URLSearchParams(window.location.search);
+    const next = readSearchQuery(params);
+    setNote(searchNote(params));
     setQuery(next);
     setDraft(next);
     setVisible(PAGE_SIZE);
@@ -121,6 +127,7 @@ export default function SearchResults({
     };
     if (!(await ensureCatalogue())) return;
     window.history.pushState(null, '', toHref(clean));
+    setNote(undefined);
     setQuery(clean);
     setDraft(clean);
     setVisible(PAGE_SIZE);
@@ -149,7 +156,7 @@ export default function SearchResults({
             type="search"
             name="search"
             value={draft.search ?? ''}
-            maxLength={100}
+            maxLength={SEARCH_MAX_LENGTH}
             placeholder="Search by name, code or keyword"
             onChange={(e) => setDraft({ ...draft, search: e.target.value })}
           />
@@ -168,7 +175,7 @@ export default function SearchResults({
 
       {filtered && (
         <ul className="search-chips" aria-label="Active filters">
-          {query.search && chip('search', query.search, `Remove search "${query.search}"`)}
+          {query.search && chip('search', shortened(query.search), `Remove search "${shortened(query.search)}"`)}
           {query.category && chip('category', `Category: ${categoryName}`, 'Remove category filter')}
           {query.level && chip('level', `Level: ${query.level}`, 'Remove level filter')}
         </ul>
@@ -193,9 +200,13 @@ export default function SearchResults({
         </p>
       )}
 
+      {note && <p className="search-note">{note}</p>}
+
       {total === 0 ? (
         <div className="search-empty">
           <h2>No courses found</h2>
+          {/* A text that names no listed qualification gets the honest answer, never a neighbouring trade. */}
+          {query.search && <NoQualification phone={phone} search={query.search} />}
           <p>
             We couldn't find any courses matching your search criteria. Try adjusting your search terms or browse our
             categories instead.
@@ -203,20 +214,24 @@ export default function SearchResults({
           <a className="btn btn--primary" href="/courses">
             Browse All Categories
           </a>
-          <div className="search-empty__help">
-            <p>Not sure which qualification fits your work? Tell us what you do and we will match it for you, free.</p>
-            <a className="btn btn--accent" href={quoteHref(query.search)}>
-              Get a Free Quote
-            </a>
-            {phone && (
-              <p className="search-empty__call">
-                Or call us on{' '}
-                <a href={telHref(phone)} data-setting="contactInfo.phone" data-setting-link="tel">
-                  {phone}
-                </a>
+          {!query.search && (
+            <div className="search-empty__help">
+              <p>
+                Not sure which qualification fits your work? Tell us what you do and we will match it for you, free.
               </p>
-            )}
-          </div>
+              <a className="btn btn--accent" href={quoteHref(query.search)}>
+                Get a Free Quote
+              </a>
+              {phone && (
+                <p className="search-empty__call">
+                  Or call us on{' '}
+                  <a href={telHref(phone)} data-setting="contactInfo.phone" data-setting-link="tel">
+                    {phone}
+                  </a>
+                </p>
+              )}
+            </div>
+          )}
         </div>
       ) : (
         <>

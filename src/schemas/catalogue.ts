@@ -30,13 +30,26 @@ const StoredCode = v.pipe(v.string(), v.regex(COURSE_CODE_PATTERN, 'Course codes
 
 const blankToUndefined = (value: unknown) => (typeof value === 'string' && value.trim() === '' ? undefined : value);
 
+/**
+ * The longest search text read: what a worker may type into the quote's experience field (LIMITS.longText
+ * of ./inquiry, which imports this module; a unit test keeps them equal).
+ */
+export const SEARCH_TEXT_LIMIT = 2000;
+
 /** Query of GET /api/courses and the search page. Unknown parameters are ignored. */
 export const CourseQuerySchema = v.object({
   search: v.optional(
     v.pipe(
       v.unknown(),
       v.transform(blankToUndefined),
-      v.optional(v.pipe(v.string(), v.trim(), v.maxLength(100, 'Search text must be at most 100 characters'))),
+      // As long as the quote's experience field; a longer text is cut to it, never refused (see searchNote).
+      v.optional(
+        v.pipe(
+          v.string(),
+          v.trim(),
+          v.transform((text) => text.slice(0, SEARCH_TEXT_LIMIT).trim()),
+        ),
+      ),
     ),
   ),
   category: v.optional(v.pipe(v.unknown(), v.transform(blankToUndefined), v.optional(SlugSchema))),

@@ -15,6 +15,9 @@ import {
 import { resultOfQuote } from './quote-result';
 import { issueApplicantLink } from './applicants';
 import { quoteRows } from '../lib/quote-rows';
+import { defaultSiteSettings, telHref } from '../lib/site-settings';
+import { readSettings } from './settings';
+import { CALL_BACK_HREF, NO_QUALIFICATION, shownResult } from '../lib/no-qualification';
 
 /**
  * E-mail for stored inquiries: a notification to staff and an acknowledgement to the visitor.
@@ -104,7 +107,7 @@ function inquiryRows(record: InquiryRecord): Row[] {
   if (record.message !== undefined) rows.push(['Message', record.message]);
   if (quote) {
     rows.push(...quoteRows(quote).map(({ label, text }): Row => [label, text]));
-    if (quote.matches?.length) rows.push(['Indicative result shown', quote.matches.join(', ')]);
+    if (quote.matches) rows.push(['Indicative result shown', shownResult(quote.matches)]);
   }
   if (record.consents) {
     rows.push(
@@ -151,11 +154,31 @@ export const textDocument = (paragraphs: string[], rows: Row[] = []) =>
 /**
  * The quote acknowledgement's indicative result: for each match shown on the site, the evidence that
  * usually supports it and what RPL cannot give for it (from the catalogue, never from the visitor's text).
+ * When the visitor asked for suggestions and nothing listed matched, the same honest answer as on the
+ * site: no qualification for that trade yet, with the phone number and the call-back request.
  */
-export function quoteChecklist(record: InquiryRecord): { text: string; html: string } {
+export function quoteChecklist(
+  record: InquiryRecord,
+  phone = defaultSiteSettings.contactInfo.phone,
+): { text: string; html: string } {
   const items = resultOfQuote(record.quote);
-  if (!items.length) return { text: '', html: '' };
   const title = 'Your indicative result';
+  if (record.quote?.notSure && !items.length) {
+    const callBack = `${mailSettings().siteUrl}${CALL_BACK_HREF}`;
+    const lines = [
+      `${NO_QUALIFICATION}.`,
+      `Tell us about your work and we'll tell you honestly what can be recognised: call us on ${phone}, or ask us to call you back: ${callBack}`,
+    ];
+    return {
+      text: `\n${title.toUpperCase()}\n${lines.join('\n')}\n`,
+      html:
+        `<h2 style="font-size:18px;margin:24px 0 8px">${escapeHtml(title)}</h2>` +
+        `<p style="margin:0 0 8px"><strong>${escapeHtml(lines[0])}</strong></p>` +
+        `<p style="margin:0 0 8px">Tell us about your work and we'll tell you honestly what can be recognised: call us on ` +
+        `<a href="${escapeHtml(telHref(phone))}">${escapeHtml(phone)}</a>, or <a href="${escapeHtml(callBack)}">ask us to call you back</a>.</p>`,
+    };
+  }
+  if (!items.length) return { text: '', html: '' };
   const caveat =
     'An indication from what you told us, not an assessment: only a partner RTO assessor can decide whether your evidence meets a qualification.';
   const lines = [
@@ -191,9 +214,14 @@ export function quoteChecklist(record: InquiryRecord): { text: string; html: str
 
 /**
  * The two messages of an inquiry, with every header value sanitised and every HTML value escaped. A quote's
- * acknowledgement carries the private link to the applicant page when one could be made (`applicantLink`).
+ * acknowledgement carries the private link to the applicant page when one could be made (`applicantLink`), and
+ * the business phone as staff saved it (`phone`) for a quote answered with no listed qualification.
  */
-export function composeMail(record: InquiryRecord, kind: MailKind, applicantLink?: string | null): OutgoingMail {
+export function composeMail(
+  record: InquiryRecord,
+  kind: MailKind,
+  { applicantLink, phone }: { applicantLink?: string | null; phone?: string } = {},
+): OutgoingMail {
   const { from, staffTo, siteUrl } = mailSettings();
   const { contact } = record;
   const fullName = sanitizeHeader(`${contact.firstName} ${contact.lastName}`, 121);
@@ -249,7 +277,7 @@ export function composeMail(record: InquiryRecord, kind: MailKind, applicantLink
           `Your reference is ${referenceOf(record)}. If you need to add anything, simply reply to this e-mail.`,
           'RPL Pathways',
         ];
-  const checklist = record.kind === 'quote' ? quoteChecklist(record) : { text: '', html: '' };
+  const checklist = record.kind === 'quote' ? quoteChecklist(record, phone) : { text: '', html: '' };
   return {
     kind,
     from,
@@ -363,6 +391,15 @@ async function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   }
 }
 
+/** The business phone from the saved site settings, or the default when they cannot be read. */
+async function savedPhone(): Promise<string> {
+  try {
+    return (await readSettings()).contactInfo.phone;
+  } catch {
+    return defaultSiteSettings.contactInfo.phone;
+  }
+}
+
 type Outcome = { kind: MailKind; ok: true; id: string } | { kind: MailKind; ok: false; error: string };
 
 const isOpen = (delivery: MailDelivery) => delivery.state === 'pending' || delivery.state === 'sending';
@@ -378,6 +415,8 @@ export async function sendHeld(
   transport: MailTransport,
   now = new Date(),
 ) {
+  // The phone number as staff saved it, for a quote answered with no listed qualification.
+  const phone = record.kind === 'quote' && kinds.includes('ack') ? await savedPhone() : undefined;
   const outcomes: Outcome[] = await Promise.all(
     kinds.map(async (kind): Promise<Outcome> => {
       try {
@@ -386,7 +425,7 @@ export async function sendHeld(
         const link =
           kind === 'ack' && record.kind === 'quote' ? await issueApplicantLink(record.id, now).catch(() => null) : null;
         const { id } = await withTimeout(
-          transport.send(composeMail(record, kind, link), record.mail[kind].idempotencyKey),
+          transport.send(composeMail(record, kind, { applicantLink: link, phone }), record.mail[kind].idempotencyKey),
           SEND_TIMEOUT_MS,
         );
         return { kind, ok: true, id };

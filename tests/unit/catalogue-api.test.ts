@@ -5,6 +5,9 @@ import coursesHandler from '../../netlify/functions/courses.mts';
 import detailsHandler from '../../netlify/functions/course-details.mts';
 import redirectHandler from '../../netlify/functions/category-redirect.mts';
 import coursesJson from '../../content/courses.json';
+import { SEARCH_MAX_LENGTH } from '../../src/lib/course-search';
+import { SEARCH_TEXT_LIMIT } from '../../src/schemas/catalogue';
+import { LIMITS } from '../../src/schemas/inquiry';
 
 const call = async (
   handler: (r: Request, c: Context) => Promise<Response>,
@@ -73,12 +76,39 @@ describe('GET /api/courses', () => {
     ['level=Masters'],
     ['category=Not%20A%20Slug'],
     ['featured=yes'],
-    [`search=${'x'.repeat(101)}`],
   ])('answers 400 with a message for %s', async (query) => {
     const { status, body } = await call(coursesHandler, `/api/courses?${query}`);
     expect(status).toBe(400);
     expect(body.message).toEqual(expect.any(String));
     expect(body.errors[0].field).toEqual(expect.any(String));
+  });
+  it('finding 2: a 120-character sentence about tiling answers tiling first, no 400 and not the whole catalogue', async () => {
+    const sentence =
+      'I have been doing tiling for 15 years mostly bathrooms and splashbacks and some commercial work, no formal papers at all';
+    expect(sentence.length).toBeGreaterThan(100);
+    const { status, body } = await call(coursesHandler, `/api/courses?${new URLSearchParams({ search: sentence })}`);
+    expect(status).toBe(200);
+    expect(body.courses[0].code).toBe('CPC31320');
+    expect(body.total).toBeLessThanOrEqual(3);
+    expect(body.note).toBeUndefined();
+  });
+  it('finding 2: a text longer than the experience field is trimmed with a note, never refused or answered with everything', async () => {
+    const long = `tiler ${'and more about my work '.repeat(120)}`;
+    expect(long.length).toBeGreaterThan(LIMITS.longText);
+    const { status, body } = await call(coursesHandler, `/api/courses?${new URLSearchParams({ search: long })}`);
+    expect(status).toBe(200);
+    expect(body.note).toMatch(/first 2,000 characters/);
+    expect(body.courses[0].code).toBe('CPC31320');
+    expect(body.total).toBeLessThan(10);
+    expect(SEARCH_MAX_LENGTH).toBe(LIMITS.longText);
+    expect(SEARCH_TEXT_LIMIT).toBe(LIMITS.longText);
+  });
+  it('finding 1: a trade the catalogue lacks gets no course and says which trade, not a neighbour', async () => {
+    for (const search of ['real estate agent', 'A grade electrician trained in UK', 'truck driver HR licence']) {
+      const { status, body } = await call(coursesHandler, `/api/courses?${new URLSearchParams({ search })}`);
+      expect(status).toBe(200);
+      expect(body).toMatchObject({ courses: [], total: 0, notOffered: expect.any(String) });
+    }
   });
   it('serves the search options', async () => {
     const { body } = await call(coursesHandler, '/api/courses/search-options');

@@ -1,5 +1,12 @@
 import { describe, expect, it } from 'vitest';
-import { normalise, searchCourses, suggest } from '../../src/lib/course-search';
+import {
+  answerSearch,
+  CONFIDENCE_THRESHOLD,
+  normalise,
+  scoreCourses,
+  searchCourses,
+  suggest,
+} from '../../src/lib/course-search';
 import { summaries, categories } from '../../src/server/catalogue';
 import { LEVELS } from '../../src/lib/catalogue';
 
@@ -133,5 +140,72 @@ describe('hero suggestions with qualifications', () => {
     expect(mixed[0]).toMatchObject({ type: 'category', slug: 'community-services' });
     expect(mixed.some((i) => i.type === 'course')).toBe(true);
     expect(mixed.length).toBeLessThanOrEqual(8);
+  });
+});
+
+describe("finding 2: workers' words from Australian job ads and workplaces", () => {
+  it('"store man" is a storeman: warehousing first, not leadership and management', () => {
+    for (const search of ['store man', 'storeman', 'store person at a hardware'])
+      expect(codes({ search })[0], search).toBe('TLI30321');
+  });
+  it('"PCA" and "personal care worker in a nursing home" are aged care first, not nursing or child protection', () => {
+    for (const search of ['PCA in nursing home', 'personal care worker in a nursing home', 'carer', 'AIN in aged care'])
+      expect(['CHC33021', 'CHC43015'], search).toContain(codes({ search })[0]);
+  });
+  it('"truck driver HR licence" is truck driving (not offered), never Human Resource Management; "HR officer" still is HR', () => {
+    expect(codes({ search: 'truck driver HR licence' })).toEqual([]);
+    expect(codes({ search: 'HR licence' })).toEqual([]);
+    expect(codes({ search: 'HR officer' })[0]).toBe('BSB40420');
+  });
+  it('"A grade electrician trained in UK" is not Training and Assessment ("trained" is not "trainer")', () => {
+    expect(codes({ search: 'A grade electrician trained in UK' })).toEqual([]);
+    expect(codes({ search: 'trained' })).toEqual([]);
+    expect(codes({ search: 'trainer' })[0]).toBe('TAE40122');
+  });
+  it('a trade the catalogue lacks gets the honest empty answer, never a neighbour', () => {
+    for (const search of [
+      'electrician',
+      'sparky',
+      'welder',
+      'mechanic',
+      'landscaper',
+      'pharmacy assistant',
+      'real estate agent',
+      'truck driver',
+    ]) {
+      const answer = answerSearch(summaries, { search });
+      expect(answer.courses, search).toEqual([]);
+      expect(answer.notOffered, search).toEqual(expect.any(String));
+    }
+  });
+  it('a trade the catalogue lacks does not hide a job it has in the same words ("reach truck driver", "dump truck")', () => {
+    expect(codes({ search: 'reach truck driver' })[0]).toBe('TLI30321');
+    expect(codes({ search: 'dump truck driver on a mine site' })[0]).toBe('RII30820');
+    expect(codes({ search: 'electrician now working as a trainer and assessor' })[0]).toBe('TAE40122');
+  });
+  it('reads acronyms and titles: swim teacher, BAS agent, APS levels, constructor', () => {
+    expect(codes({ search: 'swim teacher' })[0]).toBe('SIS30122');
+    expect(codes({ search: 'BAS agent' })[0]).toBe('FNS40222');
+    expect(codes({ search: 'APS4' })[0]).toBe('PSP40122');
+    expect(codes({ search: 'APS level 6' })[0]).toBe('PSP50122');
+    expect(codes({ search: 'constructor' })).not.toContain('TAE40122');
+  });
+  it('a sentence ranks by the job it names and never falls back to any of its words', () => {
+    const sentence =
+      'I have been doing tiling for 15 years mostly bathrooms and splashbacks and some commercial work, no formal papers at all';
+    expect(sentence.length).toBeGreaterThan(100);
+    const found = codes({ search: sentence });
+    expect(found[0]).toBe('CPC31320');
+    expect(found.length).toBeLessThanOrEqual(3);
+    expect(codes({ search: 'I worked at the zoo feeding the penguins and cleaning' }).length).toBeLessThanOrEqual(3);
+    expect(codes({ search: 'team leader at a busy warehouse in Dandenong' })[0]).toBe('BSB40520');
+  });
+  it('shows no match below the confidence threshold', () => {
+    const { scored } = scoreCourses(summaries, 'personal care worker in a nursing home');
+    const shown = new Set(codes({ search: 'personal care worker in a nursing home' }));
+    expect(scored.filter((s) => s.confidence < CONFIDENCE_THRESHOLD).some((s) => shown.has(summaries[s.id].code))).toBe(
+      false,
+    );
+    expect(shown.has('CHC40321')).toBe(false);
   });
 });

@@ -1,10 +1,12 @@
 import { quoteRows, type StoredQuoteLike } from '../../lib/quote-rows';
+import { shownResult } from '../../lib/no-qualification';
 
 /**
  * A stored quote's answers for the inbox, each under the label its schema gives it, so a field added to
- * the quote appears here without changes. Fields left blank are not listed.
+ * the quote appears here without changes. Fields left blank are not listed. Then the indicative result the
+ * visitor was shown, when the record has one.
  */
-export function QuoteFields({ quote }: { quote: StoredQuoteLike }) {
+export function QuoteFields({ quote }: { quote: StoredQuoteLike & { matches?: readonly string[] } }) {
   const rows = quoteRows(quote).filter((row) => !row.empty);
   return (
     <dl className="inbox-item__quote">
@@ -14,6 +16,12 @@ export function QuoteFields({ quote }: { quote: StoredQuoteLike }) {
           <dd>{row.text}</dd>
         </div>
       ))}
+      {quote.matches && (
+        <div className="inbox-item__quote-row">
+          <dt>Indicative result shown</dt>
+          <dd>{shownResult(quote.matches)}</dd>
+        </div>
+      )}
     </dl>
   );
 }

@@ -1,6 +1,7 @@
 import type { ReactNode, RefObject } from 'react';
 import { CircleCheck, ClipboardList, Info, ShieldAlert } from 'lucide-react';
 import type { ResultItem } from '../../lib/quote-result';
+import { NoQualification } from '../../components/NoQualification';
 
 interface Props {
   headingRef: RefObject<HTMLHeadingElement | null>;
@@ -9,6 +10,8 @@ interface Props {
   reference: string;
   items: ResultItem[];
   notSure: boolean;
+  /** The business phone from the site settings, offered when nothing listed matches. */
+  phone?: string;
   /** Shown under the thank-you (who delivers the qualification). */
   children?: ReactNode;
 }
@@ -18,7 +21,9 @@ interface Props {
  * indicative result (the qualifications that best match what they entered, the evidence that
  * usually supports each one and what RPL cannot give for it), then the next steps.
  */
-export function QuoteResult({ headingRef, name, reference, items, notSure, children }: Props) {
+export function QuoteResult({ headingRef, name, reference, items, notSure, phone, children }: Props) {
+  // Zero suggestions is a valid answer: a trade the catalogue lacks is told so, never offered a neighbour.
+  const honestEmpty = notSure && !items.length;
   return (
     <div className="quote-done">
       <div className="quote-done__head">
@@ -91,13 +96,26 @@ export function QuoteResult({ headingRef, name, reference, items, notSure, child
         </section>
       )}
 
+      {honestEmpty && (
+        <section className="quote-result" aria-labelledby="quote-none-title">
+          <h3 id="quote-none-title" className="quote-result__title">
+            Your indicative result
+          </h3>
+          <NoQualification phone={phone} quoteLink={false} />
+        </section>
+      )}
+
       <section className="quote-next" aria-labelledby="quote-next-title">
         <h3 id="quote-next-title" className="quote-result__title">
           Next steps
         </h3>
         <ol>
-          <li>Look out for our e-mail: it repeats your reference and this checklist.</li>
-          <li>Start gathering the evidence listed above; copies or photos are fine for now.</li>
+          <li>Look out for our e-mail: it repeats your reference{items.length ? ' and this checklist' : ''}.</li>
+          <li>
+            {items.length
+              ? 'Start gathering the evidence listed above; copies or photos are fine for now.'
+              : 'Keep what shows your work at hand (references, payslips, photos of your work); copies are fine for now.'}
+          </li>
           <li>
             Our reply gives you the quote. If you go ahead, we help you put your evidence together for a partner RTO's
             assessor.

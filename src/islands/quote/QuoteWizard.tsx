@@ -39,6 +39,8 @@ interface Props {
   courses: QuoteCourse[];
   /** Partner RTOs from site settings at build time; refreshed from the public settings on confirmation. */
   partnerRtos?: PartnerRto[];
+  /** The business phone from the site settings, offered when nothing listed matches the experience. */
+  phone?: string;
 }
 
 /** sessionStorage, or null where the browser refuses it (progress is then simply not kept). */
@@ -55,7 +57,7 @@ function tabStorage(): Storage | null {
  * field moves on like Next. Progress is kept in sessionStorage for a reload in the same tab and
  * cleared after a successful submission. Focus moves to each step's heading.
  */
-export default function QuoteWizard({ categories, courses, partnerRtos = [] }: Props) {
+export default function QuoteWizard({ categories, courses, partnerRtos = [], phone }: Props) {
   const id = useId();
   const [step, setStep] = useState<Step>(1);
   const [draft, setDraft] = useState<QuoteDraft>(emptyDraft);
@@ -209,6 +211,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [] }: P
           reference={done.reference}
           items={done.result}
           notSure={done.notSure}
+          phone={phone}
         >
           <p data-testid="quote-rto">
             {renderParts(
