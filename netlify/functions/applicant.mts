@@ -12,6 +12,8 @@ import {
   UNKNOWN_FILE,
 } from '../../src/server/applicants';
 import { ChunkNumberSchema, StartUploadSchema, UploadIdSchema } from '../../src/schemas/applicant';
+import { CallbackRequestSchema } from '../../src/schemas/inquiry-record';
+import { requestCallback } from '../../src/server/callbacks';
 
 /** Never kept by the browser or any shared cache: the applicant's own data. */
 const PRIVATE = { 'Cache-Control': 'private, no-store' };
@@ -24,6 +26,8 @@ const PRIVATE = { 'Cache-Control': 'private, no-store' };
  * PUT    /api/applicant/evidence/{uploadId}/chunks/{n}   raw bytes of chunk n -> {received, chunks}
  * POST   /api/applicant/evidence/{uploadId}/complete     -> the stored file
  * DELETE /api/applicant/evidence/{uploadId}              -> 204: a file removed, or an upload given up
+ * POST   /api/applicant/callback {day, window}            -> the call-back kept on the inquiry (a day and window
+ *                                                            the business hours offer, else 400)
  */
 export default async (request: Request, context: Context) => {
   const url = new URL(request.url);
@@ -37,6 +41,13 @@ export default async (request: Request, context: Context) => {
   const { session } = auth;
   try {
     if (route === 'record') return json(applicantView(session), { headers: PRIVATE });
+
+    if (route === 'callback') {
+      const body = await parseJsonBody(CallbackRequestSchema, request, 1024);
+      if (!body.ok) return body.response;
+      const callback = await requestCallback(session.inquiry.id, body.data);
+      return json({ success: true, callback }, { headers: PRIVATE });
+    }
 
     if (route === 'start') {
       const body = await parseJsonBody(StartUploadSchema, request, 4 * 1024);
@@ -65,9 +76,10 @@ export default async (request: Request, context: Context) => {
   }
 };
 
-type Route = 'record' | 'start' | 'chunk' | 'complete' | 'file';
+type Route = 'record' | 'callback' | 'start' | 'chunk' | 'complete' | 'file';
 const ALLOWED = new Map<Route, string[]>([
   ['record', ['GET']],
+  ['callback', ['POST']],
   ['start', ['POST']],
   ['chunk', ['PUT']],
   ['complete', ['POST']],
@@ -75,6 +87,7 @@ const ALLOWED = new Map<Route, string[]>([
 ]);
 
 function routeOf(path: string): Route {
+  if (/\/applicant\/callback\/?$/.test(path)) return 'callback';
   if (/\/chunks\/[^/]*\/?$/.test(path)) return 'chunk';
   if (/\/evidence\/[^/]+\/complete\/?$/.test(path)) return 'complete';
   if (/\/evidence\/[^/]+\/?$/.test(path)) return 'file';
@@ -85,6 +98,7 @@ function routeOf(path: string): Route {
 export const config: Config = {
   path: [
     '/api/applicant',
+    '/api/applicant/callback',
     '/api/applicant/evidence',
     '/api/applicant/evidence/:uploadId',
     '/api/applicant/evidence/:uploadId/chunks/:n',

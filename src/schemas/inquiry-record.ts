@@ -64,6 +64,17 @@ export const StoredQuoteSchema = v.object({
   fees: v.optional(v.array(v.object({ code: v.string(), text: v.string() }))),
 });
 
+/** A call-back the visitor asked for: a day (Sydney date) and a time window taken from the business hours. */
+export const CallbackRequestSchema = v.strictObject({
+  day: v.pipe(v.string('Choose a day'), v.regex(/^\d{4}-\d{2}-\d{2}$/, 'Choose a day')),
+  window: v.pipe(v.string('Choose a time'), v.minLength(1, 'Choose a time'), v.maxLength(40, 'Choose a time')),
+});
+export const StoredCallbackSchema = v.object({
+  ...CallbackRequestSchema.entries,
+  requestedAt: v.pipe(v.string(), v.isoTimestamp()),
+});
+export type StoredCallback = v.InferOutput<typeof StoredCallbackSchema>;
+
 export const MAIL_KINDS = ['staff', 'ack'] as const;
 export type MailKind = (typeof MAIL_KINDS)[number];
 
@@ -116,6 +127,8 @@ const storedMeta = {
   id: InquiryIdSchema,
   /** The reference people use (RPL-7KQ3M9); absent on inquiries stored before references existed. */
   reference: v.optional(ReferenceSchema),
+  /** The latest call-back the visitor asked for, if any. */
+  callback: v.optional(StoredCallbackSchema),
   createdAt: Timestamp,
   status: v.picklist(['new', 'handled']),
   handledAt: v.nullable(v.string()),
