@@ -150,6 +150,19 @@ if (menu && menuButton) {
   matchMedia('(min-width: 769px)').addEventListener('change', (event) => event.matches && closeMenu());
 }
 
+// Invoker buttons (`commandfor` + `command`) open and close dialogs with no script where the browser supports
+// them (the header search answers the first tap before its island loads); elsewhere this does the same.
+if (!('commandForElement' in HTMLButtonElement.prototype)) {
+  document.addEventListener('click', (event) => {
+    const button = event.target instanceof Element ? event.target.closest('button[commandfor]') : null;
+    const dialog = button && document.getElementById(button.getAttribute('commandfor') ?? '');
+    if (!button || !(dialog instanceof HTMLDialogElement)) return;
+    const command = button.getAttribute('command');
+    if (command === 'show-modal' && !dialog.open) dialog.showModal();
+    else if ((command === 'close' || command === 'request-close') && dialog.open) dialog.close();
+  });
+}
+
 // Contact details and social links in the pre-rendered header and footer are refreshed from the saved
 // site settings once the page is idle, so a change made in the admin shows before the next rebuild.
 const whenIdle = (task: () => void) =>
