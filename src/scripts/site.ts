@@ -10,6 +10,7 @@ import {
   scrollToY,
 } from '../lib/smooth-scroll';
 import { refreshSettings } from '../lib/settings-refresh';
+import { supportInvokers } from '../lib/invokers';
 
 const root = document.documentElement;
 
@@ -150,18 +151,9 @@ if (menu && menuButton) {
   matchMedia('(min-width: 769px)').addEventListener('change', (event) => event.matches && closeMenu());
 }
 
-// Invoker buttons (`commandfor` + `command`) open and close dialogs with no script where the browser supports
-// them (the header search answers the first tap before its island loads); elsewhere this does the same.
-if (!('commandForElement' in HTMLButtonElement.prototype)) {
-  document.addEventListener('click', (event) => {
-    const button = event.target instanceof Element ? event.target.closest('button[commandfor]') : null;
-    const dialog = button && document.getElementById(button.getAttribute('commandfor') ?? '');
-    if (!button || !(dialog instanceof HTMLDialogElement)) return;
-    const command = button.getAttribute('command');
-    if (command === 'show-modal' && !dialog.open) dialog.showModal();
-    else if ((command === 'close' || command === 'request-close') && dialog.open) dialog.close();
-  });
-}
+// Invoker buttons open and close dialogs natively (the header search answers the first tap before its island
+// loads); where a browser lacks them, this does the same.
+supportInvokers();
 
 // Contact details and social links in the pre-rendered header and footer are refreshed from the saved
 // site settings once the page is idle, so a change made in the admin shows before the next rebuild.
