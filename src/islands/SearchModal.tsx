@@ -124,8 +124,7 @@ export default function SearchModal({ phone = '' }: { phone?: string }) {
               }}
               placeholder="Search for your qualification here..."
               autoComplete="off"
-              // Focused when the dialog opens, by the browser itself (dialog focusing steps).
-              // biome-ignore lint/a11y/noAutofocus: the only field of a dialog the visitor just opened
+              // Focused by the browser itself when the dialog opens (the dialog's focusing steps).
               autoFocus
               aria-describedby={`${hintId} ${hintId}-try`}
               maxLength={120}
