@@ -4,7 +4,8 @@ import type { ClientDirective } from 'astro';
  * Hydrates an island only when the visitor reaches for it (pointer over, focus, touch or click),
  * so pages that merely contain the island ship no framework code until it is needed.
  * A click or a form submission (Enter in a field) that lands before hydration has finished is held
- * and replayed once the island is live, so nothing the visitor did is lost or sent the native way.
+ * and replayed once the island is live, so nothing the visitor did is lost or sent the native way (except a
+ * click on an invoker button, `commandfor`, which opens or closes its dialog without the island).
  * With `{ resume: key }` the island hydrates on load when sessionStorage holds `key`, so progress a
  * visitor saved in this tab shows again at once; with `{ params: ['name', ...] }` it also hydrates on
  * load when the address carries one of those query parameters (a link that preselects something).
@@ -39,7 +40,9 @@ const interaction: ClientDirective = (load, options, el) => {
   const remember = (event: Event) => {
     const target =
       event.target instanceof Element ? event.target.closest<HTMLElement>('button, a, [role="button"]') : null;
-    if (!target) return;
+    // An invoker (`commandfor`) already did its work natively (or through site.ts): replaying it would reopen a
+    // dialog the visitor may have closed meanwhile.
+    if (!target || target.hasAttribute('commandfor')) return;
     pendingClick = target;
     // A submit button's native submission is held too; replaying the click submits once the island listens.
     if (target instanceof HTMLButtonElement && target.type === 'submit') event.preventDefault();

@@ -12,7 +12,8 @@ export type QuoteRow = { field: string; label: string; text: string; empty: bool
 
 /** Fields whose stored value reads better through the catalogue names kept with the quote. */
 const SHOWN_AS: Record<string, (quote: StoredQuoteLike) => string | null> = {
-  selectedCategories: (quote) => (quote.categories ?? []).map((category) => category.name).join('\n'),
+  selectedCategories: (quote) =>
+    (quote.categories ?? []).map((category) => category.name).join('\n') || 'None: their industry is not listed',
   selectedCourses: (quote) =>
     (quote.courses ?? []).map((course) => `${course.code} – ${course.title} (${course.level})`).join('\n') ||
     'None chosen',

@@ -8,3 +8,9 @@ export function searchHref(term: string, filters: { category?: string; level?: s
   if (!params.size) return null;
   return `/search?${params.toString()}`;
 }
+
+/** The free quote carrying the words typed (a search that found nothing is never a dead end). */
+export function quoteSearchHref(term: string): string {
+  const text = term.trim();
+  return text ? `/free-quote?${new URLSearchParams({ search: text })}` : '/free-quote';
+}

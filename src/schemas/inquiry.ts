@@ -122,6 +122,12 @@ const quoteField = <S extends v.GenericSchema>(schema: S, info: QuoteFieldInfo) 
 const shownField = <S extends v.GenericSchema>(schema: S, info: QuoteFieldInfo, label: string) =>
   v.pipe(schema, v.metadata(info), v.title(label));
 
+/** Step 2's choice for a visitor whose industry is not among the categories (it ticks step 3's "Not sure"). */
+export const INDUSTRY_NOT_LISTED = "My industry isn't listed";
+const CATEGORY_NEEDED = `Choose at least one category, or tick “${INDUSTRY_NOT_LISTED}”`;
+const EXPERIENCE_NEEDED =
+  'Your industry is not listed, so tell us about your work (roles, years, main duties): we suggest qualifications from it';
+
 /** What was ticked (nothing sent: nothing), each at most once; `one` and `many` name the items in the messages. */
 const chosenList = (
   item: v.GenericSchema<string>,
@@ -160,9 +166,10 @@ export const QuoteSchema = v.pipe(
       ),
       '',
     ),
+    // At least one, unless the visitor's industry is not listed (checked below, with "Not sure").
     selectedCategories: chosenList(SlugSchema, { one: 'category', many: 'categories', label: 'Categories' }, 20, {
       step: 2,
-      atLeastOne: true,
+      atLeastOne: false,
     }),
     selectedCourses: chosenList(CourseCodeSchema, { one: 'course', many: 'courses', label: 'Courses' }, 50, {
       step: 3,
@@ -196,6 +203,24 @@ export const QuoteSchema = v.pipe(
     consentMarketing: quoteField(consentFields.consentMarketing, { step: 5 }),
     ...abuseFields,
   }),
+  // Step 2 is satisfied by a chosen category or by "My industry isn't listed", which ticks "Not sure".
+  v.forward(
+    v.partialCheck(
+      [['selectedCategories'], ['notSure']],
+      (quote) => quote.notSure || quote.selectedCategories.length > 0,
+      CATEGORY_NEEDED,
+    ),
+    ['selectedCategories'],
+  ),
+  // Without a category, the experience is all there is to suggest qualifications from.
+  v.forward(
+    v.partialCheck(
+      [['selectedCategories'], ['notSure'], ['experience']],
+      (quote) => quote.selectedCategories.length > 0 || !quote.notSure || quote.experience !== '',
+      EXPERIENCE_NEEDED,
+    ),
+    ['experience'],
+  ),
   // Step 3 is satisfied by a chosen course or by "Not sure" (suggestions from the experience).
   v.forward(
     v.partialCheck(

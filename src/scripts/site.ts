@@ -10,6 +10,7 @@ import {
   scrollToY,
 } from '../lib/smooth-scroll';
 import { refreshSettings } from '../lib/settings-refresh';
+import { supportInvokers } from '../lib/invokers';
 
 const root = document.documentElement;
 
@@ -149,6 +150,10 @@ if (menu && menuButton) {
   // Growing past the mobile breakpoint closes it too.
   matchMedia('(min-width: 769px)').addEventListener('change', (event) => event.matches && closeMenu());
 }
+
+// Invoker buttons open and close dialogs natively (the header search answers the first tap before its island
+// loads); where a browser lacks them, this does the same.
+supportInvokers();
 
 // Contact details and social links in the pre-rendered header and footer are refreshed from the saved
 // site settings once the page is idle, so a change made in the admin shows before the next rebuild.

@@ -44,7 +44,9 @@ async function fillStep1(page: Page, email: string) {
 }
 
 test.describe('free quote from the visitor', () => {
-  test("a course page's quote link arrives with the course chosen", async ({ page }, info) => {
+  test("finding 3: a course page's quote link arrives with the course chosen and skips to step 4", async ({
+    page,
+  }, info) => {
     await page.goto('/courses/CPC30220');
     const link = page.locator('.course-hero').getByRole('link', { name: 'Get a Free Quote' });
     await expect(link).toHaveAttribute('href', '/free-quote?course=CPC30220');
@@ -57,11 +59,19 @@ test.describe('free quote from the visitor', () => {
     // The island wakes by itself for the parameter, says what is chosen and drops the parameter.
     await expect(wizard.locator('.quote__preselected')).toContainText('Certificate III in Carpentry');
     await expect(page).toHaveURL(/\/free-quote$/);
+    // Steps 2 and 3 are answered by the link: shown done, and step 1 leads straight to step 4.
+    const progress = page.getByRole('navigation', { name: 'Quote progress' });
+    await expect(progress.getByText('(completed)')).toHaveCount(2);
     await fillStep1(page, uniqueEmail(info, 'preselect'));
     const next = wizard.getByRole('button', { name: 'Next' });
     await next.click();
-    await expect(wizard.getByLabel('Civil Construction & Trades')).toBeChecked();
+    await expect(wizard.getByRole('heading', { level: 2 })).toHaveText('Contact & Location');
+    await wizard.getByLabel(/State or territory/).selectOption('NSW');
     await next.click();
+    await expect(wizard.locator('.review')).toContainText('CPC30220');
+    await expect(wizard.locator('.review')).toContainText('Civil Construction & Trades');
+    // Still editable from the review.
+    await wizard.getByRole('button', { name: 'Edit Courses' }).click();
     await expect(wizard.getByRole('checkbox', { name: /Certificate III in Carpentry/ })).toBeChecked();
     await expect(next).toBeEnabled();
   });

@@ -125,7 +125,7 @@ describe('quote schema', () => {
       errorsOf(QuoteSchema, { ...quote, state: '', selectedCategories: [], selectedCourses: [], acceptedTerms: false }),
     ).toEqual({
       state: 'Choose your state',
-      selectedCategories: 'Choose at least one category',
+      selectedCategories: "Choose at least one category, or tick “My industry isn't listed”",
       selectedCourses: 'Choose at least one course',
       acceptedTerms: 'Please agree to the terms and conditions',
     });
@@ -154,7 +154,7 @@ describe('missing quote fields', () => {
       email: 'E-mail is required',
       phone: 'Phone is required',
       state: 'Choose your state',
-      selectedCategories: 'Choose at least one category',
+      selectedCategories: "Choose at least one category, or tick “My industry isn't listed”",
       selectedCourses: 'Choose at least one course',
       acceptedTerms: 'Please agree to the terms and conditions',
     });

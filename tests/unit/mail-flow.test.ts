@@ -281,6 +281,28 @@ describe('POST /api/email/quote', () => {
     expect(staff.text).toContain('Not sure:\nAsked for suggestions from their experience');
   });
 
+  it('finding 3: "My industry isn\'t listed" is stored without a category, and needs the work described', async () => {
+    const unlisted = { ...quote, selectedCategories: [], selectedCourses: [], notSure: true };
+    const refused = await post(quoteHandler, '/api/email/quote', { ...unlisted, experience: '  ' });
+    expect(refused).toMatchObject({
+      status: 400,
+      body: {
+        success: false,
+        errors: [{ field: 'experience', message: expect.stringMatching(/industry is not listed/) }],
+      },
+    });
+    expect(await listAllInquiries()).toEqual([]);
+    const accepted = await post(quoteHandler, '/api/email/quote', {
+      ...unlisted,
+      experience: 'Marine electrician on ferries for 9 years',
+    });
+    expect(accepted).toMatchObject({ status: 200, body: { success: true } });
+    const stored = await getInquiry(accepted.body.id);
+    expect(stored?.quote).toMatchObject({ selectedCategories: [], categories: [], notSure: true });
+    const staff = await dataStore('outbox').get(`inquiry-${accepted.body.id}-staff`, { type: 'json' });
+    expect(staff.text).toContain('Categories:\nNone: their industry is not listed');
+  });
+
   it('refuses categories and courses that are not in the catalogue', async () => {
     const badCategory = await post(quoteHandler, '/api/email/quote', {
       ...quote,

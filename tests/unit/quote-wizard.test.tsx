@@ -388,16 +388,92 @@ describe('before hydration', () => {
 describe('arriving with ?course= or ?search=, "Not sure" and the indicative result', () => {
   afterEach(() => window.history.replaceState(null, '', '/'));
 
-  it('?course= chooses the course and its category, says so on step 1 and drops the parameter', () => {
+  it('finding 3: ?course= skips to step 4 with the course kept, steps 2 and 3 done and editable from the review', () => {
     window.history.replaceState(null, '', '/free-quote?course=sis30321');
     render(<QuoteWizard categories={categories} courses={courses} />);
     expect(document.querySelector('.quote__preselected')?.textContent).toMatch(/Certificate III in Fitness.*SIS30321/);
     expect(window.location.search).toBe('');
+    const completed = () =>
+      [...document.querySelectorAll('.quote-progress__step.is-done')].map((li) => li.textContent?.trim());
+    // Before step 1 is even filled in, the progress shows what the course page already answered.
+    expect(completed()).toEqual(['Step 2: Categories (completed)', 'Step 3: Courses (completed)']);
     fillStep1();
     fireEvent.click(next());
-    expect((screen.getByLabelText('Health & Fitness') as HTMLInputElement).checked).toBe(true);
+    expect(heading().textContent).toBe('Contact & Location');
+    expect(currentStep()).toMatch(/Step 4/);
+    expect(completed()).toHaveLength(3);
+    fireEvent.change(screen.getByLabelText(/State or territory/), { target: { value: 'WA' } });
     fireEvent.click(next());
+    const review = document.querySelector('.review')!;
+    expect(review.textContent).toContain('Health & Fitness');
+    expect(review.textContent).toContain('SIS30321');
+    fireEvent.click(screen.getByRole('button', { name: 'Edit Courses' }));
+    expect(heading().textContent).toBe('Courses');
     expect((screen.getByLabelText(/Certificate III in Fitness/) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it("finding 3: ?course= opens straight at step 4 when the visitor's details are already in", () => {
+    saveProgress(sessionStorage, {
+      step: 1,
+      draft: { ...emptyDraft(), firstName: 'Sam', lastName: 'Lee', email: 'sam@example.com', phone: '0412345678' },
+    });
+    window.history.replaceState(null, '', '/free-quote?course=RII30820');
+    render(<QuoteWizard categories={categories} courses={courses} />);
+    expect(heading().textContent).toBe('Contact & Location');
+    fireEvent.click(screen.getByRole('button', { name: 'Previous' }));
+    expect((screen.getByLabelText(/Plant Operations/) as HTMLInputElement).checked).toBe(true);
+  });
+
+  it('finding 3: "My industry isn\'t listed" goes on without a category once the work is described, and submits', async () => {
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async () => new Response(JSON.stringify({ success: true, id: 'ref-1', result: [] }), { status: 200 })),
+    );
+    render(<QuoteWizard categories={categories} courses={courses} />);
+    fillStep1();
+    fireEvent.click(next());
+    expect(next()).toHaveProperty('disabled', true);
+    expect(screen.getByText(/tick “My industry isn't listed”, to continue/)).toBeTruthy();
+    fireEvent.click(screen.getByLabelText(/My industry isn't listed/));
+    expect(next()).toHaveProperty('disabled', false);
+    fireEvent.click(next());
+    expect(heading().textContent).toBe('Courses');
+    expect((screen.getByLabelText(/Not sure/) as HTMLInputElement).checked).toBe(true);
+    // Nothing to suggest from yet: a clear message on the experience field, and the step stays.
+    fireEvent.click(next());
+    expect(heading().textContent).toBe('Courses');
+    const box = screen.getByLabelText(/Your experience/);
+    expect(document.activeElement).toBe(box);
+    expect(screen.getByText(/Your industry is not listed, so tell us about your work/)).toBeTruthy();
+    fireEvent.change(box, { target: { value: 'Marine electrician on ferries for 9 years' } });
+    fireEvent.click(next());
+    fireEvent.change(screen.getByLabelText(/State or territory/), { target: { value: 'TAS' } });
+    fireEvent.click(next());
+    fireEvent.click(screen.getByLabelText(/I agree to be bound by the/));
+    await act(async () => fireEvent.click(screen.getByRole('button', { name: 'Submit Request' })));
+    const sent = JSON.parse((vi.mocked(fetch).mock.calls[0] as unknown as [string, RequestInit])[1].body as string);
+    expect(sent).toMatchObject({ selectedCategories: [], selectedCourses: [], notSure: true });
+    expect(screen.getByTestId('quote-reference').textContent).toBe('ref-1');
+  });
+
+  it('finding 3: on a phone, "Not sure" and the experience come before the list of courses', () => {
+    vi.stubGlobal(
+      'matchMedia',
+      (query: string) =>
+        ({ matches: query === '(max-width: 768px)', addEventListener() {}, removeEventListener() {} }) as never,
+    );
+    render(<QuoteWizard categories={categories} courses={courses} />);
+    fillStep1();
+    fireEvent.click(next());
+    fireEvent.click(screen.getByLabelText('Civil Construction'));
+    fireEvent.click(next());
+    const order = [
+      screen.getByLabelText(/Not sure/),
+      screen.getByLabelText(/Your experience/),
+      screen.getByLabelText(/Plant Operations/),
+    ];
+    for (let i = 1; i < order.length; i++)
+      expect(order[i - 1].compareDocumentPosition(order[i]) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('?search= chooses the best match of the course search', async () => {

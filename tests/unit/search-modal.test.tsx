@@ -1,16 +1,25 @@
 // @vitest-environment jsdom
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { cleanup, fireEvent, render, screen } from '@testing-library/react';
+import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
+import { summaries } from '../../src/server/catalogue';
 import { polyfillDialog } from './helpers/dialog';
 import SearchModal from '../../src/islands/SearchModal';
+import { supportInvokers } from '../../src/lib/invokers';
 
-beforeAll(polyfillDialog);
+beforeAll(() => {
+  polyfillDialog();
+  // jsdom has no invoker commands: the site script's stand-in opens and closes the dialog, as in such browsers.
+  expect(supportInvokers(document)).toBe(true);
+});
 afterEach(cleanup);
 
-function setup() {
+// The searchable catalogue, as the island fetches it from the built site.
+vi.mock('../../src/lib/search-data', () => ({ loadSearchCourses: async () => summaries }));
+
+function setup(phone?: string) {
   const assign = vi.fn();
   vi.stubGlobal('location', { ...window.location, assign });
-  render(<SearchModal />);
+  render(<SearchModal phone={phone} />);
   fireEvent.click(screen.getByRole('button', { name: 'Search qualifications' }));
   const input = screen.getByPlaceholderText('Search for your qualification here...') as HTMLInputElement;
   return { assign, input, dialog: input.closest('dialog')! };
@@ -50,5 +59,24 @@ describe('header search modal', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Search qualifications' }));
     fireEvent.click(screen.getByRole('button', { name: 'Close search' }));
     expect(dialog.open).toBe(false);
+  });
+
+  it('finding 4: invites jobs beside the hint, and says as you type that nothing matches, with the quote and the phone', async () => {
+    const { input, assign } = setup('(02) 5550 1234');
+    expect(screen.getByText('Try: carpenter, aged care, forklift')).toBeTruthy();
+    fireEvent.change(input, { target: { value: 'carpenter' } });
+    await vi.waitFor(() => expect(screen.getByRole('list', { name: 'Matching qualifications' })).toBeTruthy());
+    expect(screen.getByText(/No qualification matches/, { ignore: '' }).closest('[hidden]')).not.toBeNull();
+    fireEvent.change(input, { target: { value: 'underwater basket weaving' } });
+    const status = screen.getByRole('status');
+    await vi.waitFor(() =>
+      expect(status.textContent).toContain('No qualification matches “underwater basket weaving” yet.'),
+    );
+    expect(within(status).getByRole('link', { name: 'get a free quote' }).getAttribute('href')).toBe(
+      '/free-quote?search=underwater+basket+weaving',
+    );
+    expect(within(status).getByRole('link', { name: '(02) 5550 1234' }).getAttribute('href')).toBe('tel:0255501234');
+    expect(status.querySelector('[hidden]')).toBeNull();
+    expect(assign).not.toHaveBeenCalled();
   });
 });

@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, useSyncExternalStore } from 'react';
 import { LIMITS } from '../../schemas/inquiry';
 import { searchCourses, type SearchableCourse } from '../../lib/course-search';
 import { loadSearchCourses } from '../../lib/search-data';
@@ -7,9 +7,25 @@ import { ChoiceBox } from './ChoiceBox';
 import { coursesFor, toggleCourse, type QuoteCategory, type QuoteCourse } from './steps';
 import { bindField, type StepProps } from './step-props';
 
+const PHONE = '(max-width: 768px)';
+const subscribePhone = (changed: () => void) => {
+  const query = window.matchMedia?.(PHONE);
+  query?.addEventListener('change', changed);
+  return () => query?.removeEventListener('change', changed);
+};
+/** Whether the screen is phone-sized (false where the browser cannot say, and on the server). */
+const usePhone = () =>
+  useSyncExternalStore(
+    subscribePhone,
+    () => window.matchMedia?.(PHONE).matches ?? false,
+    () => false,
+  );
+
 /**
  * Step 3: the qualifications of the chosen categories (all of them when none is chosen), a filter that
- * also finds job names once the shared search data has loaded, "Not sure", and the experience and goals.
+ * also finds job names once the shared search data has loaded, "Not sure", and the experience and goals. On a
+ * phone "Not sure" and the experience come before the long list, so nobody scrolls past it to describe their work.
+ * Without a category (the industry is not listed) the experience is required.
  */
 export function CoursesStep(props: StepProps & { categories: QuoteCategory[]; courses: QuoteCourse[] }) {
   const { draft, update, fieldId, categories, courses } = props;
@@ -29,6 +45,25 @@ export function CoursesStep(props: StepProps & { categories: QuoteCategory[]; co
   const selected = draft.selectedCourses;
   const hits = new Set(searchCourses(searchable ?? offered, { search: filter }).map((course) => course.code));
   const shown = offered.filter((course) => hits.has(course.code) || selected.includes(course.code));
+  const phone = usePhone();
+  const unlisted = !draft.selectedCategories.length && draft.notSure;
+  const experience = (
+    <Field
+      {...bindField(props, 'experience')}
+      label={unlisted ? 'Your experience' : 'Your experience (optional)'}
+      hint={
+        unlisted
+          ? 'Your industry is not listed: tell us your roles, years and main duties, and we suggest qualifications from them.'
+          : draft.notSure
+            ? 'Roles, years and main duties. We suggest qualifications from what you write here.'
+            : 'Roles, years and main duties.'
+      }
+      required={unlisted}
+      multiline
+      rows={4}
+      maxLength={LIMITS.longText}
+    />
+  );
   const filterId = fieldId('course-filter');
   const countId = fieldId('course-count');
   return (
@@ -48,6 +83,7 @@ export function CoursesStep(props: StepProps & { categories: QuoteCategory[]; co
           </span>
         </span>
       </label>
+      {phone && <div className="quote__about quote__about--first">{experience}</div>}
       <div className="course-filter">
         <label htmlFor={filterId} className="field__label">
           Filter the list
@@ -99,18 +135,7 @@ export function CoursesStep(props: StepProps & { categories: QuoteCategory[]; co
         {!shown.length && <p className="field__hint">No course matches “{filter}”.</p>}
       </fieldset>
       <div className="form-grid quote__about">
-        <Field
-          {...bindField(props, 'experience')}
-          label="Your experience (optional)"
-          hint={
-            draft.notSure
-              ? 'Roles, years and main duties. We suggest qualifications from what you write here.'
-              : 'Roles, years and main duties.'
-          }
-          multiline
-          rows={4}
-          maxLength={LIMITS.longText}
-        />
+        {!phone && experience}
         <Field
           {...bindField(props, 'goals')}
           label="Your goals (optional)"

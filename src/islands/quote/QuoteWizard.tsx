@@ -34,6 +34,9 @@ import './QuoteWizard.css';
 /** Shown when a quote cannot be sent (docs/texts.md). */
 export const QUOTE_ERROR = 'There was an error submitting your form. Please try again.';
 
+/** Valid values for the required fields of later steps (see stepErrors). */
+const LATER_STAND_INS = { state: 'NSW', acceptedTerms: true } as const;
+
 interface Props {
   categories: QuoteCategory[];
   courses: QuoteCourse[];
@@ -70,6 +73,8 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
     null,
   );
   const [preselected, setPreselected] = useState<Preselect | null>(null);
+  // A course chosen on its own page fills steps 2 and 3: they show as done and step 1 leads to step 4.
+  const [known, setKnown] = useState(false);
   const [rtos, setRtos] = useState<PartnerRto[]>(partnerRtos);
   const headingRef = useRef<HTMLHeadingElement>(null);
   const formRef = useRef<HTMLFormElement>(null);
@@ -91,9 +96,14 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
     // `?course=` or `?search=` (a course page's quote link, a search): choose that course and its category.
     const params = readPreselectParams(window.location.search);
     const direct = resolvePreselect(params, courses, categories);
-    setStep(saved?.step ?? 1);
-    setDraft(direct ? applyPreselect(restoredDraft, direct) : restoredDraft);
+    const startDraft = direct ? applyPreselect(restoredDraft, direct) : restoredDraft;
+    const fromCoursePage = direct?.via === 'course';
+    const savedStep = saved?.step ?? 1;
+    // With the course known, a visitor whose details are already in opens straight at step 4.
+    setStep(fromCoursePage && savedStep < 4 && canContinue(1, startDraft) ? 4 : savedStep);
+    setDraft(startDraft);
     setPreselected(direct);
+    setKnown(fromCoursePage);
     restored.current = true;
     if (hasPreselect(params)) {
       // Taken once: a reload or a later visit in this tab keeps the visitor's own choices.
@@ -140,6 +150,9 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
     setStep(next);
   };
 
+  /** Steps 2 and 3 filled in by a course page's link count as done before they are reached. */
+  const knownDone = (n: number) => known && (n === 2 || n === 3) && canContinue(n as Step, draft);
+
   const payload = () => {
     const trap = formRef.current?.elements.namedItem(HONEYPOT_FIELD) as HTMLInputElement | null;
     return { ...draft, [HONEYPOT_FIELD]: trap?.value ?? '', [ELAPSED_FIELD]: elapsedSincePageLoad() };
@@ -147,7 +160,14 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
 
   /** Problems with the current step's fields (the same schema the server uses). */
   const stepErrors = (which: Step) => {
-    const result = v.safeParse(QuoteSchema, payload(), { abortPipeEarly: true });
+    // The rules across fields (a category or "My industry isn't listed" with the work described) run only when
+    // every field is valid, so the required fields of the steps still to come get valid stand-ins here.
+    const standIns = Object.entries(LATER_STAND_INS).filter(([field]) => quoteFieldInfo(field as never).step! > which);
+    const result = v.safeParse(
+      QuoteSchema,
+      { ...payload(), ...Object.fromEntries(standIns) },
+      { abortPipeEarly: true },
+    );
     if (result.success) return {};
     const fields: readonly string[] = QUOTE_STEP_FIELDS[which];
     return Object.fromEntries(
@@ -166,7 +186,14 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
       return;
     }
     if (step < STEP_COUNT) {
-      goTo((step + 1) as Step);
+      // A course chosen without a category (the industry was not listed, then "Not sure" unticked) brings its own.
+      if (step === 3 && !draft.selectedCategories.length && draft.selectedCourses.length) {
+        const chosen = new Set(draft.selectedCourses);
+        update({
+          selectedCategories: [...new Set(courses.filter((c) => chosen.has(c.code)).map((c) => c.category))],
+        });
+      }
+      goTo(step === 1 && knownDone(2) && knownDone(3) ? 4 : ((step + 1) as Step));
       return;
     }
     setBusy(true);
@@ -227,6 +254,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
   }
 
   const ready = canContinue(step, draft);
+
   const requirementId = fieldId('requirement');
   const stepProps: StepProps = { draft, update, errors, fieldId };
 
@@ -236,19 +264,20 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
         <ol className="quote-progress">
           {STEP_TITLES.map((title, index) => {
             const n = index + 1;
-            const state = n < step ? 'done' : n === step ? 'current' : 'todo';
+            const isDone = n < step || (n > step && knownDone(n));
+            const state = isDone ? 'done' : n === step ? 'current' : 'todo';
             return (
               <li
                 key={title}
-                className={`quote-progress__step is-${state}${n <= step ? ' is-active' : ''}`}
+                className={`quote-progress__step is-${state}${n <= step || isDone ? ' is-active' : ''}`}
                 aria-current={n === step ? 'step' : undefined}
               >
                 <span className="quote-progress__num" aria-hidden="true">
-                  {n < step ? <Check size={18} /> : n}
+                  {isDone ? <Check size={18} /> : n}
                 </span>
                 <span className="quote-progress__label">
                   <span className="visually-hidden">Step {n}:</span> {title}
-                  {n < step && (
+                  {isDone && (
                     <>
                       {' '}
                       <span className="visually-hidden">(completed)</span>
@@ -279,6 +308,7 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
           <PersonalStep
             {...stepProps}
             preselected={preselected && (courses.find((course) => course.code === preselected.code) ?? null)}
+            skipsToContact={knownDone(2) && knownDone(3)}
           />
         )}
         {step === 2 && <CategoriesStep {...stepProps} categories={categories} courses={courses} />}

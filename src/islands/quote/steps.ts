@@ -7,6 +7,7 @@ import * as v from 'valibot';
 import {
   ELAPSED_FIELD,
   HONEYPOT_FIELD,
+  INDUSTRY_NOT_LISTED,
   LIMITS,
   QuoteSchema,
   quoteFieldInfo,
@@ -54,7 +55,8 @@ export function canContinue(step: Step, draft: QuoteDraft): boolean {
     case 1:
       return [draft.firstName, draft.lastName, draft.email, draft.phone].every(filled);
     case 2:
-      return draft.selectedCategories.length > 0;
+      // "My industry isn't listed" ticks "Not sure": the visitor goes on without a category.
+      return draft.selectedCategories.length > 0 || draft.notSure;
     case 3:
       return draft.selectedCourses.length > 0 || draft.notSure;
     case 4:
@@ -67,7 +69,7 @@ export function canContinue(step: Step, draft: QuoteDraft): boolean {
 /** What a visitor must do before the button works, said next to it. */
 export const STEP_REQUIREMENT: Record<Step, string> = {
   1: 'Fill in your first name, last name, e-mail and phone to continue.',
-  2: 'Choose at least one category to continue.',
+  2: `Choose at least one category, or tick “${INDUSTRY_NOT_LISTED}”, to continue.`,
   3: 'Choose at least one course, or tick "Not sure", to continue.',
   4: 'Choose your state to continue.',
   5: 'Tick the box to agree to the terms and conditions before you submit.',
