@@ -20,6 +20,7 @@ import type { LaunchReadiness } from '../server/launch-readiness';
 import { useAuth } from './auth';
 import { formatCount, formatGrowth } from './format';
 import { Loading } from './Loading';
+import { telHref } from '../lib/social';
 
 const ZERO: Pick<DashboardStats, 'overview' | 'trends' | 'inbox'> = {
   overview: { totalCourses: 0, totalCategories: 0, totalBlogs: 0, publishedBlogs: 0, totalViews: 0, monthlyGrowth: 0 },
@@ -97,6 +98,7 @@ export default function DashboardPage() {
 
   if (showStats && isPending) return <Loading text="Loading dashboard..." />;
   const { overview, trends, inbox } = data ?? ZERO;
+  const callbacks = data?.callbacksToday ?? null;
   const showInbox = can(user?.role, 'inquiries');
   const cards = [
     {
@@ -169,6 +171,7 @@ export default function DashboardPage() {
           Site statistics: {NOT_FOR_ROLE}
         </p>
       )}
+      {showInbox && data && <CallbacksToday callbacks={callbacks} />}
       {can(user?.role, 'settings') && <ReadyToLaunch />}
       <section aria-labelledby="manage-title" className="admin-section">
         <h2 id="manage-title" className="admin-subtitle">
@@ -231,6 +234,29 @@ function NewInquiriesCard({ inbox, failed }: { inbox: DashboardStats['inbox']; f
         </a>
       </p>
     </article>
+  );
+}
+
+/** The call-backs visitors booked for today, earliest window first, each with its number to dial. */
+function CallbacksToday({ callbacks }: { callbacks: DashboardStats['callbacksToday'] }) {
+  return (
+    <section aria-labelledby="callbacks-title" className="admin-section admin-card" data-testid="callbacks-today">
+      <h2 id="callbacks-title" className="admin-subtitle">
+        Call-backs today
+      </h2>
+      {!callbacks?.length ? (
+        <p>No call-backs are booked for today.</p>
+      ) : (
+        <ul className="callback-list" role="list">
+          {callbacks.map((call) => (
+            <li key={call.id}>
+              <strong>{call.window}</strong> <span>{call.name}</span> <a href={telHref(call.phone)}>{call.phone}</a>{' '}
+              <a href={`/admin/inquiries?q=${encodeURIComponent(call.reference)}`}>{call.reference}</a>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
   );
 }
 

@@ -25,13 +25,21 @@ function mailLabel(delivery: MailDelivery): { text: string; tone: 'ok' | 'wait' 
   return { text: delivery.attempts > 0 ? `Retrying (${delivery.attempts} tried)` : 'Sending', tone: 'wait' };
 }
 
+/** "Mon 30 Nov" for a call-back's Sydney date. */
+const callbackDay = (day: string) =>
+  new Intl.DateTimeFormat('en-AU', { weekday: 'short', day: 'numeric', month: 'short', timeZone: 'UTC' }).format(
+    new Date(`${day}T00:00:00Z`),
+  );
+
 /** Beyond the spec: every lead in one place, so none is missed even if an e-mail never arrives. */
 export default function InquiriesPage() {
   const queryClient = useQueryClient();
-  const [filter, setFilter] = useState<Filter>('new');
+  // A link with ?q= (the dashboard's call-backs) opens the inbox on that search, whatever the status.
+  const [linked] = useState(() => new URLSearchParams(location.search).get('q')?.slice(0, SEARCH_MAX_LENGTH) ?? '');
+  const [filter, setFilter] = useState<Filter>(linked ? 'all' : 'new');
   const [page, setPage] = useState(0);
-  const [search, setSearch] = useState('');
-  const [typed, setTyped] = useState('');
+  const [search, setSearch] = useState(linked);
+  const [typed, setTyped] = useState(linked);
   const [open, setOpen] = useState<string | null>(null);
   const [exporting, setExporting] = useState(false);
   const { data, isPending, isError, isFetching, isPlaceholderData } = useQuery({
@@ -209,6 +217,11 @@ export default function InquiriesPage() {
                       </span>
                     )}
                   </p>
+                  {item.callback && (
+                    <p className="inbox-item__callback" data-testid="inbox-callback">
+                      Call-back requested: {callbackDay(item.callback.day)}, {item.callback.window}
+                    </p>
+                  )}
                   {item.message && <p className="inbox-item__message">{item.message}</p>}
                   <p className="inbox-item__contact inbox-item__consents">
                     {item.consents

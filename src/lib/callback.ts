@@ -84,7 +84,7 @@ export function sydneyDay(now: Date, offset = 0): { date: string; weekday: numbe
 
 export interface CallbackDay {
   date: string;
-  /** "Mon 30 Nov" */
+  /** "Mon, 30 Nov" */
   label: string;
   windows: string[];
 }

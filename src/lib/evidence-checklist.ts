@@ -43,8 +43,7 @@ export function mergedChecklist(
   }
   // What every qualification needs first, then the groups in the order of their first qualification.
   return [...groups.values()].sort(
-    (a, b) =>
-      b.codes.length - a.codes.length || order.indexOf(a.codes[0]!) - order.indexOf(b.codes[0]!),
+    (a, b) => b.codes.length - a.codes.length || order.indexOf(a.codes[0]!) - order.indexOf(b.codes[0]!),
   );
 }
 

@@ -13,6 +13,7 @@ import {
   type MailKind,
 } from './inquiries';
 import { resultOfQuote } from './quote-result';
+import { mergedChecklist } from '../lib/evidence-checklist';
 import { issueApplicantLink } from './applicants';
 import { quoteRows } from '../lib/quote-rows';
 import { defaultSiteSettings, telHref } from '../lib/site-settings';
@@ -181,6 +182,11 @@ export function quoteChecklist(
   if (!items.length) return { text: '', html: '' };
   const caveat =
     'An indication from what you told us, not an assessment: only a partner RTO assessor can decide whether your evidence meets a qualification.';
+  const groups = mergedChecklist(items);
+  const headed = groups.length > 1 || items.length > 1;
+  const checklistTitle = 'Your evidence checklist';
+  const checklistIntro =
+    'What usually supports an application. Copies or photos are fine for now; you do not need everything.';
   const lines = [
     '',
     title.toUpperCase(),
@@ -188,10 +194,15 @@ export function quoteChecklist(
     ...items.flatMap((item) => [
       '',
       `${item.code} ${item.title} (${item.level})${item.selected ? ' - you chose this' : ''}`,
-      'Evidence that usually supports it:',
-      ...item.evidence.map((line) => `  [ ] ${line}`),
+      ...(item.fee ? [`Fee: ${item.fee}`] : []),
       ...(item.notIncluded ? ['What RPL cannot give you:', `  ${item.notIncluded}`] : []),
-      ...(item.fee ? ['Fee:', `  ${item.fee}`] : []),
+    ]),
+    '',
+    checklistTitle.toUpperCase(),
+    checklistIntro,
+    ...groups.flatMap((group) => [
+      ...(headed ? ['', `${group.heading}:`] : []),
+      ...group.items.map((line) => `  [ ] ${line}`),
     ]),
   ];
   const text = `${lines.join('\n')}\n`;
@@ -201,12 +212,18 @@ export function quoteChecklist(
       .map(
         (item) =>
           `<h3 style="font-size:16px;margin:16px 0 4px">${escapeHtml(`${item.code} ${item.title} (${item.level})`)}${item.selected ? ' <small>(you chose this)</small>' : ''}</h3>` +
-          `<p style="margin:0 0 4px"><strong>Evidence that usually supports it:</strong></p>` +
-          `<ul style="margin:0 0 8px">${item.evidence.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>` +
+          (item.fee ? `<p style="margin:0 0 8px"><strong>Fee:</strong> ${escapeHtml(item.fee)}</p>` : '') +
           (item.notIncluded
             ? `<p style="margin:0 0 8px"><strong>What RPL cannot give you:</strong> ${escapeHtml(item.notIncluded)}</p>`
-            : '') +
-          (item.fee ? `<p style="margin:0 0 8px"><strong>Fee:</strong> ${escapeHtml(item.fee)}</p>` : ''),
+            : ''),
+      )
+      .join('') +
+    `<h2 style="font-size:18px;margin:24px 0 8px">${escapeHtml(checklistTitle)}</h2><p style="margin:0 0 8px">${escapeHtml(checklistIntro)}</p>` +
+    groups
+      .map(
+        (group) =>
+          (headed ? `<h3 style="font-size:16px;margin:12px 0 4px">${escapeHtml(group.heading)}</h3>` : '') +
+          `<ul style="margin:0 0 8px">${group.items.map((line) => `<li>${escapeHtml(line)}</li>`).join('')}</ul>`,
       )
       .join('');
   return { text, html };
@@ -263,6 +280,7 @@ export function composeMail(
             ? `You asked about: ${record.quote.courses.map((c) => `${c.code} ${c.title}`).join('; ')}.`
             : 'You asked us to suggest qualifications from your experience.',
           `Your reference is ${referenceOf(record)}. If anything changes, simply reply to this e-mail.`,
+          `Rather talk it through? Call us on ${phone ?? defaultSiteSettings.contactInfo.phone} and quote your reference.`,
           ...(applicantLink
             ? [
                 'Send your evidence and follow your application on your private applicant page (the link works for 30 days; keep it to yourself):',

@@ -4,6 +4,7 @@ import { readSnapshot, recordSnapshot, viewsIn } from './counters.ts';
 import { growth, monthKey, previousMonthKey } from './months.ts';
 import { newSinceLastVisit } from './inquiries.ts';
 import type { NewInquiriesSummary } from '../schemas/inbox.ts';
+import { callbacksDue, type CallbackDue } from './callbacks.ts';
 
 /**
  * GET /api/admin/dashboard-stats (docs/routes.md). Growth, as the README explains:
@@ -15,13 +16,14 @@ import type { NewInquiriesSummary } from '../schemas/inbox.ts';
 export async function dashboardStats(now: Date = new Date(), inboxOf: string | null = null) {
   const month = monthKey(now);
   const lastMonth = previousMonthKey(month);
-  const [{ catalogue }, blogs, viewsNow, viewsBefore, baseline, inbox] = await Promise.all([
+  const [{ catalogue }, blogs, viewsNow, viewsBefore, baseline, inbox, callbacksToday] = await Promise.all([
     loadCatalogue(),
     listBlogRecords(),
     viewsIn(month),
     viewsIn(lastMonth),
     readSnapshot(lastMonth),
     inboxOf ? newSinceLastVisit(inboxOf) : Promise.resolve<NewInquiriesSummary | null>(null),
+    inboxOf ? callbacksDue(now) : Promise.resolve<CallbackDue[] | null>(null),
   ]);
   // The catalogue as published now, staff edits included.
   const { courses, categories } = catalogue.api;
@@ -64,6 +66,8 @@ export async function dashboardStats(now: Date = new Date(), inboxOf: string | n
     },
     /** The New inquiries card: for staff who may open the inbox, what arrived since their last visit. */
     inbox,
+    /** Call-backs visitors asked for today (Sydney), earliest first; null for roles without the inbox. */
+    callbacksToday,
   };
 }
 export type DashboardStats = Awaited<ReturnType<typeof dashboardStats>>;

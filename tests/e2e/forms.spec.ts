@@ -326,7 +326,14 @@ test.describe('/free-quote', () => {
 
     await expect(heading).toHaveText('Thank you, Alex!');
     await expect(wizard.locator('.quote-done')).toContainText('within 24 hours');
-    await expect(page.locator('.quote-done').getByRole('link', { name: 'Back to Home' })).toHaveAttribute('href', '/');
+    await expect(page.locator('.quote-done').getByRole('link', { name: 'Upload your evidence' })).toHaveAttribute(
+      'href',
+      /\/apply#token=[A-Za-z0-9_-]{43}$/,
+    );
+    await expect(page.locator('.quote-done').getByRole('link', { name: /^Call us now/ })).toHaveAttribute(
+      'href',
+      /^tel:/,
+    );
     await axe(page);
 
     const [stored] = await inquiriesFor(email);

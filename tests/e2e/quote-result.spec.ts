@@ -143,7 +143,7 @@ test.describe('free quote from the visitor', () => {
     await expect(matches.first().getByRole('heading', { level: 4 })).toHaveText('Certificate III in Carpentry');
     await expect(matches.first().locator('.quote-match__evidence li').first()).toContainText('framing');
     await expect(matches.first()).toContainText('What RPL cannot give you');
-    await expect(wizard.getByRole('heading', { name: 'Next steps' })).toBeVisible();
+    await expect(wizard.getByRole('heading', { name: 'What happens next' })).toBeVisible();
     const reference = (await wizard.getByTestId('quote-reference').textContent())!;
     expect(reference).toMatch(/^RPL-[2-9A-HJKMNP-Z]{6,8}$/);
     await shot(page, info, '6-result');

@@ -280,11 +280,21 @@ describe('quote wizard', () => {
       elapsedMs: expect.any(Number),
     });
 
-    await act(async () => answer(new Response(JSON.stringify({ success: true, id: 'x' }), { status: 200 })));
+    const link = 'http://localhost:8888/apply#token=AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
+    await act(async () =>
+      answer(
+        new Response(JSON.stringify({ success: true, id: 'x', reference: 'RPL-7KQ3M9', applicantLink: link }), {
+          status: 200,
+        }),
+      ),
+    );
     const thanks = screen.getByRole('heading', { level: 2, name: 'Thank you, Sam!' });
     expect(document.activeElement).toBe(thanks);
     expect(screen.getByText(/within 24 hours/)).toBeTruthy();
-    expect(screen.getByRole('link', { name: 'Back to Home' }).getAttribute('href')).toBe('/');
+    // A thank-you with the reference at the top and the ways on, not a dead end.
+    expect(screen.getByTestId('quote-reference').textContent).toBe('RPL-7KQ3M9');
+    expect(screen.getByRole('link', { name: 'Upload your evidence' }).getAttribute('href')).toBe(link);
+    expect(document.title).toBe('Thank you – reference RPL-7KQ3M9');
     expect(sessionStorage.getItem(STORAGE_KEY)).toBeNull();
   });
 

@@ -44,6 +44,8 @@ interface Props {
   partnerRtos?: PartnerRto[];
   /** The business phone from the site settings, offered when nothing listed matches the experience. */
   phone?: string;
+  /** The business hours from the site settings: the days and times a call-back may be asked for. */
+  businessHours?: string;
 }
 
 /** sessionStorage, or null where the browser refuses it (progress is then simply not kept). */
@@ -60,7 +62,7 @@ function tabStorage(): Storage | null {
  * field moves on like Next. Progress is kept in sessionStorage for a reload in the same tab and
  * cleared after a successful submission. Focus moves to each step's heading.
  */
-export default function QuoteWizard({ categories, courses, partnerRtos = [], phone }: Props) {
+export default function QuoteWizard({ categories, courses, partnerRtos = [], phone, businessHours }: Props) {
   const id = useId();
   const [step, setStep] = useState<Step>(1);
   const [draft, setDraft] = useState<QuoteDraft>(emptyDraft);
@@ -69,9 +71,15 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
   const [failure, setFailure] = useState<{ detail?: string; errors: { field: string; message: string }[] } | null>(
     null,
   );
-  const [done, setDone] = useState<{ name: string; reference: string; result: ResultItem[]; notSure: boolean } | null>(
-    null,
-  );
+  const [done, setDone] = useState<{
+    name: string;
+    reference: string;
+    result: ResultItem[];
+    notSure: boolean;
+    applicantLink?: string;
+  } | null>(null);
+  // The phone and hours as staff saved them (the result's call button and call-back), refreshed after sending.
+  const [contact, setContact] = useState({ phone, businessHours });
   const [preselected, setPreselected] = useState<Preselect | null>(null);
   // A course chosen on its own page fills steps 2 and 3: they show as done and step 1 leads to step 4.
   const [known, setKnown] = useState(false);
@@ -204,20 +212,31 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
         const storage = tabStorage();
         if (storage) clearProgress(storage);
         moved.current = true;
-        const answer = data as { id?: unknown; reference?: unknown; result?: unknown };
+        const answer = data as { id?: unknown; reference?: unknown; result?: unknown; applicantLink?: unknown };
         setDone({
           name: draft.firstName.trim(),
           reference:
             typeof answer.reference === 'string' ? answer.reference : typeof answer.id === 'string' ? answer.id : '',
           result: Array.isArray(answer.result) ? (answer.result as ResultItem[]) : [],
           notSure: draft.notSure,
+          // Only a link to this site's own applicant page is offered.
+          ...(typeof answer.applicantLink === 'string' && /^https?:\/\/[^/]+\/apply#token=/.test(answer.applicantLink)
+            ? { applicantLink: answer.applicantLink }
+            : {}),
         });
         // The confirmation names the delivering RTO as staff saved it, even before the pages are rebuilt.
         fetch('/api/public/site-settings', { headers: { Accept: 'application/json' } })
           .then((response) => (response.ok ? response.json() : null))
-          .then((settings: { partnerRtos?: unknown } | null) => {
-            if (Array.isArray(settings?.partnerRtos)) setRtos(settings.partnerRtos as PartnerRto[]);
-          })
+          .then(
+            (
+              settings: { partnerRtos?: unknown; contactInfo?: { phone?: unknown; businessHours?: unknown } } | null,
+            ) => {
+              if (Array.isArray(settings?.partnerRtos)) setRtos(settings.partnerRtos as PartnerRto[]);
+              const saved = settings?.contactInfo;
+              if (typeof saved?.phone === 'string' && typeof saved.businessHours === 'string')
+                setContact({ phone: saved.phone, businessHours: saved.businessHours });
+            },
+          )
           .catch(() => undefined);
       } else {
         setFailure({ errors: data.errors ?? [], detail: data.errors?.length ? undefined : data.message });
@@ -238,7 +257,9 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
           reference={done.reference}
           items={done.result}
           notSure={done.notSure}
-          phone={phone}
+          phone={contact.phone}
+          businessHours={contact.businessHours}
+          applicantLink={done.applicantLink}
         >
           <p data-testid="quote-rto">
             {renderParts(
