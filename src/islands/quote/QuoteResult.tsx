@@ -68,6 +68,9 @@ export function QuoteResult({ headingRef, name, reference, items, notSure, child
                   <p className="quote-match__meta">
                     {item.code} · {item.level} · {item.categoryName}
                   </p>
+                  {item.workHours ? (
+                    <p className="quote-match__tag">Needs current work in the role ({item.workHours} hours)</p>
+                  ) : null}
                   <h5>
                     <ClipboardList size={18} aria-hidden="true" /> Evidence that usually supports it
                   </h5>
