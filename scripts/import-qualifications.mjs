@@ -14,7 +14,12 @@
 // - `invalid`, `unconfirmed` and superseded codes without a confirmed successor are left out.
 // - checkedOn/source: our check's date and source when we checked; otherwise the review date (the day the shared
 //   review was delivered: --review-date, else the facts file's modification date) and the source
-//   "qualifications review in shared facts file", and only for codes the review marks verified.
+//   "qualifications review in shared facts file", and only for codes the review marks verified. Both are staff
+//   notes: the page shows only whether a person looked the code up on the National Register (`registerCheck`),
+//   which only our own checks against a training.gov.au address give.
+// - workRequirement: the hours of work in the role the review found (its `workRequirement`, "120 hours ..."), to be
+//   confirmed on the register by staff. watch: the review's note on codes under national review (staff only).
+//   accreditedUntil: the accreditation end of an accredited course, from our check or the review, never guessed.
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 
 const args = process.argv.slice(2);
@@ -44,6 +49,20 @@ const featured = new Set(
 const statusOf = (fact) =>
   checks.get(fact.code)?.status ?? fact.status ?? (fact.verified === false ? 'unconfirmed' : 'current');
 
+const REGISTER = 'https://training.gov.au/Training/Details/';
+
+function registerCheckOf(code, check) {
+  if (check?.status !== 'current' || check.source !== `${REGISTER}${code}`) return {};
+  return { registerCheck: { checkedOn: check.checkedOn, status: 'current', title: check.title } };
+}
+
+function workRequirementOf(fact) {
+  if (!fact.workRequirement) return {};
+  const hours = /^(\d+) hours\b/.exec(fact.workRequirement);
+  if (!hours) throw new Error(`${fact.code}: workRequirement does not start with "N hours": ${fact.workRequirement}`);
+  return { workRequirement: { hours: Number(hours[1]), note: fact.workRequirement } };
+}
+
 function publish(fact, check) {
   // A check without a status only records how the course can be obtained (rplAlone/rplNote); its facts keep the review's date.
   const own = Boolean(check?.status);
@@ -58,6 +77,12 @@ function publish(fact, check) {
     status: 'current',
     checkedOn: own ? check.checkedOn : reviewDate,
     source: own ? check.source : REVIEW_SOURCE,
+    ...(own && check.title ? registerCheckOf(fact.code, check) : {}),
+    ...workRequirementOf(fact),
+    ...((check?.watch ?? fact.watch) ? { watch: check?.watch ?? fact.watch } : {}),
+    ...((check?.accreditedUntil ?? fact.accreditedUntil)
+      ? { accreditedUntil: check?.accreditedUntil ?? fact.accreditedUntil }
+      : {}),
     ...(rplAlone ? {} : { rplAlone: false, rplNote }),
     ...(fact.replaces ? { replaces: [fact.replaces] } : {}),
   };
@@ -77,7 +102,9 @@ for (const fact of facts) {
   const successorCode = check?.supersededBy ?? fact.supersededBy;
   const successor = status === 'superseded' && successorCode ? checks.get(successorCode) : undefined;
   if (successor?.status === 'current' && successor.replaces === fact.code) {
-    const next = { ...fact, code: successor.code, title: successor.title, level: successor.level, replaces: fact.code };
+    // The old code's work requirement and watch note are not the successor's facts.
+    const { workRequirement: _work, watch: _watch, ...kept } = fact;
+    const next = { ...kept, code: successor.code, title: successor.title, level: successor.level, replaces: fact.code };
     courses.push({ ...publish(next, successor), featured: featured.has(successor.code) || featured.has(fact.code) });
     left.push(`${fact.code} (${status}, replaced by ${successor.code})`);
   } else {
@@ -91,3 +118,14 @@ console.log(
 );
 console.log(`Review date for courses not checked by us: ${reviewDate}`);
 for (const line of left) console.log(`  not published: ${line}`);
+const count = (has) => courses.filter(has).length;
+console.log(
+  `Checked on the register: ${count((c) => c.registerCheck)}; not yet checked: ${count((c) => !c.registerCheck)}; ` +
+    `work hours: ${
+      courses
+        .filter((c) => c.workRequirement)
+        .map((c) => c.code)
+        .join(', ') || 'none'
+    }; ` +
+    `watched: ${count((c) => c.watch)}`,
+);

@@ -21,12 +21,18 @@ const about = defineCollection({
     industries: z.object({ heading: text, paragraphs }),
     stats: z
       .array(
-        z.object({
-          value: z.number().nonnegative(),
-          suffix: z.string(),
-          label: text,
-          decimals: z.number().int().min(0).max(2).optional(),
-        }),
+        // Each figure is counted from the catalogue (`counted`) or is a claim staff own in site settings (`claim`):
+        // never a number written here.
+        z
+          .object({
+            counted: z.enum(['courses', 'categories']).optional(),
+            claim: z.enum(['successRate', 'satisfaction']).optional(),
+            suffix: z.string(),
+            label: text,
+            decimals: z.number().int().min(0).max(2).optional(),
+          })
+          .strict()
+          .refine((stat) => Boolean(stat.counted) !== Boolean(stat.claim), 'A statistic is counted or a claim'),
       )
       .length(4),
     vision: heading,

@@ -12,11 +12,13 @@ import {
   readCourseEntry,
   saveCategory,
   saveCourse,
+  saveRegisterCheck,
   type SaveResult,
 } from '../../src/server/catalogue';
 import {
   AddCourseSchema,
   CourseCodeSchema,
+  RecordRegisterCheckSchema,
   SaveCategorySchema,
   SaveCourseSchema,
   SlugSchema,
@@ -36,6 +38,8 @@ const CONFLICT = (by: string) =>
  * GET  /api/admin/catalogue/rebuild              -> the latest rebuild's state
  * GET  /api/admin/catalogue/courses/{code}       -> one course's facts, editable values and version
  * PUT  /api/admin/catalogue/courses/{code}       -> { version, edit }: 200, or 409 with the newer entry
+ * PUT  /api/admin/catalogue/courses/{code}/register-check -> { version, status, title, workHours? }: "I checked
+ *      this on training.gov.au today"; who and when are the signed-in staff member and the server's clock
  * POST /api/admin/catalogue/courses              -> { code, facts, edit }: a new qualification (201; 409 if the code exists)
  * GET  /api/admin/catalogue/categories/{slug}    -> one category as saved
  * PUT  /api/admin/catalogue/categories/{slug}    -> { version, edit }: 200, or 409 with the newer entry
@@ -102,6 +106,19 @@ export default async (request: Request, context: Context) => {
     return saved(await saveCourse(found.code, { ...body.data, ...(added ? { added } : {}) }, username));
   }
 
+  const check = /^\/api\/admin\/catalogue\/courses\/([^/]+)\/register-check$/.exec(path);
+  if (check) {
+    const code = v.safeParse(CourseCodeSchema, context?.params?.code ?? safeDecode(check[1]) ?? '');
+    const found = code.success ? await adminCourse(code.output) : undefined;
+    if (!code.success || !found) return notFound('Course not found.');
+    if (request.method !== 'PUT') return methodNotAllowed(['PUT']);
+    if (found.status === 'retired') return error(400, `${found.code} is retired; it is not on the site to check.`);
+    const body = await parseJsonBody(RecordRegisterCheckSchema, request, MAX_BODY);
+    if (!body.ok) return body.response;
+    const name = `${auth.user.firstName} ${auth.user.lastName}`.trim() || username;
+    return saved(await saveRegisterCheck(found.code, body.data, { username, name }));
+  }
+
   const category = /^\/api\/admin\/catalogue\/categories\/([^/]+)$/.exec(path);
   if (category) {
     const slug = v.safeParse(SlugSchema, context?.params?.slug ?? safeDecode(category[1]) ?? '');
@@ -121,6 +138,7 @@ export const config: Config = {
     '/api/admin/catalogue/rebuild',
     '/api/admin/catalogue/courses',
     '/api/admin/catalogue/courses/:code',
+    '/api/admin/catalogue/courses/:code/register-check',
     '/api/admin/catalogue/categories/:slug',
   ],
 };

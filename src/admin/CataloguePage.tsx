@@ -18,6 +18,7 @@ import {
 import type { RebuildStatus as Rebuild } from '../server/rebuild';
 import './catalogue.css';
 import { Loading } from './Loading';
+import { RegisterCheckPanel, RegisterMarks, type RegisterCheckView } from './catalogue/RegisterCheck';
 
 type CourseStatus = 'published' | 'edited' | 'new' | 'retired';
 interface Stamp {
@@ -33,6 +34,8 @@ interface CourseRow extends Stamp {
   featured: boolean;
   status: CourseStatus;
   successor: string | null;
+  registerCheck: { checkedAt: string; status: string } | null;
+  watch: string | null;
 }
 interface CategoryRow extends Stamp {
   slug: string;
@@ -55,6 +58,10 @@ interface CourseEntry extends Stamp {
   added: boolean;
   status: CourseStatus;
   edit: CourseEdit;
+  registerCheck: RegisterCheckView | null;
+  workRequirement: { hours: number; note: string } | null;
+  watch: string | null;
+  accreditedUntil: string | null;
 }
 
 const STATUS_LABELS: Record<CourseStatus, string> = {
@@ -518,9 +525,9 @@ function CourseForm({
               <dd>{entry.facts.level}</dd>
             </div>
             <div>
-              <dt>Checked</dt>
+              <dt>Facts stated (staff note)</dt>
               <dd>
-                {entry.facts.checkedOn}, against {entry.facts.source}
+                {entry.facts.checkedOn}, from {entry.facts.source}
               </dd>
             </div>
             {entry.updatedBy && (
@@ -611,7 +618,20 @@ function CourseEditor({ code, data, onDone }: { code: string; data: CatalogueDat
   });
   if (isPending) return <Loading text={`Loading ${code}...`} />;
   if (isError) return <Failed retry={() => void refetch()} />;
-  return <CourseForm key={`${entry.code}-${entry.version}`} entry={entry} data={data} onDone={onDone} />;
+  return (
+    <>
+      <RegisterCheckPanel
+        key={`check-${entry.code}-${entry.registerCheck?.version ?? 0}`}
+        code={entry.code}
+        title={entry.facts.title}
+        check={entry.registerCheck}
+        workRequirement={entry.workRequirement}
+        watch={entry.watch}
+        accreditedUntil={entry.accreditedUntil}
+      />
+      <CourseForm key={`${entry.code}-${entry.version}`} entry={entry} data={data} onDone={onDone} />
+    </>
+  );
 }
 
 /** Manage Courses: search and filter the qualifications, edit, retire and add them. */
@@ -706,6 +726,7 @@ export function CoursesPage() {
                       <span>
                         {course.title}
                         {course.featured && <span className="admin-chip">Featured</span>}
+                        <RegisterMarks check={course.registerCheck} watch={course.watch} />
                       </span>
                     </td>
                     <td data-label="Level">{course.level}</td>

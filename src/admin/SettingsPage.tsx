@@ -4,6 +4,7 @@ import { toast } from 'sonner';
 import * as v from 'valibot';
 import {
   CLAIM_KEYS,
+  PUBLIC_SOURCE_CLAIMS,
   SiteSettingsSchema,
   registerUrlFor,
   type ClaimKey,
@@ -78,12 +79,6 @@ const businessFields: Field[] = [
 ];
 
 const claimLabels: Record<ClaimKey, { label: string; value: string; hint: string }> = {
-  qualifications: {
-    label: 'Qualifications facilitated (About page)',
-    value: 'Figure',
-    hint: 'A number, shown with "+".',
-  },
-  sectors: { label: 'Industry sectors (About page)', value: 'Figure', hint: 'A number, shown with "+".' },
   successRate: { label: 'Success rate (About page)', value: 'Figure (per cent)', hint: 'A number, shown with "%".' },
   satisfaction: { label: 'Satisfaction (About page)', value: 'Figure (out of 5)', hint: 'For example 4.9.' },
   completionTime: {
@@ -376,7 +371,9 @@ export default function SettingsPage() {
           <legend>Claims on the site</legend>
           <p className="admin-hint">
             Each figure is shown only while it is switched on. Note where it comes from (a report, a survey, your
-            records) so anyone can check it; a claim without a source is listed on the dashboard before launch.
+            records) so anyone can check it; a claim without a source is listed on the dashboard before launch. Rates,
+            ratings and the completion time also need a source visitors can see, shown under the figure. The number of
+            qualifications and industries on the About page is counted from the catalogue.
           </p>
           {CLAIM_KEYS.map((key) => (
             <ClaimFields
@@ -505,7 +502,7 @@ function ClaimFields({
   claimKey: ClaimKey;
   claim: SiteSettings['claims'][ClaimKey];
   errors: Record<string, string>;
-  onChange: (name: 'value' | 'source' | 'enabled', value: string | boolean) => void;
+  onChange: (name: 'value' | 'source' | 'publicSource' | 'enabled', value: string | boolean) => void;
 }) {
   const { label, value, hint } = claimLabels[claimKey];
   const path = (name: string) => `claims.${claimKey}.${name}`;
@@ -538,6 +535,16 @@ function ClaimFields({
         hint="Where the claim comes from and when it was last checked (staff only, not shown on the site)."
         onChange={(next) => onChange('source', next)}
       />
+      {PUBLIC_SOURCE_CLAIMS.includes(claimKey) && (
+        <TextField
+          path={path('publicSource')}
+          label="Source shown to visitors"
+          value={claim.publicSource}
+          error={errors[path('publicSource')]}
+          hint='Shown under the figure, for example "Based on 212 reviews on Google, March 2027".'
+          onChange={(next) => onChange('publicSource', next)}
+        />
+      )}
     </fieldset>
   );
 }

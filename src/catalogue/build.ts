@@ -80,9 +80,25 @@ export function createCourseRedirect(facts: readonly { code: string; replaces?: 
   return { redirect, superseded: superseded as ReadonlyMap<string, string> };
 }
 
-export function createCatalogue(content: CatalogueContent) {
+/** Today in Sydney as YYYY-MM-DD (accreditation ends on a calendar day where the business is). */
+export function sydneyToday(now = new Date()): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(now);
+}
+
+/** Hours of work in the role a course needs: the register's figure once staff noted it, else the review's. */
+export function workHoursOf(course: Pick<CourseFacts, 'workRequirement' | 'registerCheck'>) {
+  if (!course.workRequirement && !course.registerCheck?.workHours) return undefined;
+  const confirmed = course.registerCheck?.workHours;
+  return { hours: confirmed ?? course.workRequirement!.hours, confirmed: confirmed !== undefined };
+}
+
+export function createCatalogue(content: CatalogueContent, options: { today?: string } = {}) {
+  const today = options.today ?? sydneyToday();
   const categories = parse(v.array(CategorySchema), content.categories, 'content/categories.json');
-  const facts = parse(v.array(CourseFactsSchema), content.courses, 'content/courses.json');
+  const allFacts = parse(v.array(CourseFactsSchema), content.courses, 'content/courses.json');
+  // An accredited course is withdrawn the day after its accreditation ends: no page, card or API entry.
+  const expired = new Set(allFacts.filter((f) => f.accreditedUntil && f.accreditedUntil < today).map((f) => f.code));
+  const facts = allFacts.filter((f) => !expired.has(f.code));
   const searchTerms: SearchTerms = parseSearchTerms(content.searchTerms);
   const evidenceLists = parse(EvidenceChecklistsSchema, content.evidence, 'content/evidence-checklists.json');
 
@@ -98,7 +114,7 @@ export function createCatalogue(content: CatalogueContent) {
       `content/course-details (${(entry as { code?: unknown })?.code ?? 'entry without a code'})`,
     );
     if (details.has(code)) throw new CatalogueError(`content/course-details: ${code} is described twice`);
-    details.set(code, detail);
+    if (!expired.has(code)) details.set(code, detail);
   }
   const codes = new Set(facts.map((f) => f.code));
   if (codes.size !== facts.length) throw new CatalogueError('content/courses.json: a code is listed twice');
@@ -128,6 +144,7 @@ export function createCatalogue(content: CatalogueContent) {
     about: course.about,
     featured: course.featured,
     rplAlone: course.rplAlone,
+    ...(workHoursOf(course) ? { workHours: workHoursOf(course)!.hours } : {}),
   });
   /** The search shape: the summary plus the occupations and trade words workers use. */
   const summaries: CourseSummary[] = courses.map((course) => ({ ...summary(course), terms: course.terms }));
@@ -154,6 +171,7 @@ export function createCatalogue(content: CatalogueContent) {
       level: course.level,
       featured: course.featured,
       rplAlone: course.rplAlone,
+      ...(workHoursOf(course) ? { workHours: workHoursOf(course)!.hours } : {}),
       about: course.about,
       jobOutcomes: course.jobOutcomes,
       entryRequirements: course.entryRequirements,
@@ -214,6 +232,8 @@ export function createCatalogue(content: CatalogueContent) {
     courseRedirect: redirects.redirect,
     superseded: redirects.superseded,
     /** Category colours as classes, so cards take their category's colour without style attributes (the CSP forbids those). */
+    /** Accredited courses left out because their accreditation ended before today. */
+    expired: [...expired].sort(),
     categoryColorsCss: categories.map((c) => `.cat-${c.slug}{--cat-color:${c.color}}`).join(''),
   };
 }

@@ -4,13 +4,13 @@
  * break the catalogue fails here, and the caller falls back to the repository content.
  */
 import * as v from 'valibot';
-import { OverlaySchema, type Overlay } from '../schemas/catalogue';
-import { CatalogueError, createCatalogue, type Catalogue, type CatalogueContent } from './build';
+import { OverlaySchema, type OverlayInput } from '../schemas/catalogue';
+import { CatalogueError, createCatalogue, sydneyToday, type Catalogue, type CatalogueContent } from './build';
 
 type Row = Record<string, unknown> & { code?: string; slug?: string };
 const rows = (value: unknown) => (Array.isArray(value) ? (value as Row[]).map((row) => ({ ...row })) : []);
 
-export function applyOverlay(content: CatalogueContent, overlay: Overlay): CatalogueContent {
+export function applyOverlay(content: CatalogueContent, overlay: OverlayInput): CatalogueContent {
   const checked = v.safeParse(OverlaySchema, overlay);
   if (!checked.success) {
     const issue = checked.issues[0];
@@ -54,15 +54,35 @@ export function applyOverlay(content: CatalogueContent, overlay: Overlay): Catal
     else delete evidenceCourses[code];
   }
 
+  // Register look-ups recorded by staff: the latest one of each code is the course's `registerCheck`. A code the
+  // register shows as superseded or deleted is withdrawn (as if retired without a successor): only current
+  // qualifications are published. A look-up of a code no longer in the catalogue changes nothing.
+  const withdrawn = new Set<string>();
+  for (const check of checked.output.checks) {
+    const course = courses.find((c) => c.code === check.code);
+    if (!course) continue;
+    course.registerCheck = {
+      checkedOn: sydneyToday(new Date(check.updatedAt)),
+      status: check.status,
+      title: check.title,
+      by: check.byName ?? check.updatedBy,
+      ...(check.workHours ? { workHours: check.workHours } : {}),
+    };
+    if (check.status !== 'current') withdrawn.add(check.code);
+  }
+
   // Retire last, so a successor may itself be new or edited. Retirements are resolved as a whole, never
   // one after another, so the order the store lists the entries in cannot matter: a retired code's address
   // goes to the first course down its chain of successors (A to B, B to C: A goes to C) that is published.
   const retirements = checked.output.courses
     .filter(({ edit }) => edit.retired)
     .sort((a, b) => (a.code < b.code ? -1 : a.code > b.code ? 1 : 0));
-  const successorOf = new Map(retirements.map(({ code, edit }) => [code, edit.retired!.successor ?? null]));
+  const successorOf = new Map<string, string | null>(
+    retirements.map(({ code, edit }) => [code, edit.retired!.successor ?? null]),
+  );
+  for (const code of withdrawn) if (!successorOf.has(code)) successorOf.set(code, null);
   const retiredFacts = new Map<string, Row>();
-  for (const { code } of retirements) {
+  for (const code of successorOf.keys()) {
     const retired = courses.find((c) => c.code === code);
     if (retired) retiredFacts.set(code, retired);
   }
@@ -118,8 +138,12 @@ function finalSuccessor(code: string, successorOf: ReadonlyMap<string, string | 
 }
 
 /** The catalogue with the edits applied; with broken edits, the repository's catalogue and the reason. */
-export function catalogueWithOverlay(content: CatalogueContent, overlay: Overlay | null, repository: () => Catalogue) {
-  if (!overlay || (overlay.courses.length === 0 && overlay.categories.length === 0))
+export function catalogueWithOverlay(
+  content: CatalogueContent,
+  overlay: OverlayInput | null,
+  repository: () => Catalogue,
+) {
+  if (!overlay || (overlay.courses.length === 0 && overlay.categories.length === 0 && !overlay.checks?.length))
     return { catalogue: repository(), error: null };
   try {
     return { catalogue: createCatalogue(applyOverlay(content, overlay)), error: null };

@@ -17,6 +17,11 @@ export default function CourseCard({ course, headingLevel = 3 }: { course: Cours
         </span>
       </div>
       {course.rplAlone === false && <p className="course-card__flag">Not available by RPL alone</p>}
+      {course.workHours ? (
+        <p className="course-card__flag" data-testid="work-label">
+          Needs current work in the role ({course.workHours} hours)
+        </p>
+      ) : null}
       <Heading className="course-card__title">
         <a href={`/courses/${course.code}`}>{course.title}</a>
       </Heading>

@@ -156,7 +156,12 @@ export default function HeroSearch({ categories, levels, label, phone }: Props) 
               onMouseDown={(event) => event.preventDefault()}
               onClick={() => pick(item)}
             >
-              <span>{item.name}</span>
+              <span>
+                {item.name}
+                {item.type === 'course' && item.workHours ? (
+                  <span className="hero-search__work"> · Needs current work in the role ({item.workHours} hours)</span>
+                ) : null}
+              </span>
               <span className="hero-search__type">
                 {item.type === 'category' ? 'Category' : item.type === 'level' ? 'Level' : item.code}
               </span>

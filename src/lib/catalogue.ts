@@ -38,6 +38,8 @@ export interface CourseSummary {
   featured: boolean;
   /** false when the qualification cannot be completed by RPL alone; the card then says so. */
   rplAlone?: boolean;
+  /** Hours of current work in the role the assessment needs; the card then says so. */
+  workHours?: number;
   /** Occupations and trade words workers use for it (content/search-terms.json). */
   terms?: string[];
 }

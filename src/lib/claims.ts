@@ -1,10 +1,12 @@
-import type { ClaimKey } from '../schemas/site-settings.ts';
-
 /** The timeframe the content files are written with; staff may replace it in site settings. */
 export const DEFAULT_TIMEFRAME = '4-8 weeks';
 
-/** The About statistics in content order, each backed by a claim in site settings. */
-export const STAT_CLAIMS: ClaimKey[] = ['qualifications', 'sectors', 'successRate', 'satisfaction'];
+/** The timeframe the explainer video speaks, shows and captions (scripts/media/make-explainer.mjs). */
+export const EXPLAINER_TIMEFRAME = '4-8 weeks';
+
+/** The explainer states its own timeframe, so it is shown only while the claim is on with that same figure. */
+export const explainerShown = (claim: { value: string; enabled: boolean }) =>
+  claim.enabled && claim.value.trim() === EXPLAINER_TIMEFRAME;
 
 export type ClaimSegment = { text: string } | { claim: 'completionTime'; before: string; after: string };
 

@@ -24,6 +24,8 @@ export interface SearchableCourse {
   categoryName?: string;
   /** Occupations and trade words, most typical first (content/search-terms.json). */
   terms?: readonly string[];
+  /** Hours of current work in the role the assessment needs (suggestions say so). */
+  workHours?: number;
 }
 
 const ROMAN: Record<string, string> = { '1': 'i', '2': 'ii', '3': 'iii', '4': 'iv' };
@@ -488,7 +490,7 @@ export const searchCourses = <T extends SearchableCourse>(courses: readonly T[],
 export type Suggestion =
   | { type: 'category'; name: string; slug: string }
   | { type: 'level'; name: string }
-  | { type: 'course'; name: string; code: string };
+  | { type: 'course'; name: string; code: string; workHours?: number };
 
 export function suggest(
   text: string,
@@ -511,6 +513,11 @@ export function suggest(
   // Keep room for qualifications: up to 3 categories and levels first when courses match too.
   const found = courses.length ? searchCourses(courses, { search: typed }).slice(0, cap) : [];
   const head = filters.slice(0, found.length ? Math.max(3, cap - found.length) : cap);
-  const rest = found.slice(0, cap - head.length).map((c) => ({ type: 'course' as const, name: c.title, code: c.code }));
+  const rest = found.slice(0, cap - head.length).map((c) => ({
+    type: 'course' as const,
+    name: c.title,
+    code: c.code,
+    ...(c.workHours ? { workHours: c.workHours } : {}),
+  }));
   return [...head, ...rest];
 }

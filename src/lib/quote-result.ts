@@ -80,6 +80,8 @@ export interface ResultItem {
   notIncluded: string;
   /** The indicative fee staff set, or how the fee is decided (src/lib/prices.ts); absent on older quotes. */
   fee?: string;
+  /** Hours of current work in the role the assessment needs; the result then says so and states no timeframe. */
+  workHours?: number;
 }
 
 export function resultItems<T extends CourseSummary>(
@@ -98,5 +100,6 @@ export function resultItems<T extends CourseSummary>(
     evidence: evidenceFor(course, lists),
     notIncluded: regulatory(course.code) ?? '',
     ...(fee?.(course.code) ? { fee: fee(course.code) } : {}),
+    ...(course.workHours ? { workHours: course.workHours } : {}),
   }));
 }

@@ -53,7 +53,7 @@ export function applySettings(root: ParentNode, settings: Settings): number {
   return changed + applyClaims(root, settings) + applyParts(root, settings);
 }
 
-type ClaimValue = { value?: unknown; enabled?: unknown };
+type ClaimValue = { value?: unknown; enabled?: unknown; publicSource?: unknown };
 
 /**
  * Claims staff own (`data-claim="completionTime"`): hidden when switched off; their `data-claim-value`
@@ -66,9 +66,21 @@ export function applyClaims(root: ParentNode, settings: Settings): number {
   for (const node of root.querySelectorAll<HTMLElement>('[data-claim]')) {
     const claim = claims[node.dataset.claim ?? ''];
     if (!claim || typeof claim.enabled !== 'boolean' || typeof claim.value !== 'string') continue;
-    if (node.hidden === claim.enabled) {
-      node.hidden = !claim.enabled;
+    // `data-claim-exact`: content that states the figure itself (the explainer video) shows only with that figure.
+    const exact = node.dataset.claimExact;
+    const shown = claim.enabled && (exact === undefined || exact === claim.value.trim());
+    if (node.hidden === shown) {
+      node.hidden = !shown;
       changed++;
+    }
+    const source = typeof claim.publicSource === 'string' ? claim.publicSource.trim() : undefined;
+    for (const target of node.querySelectorAll<HTMLElement>('[data-claim-source]')) {
+      if (source === undefined || target.closest('[data-claim]') !== node) continue;
+      if (target.textContent !== source || target.hidden !== !source) {
+        target.textContent = source;
+        target.hidden = !source;
+        changed++;
+      }
     }
     const value = claim.value.trim();
     for (const target of node.querySelectorAll<HTMLElement>('[data-claim-value]')) {

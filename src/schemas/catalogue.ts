@@ -131,6 +131,35 @@ export const CategorySchema = v.object({
   image: v.optional(ImagePathSchema),
 });
 
+/** What staff saw on the National Register when they looked a qualification up. */
+export const REGISTER_STATUSES = ['current', 'superseded', 'deleted'] as const;
+export const RegisterStatusSchema = v.picklist(
+  REGISTER_STATUSES,
+  `The status on the register must be one of: ${REGISTER_STATUSES.join(', ')}`,
+);
+
+/** A look-up of the qualification on training.gov.au by a person: the day, what the register showed, and who. */
+export const RegisterCheckSchema = v.object({
+  checkedOn: IsoDateSchema,
+  status: RegisterStatusSchema,
+  title: text(200, 'The title on the register'),
+  /** The staff member who looked it up (absent for look-ups recorded in content/qualification-checks.json). */
+  by: v.optional(text(120, 'Who checked')),
+  /** Hours of work in the role the register's assessment requirements state, when the staff member noted them. */
+  workHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5000))),
+});
+export type RegisterCheck = v.InferOutput<typeof RegisterCheckSchema>;
+
+/** Work in the role the assessment requires, as our qualifications review found it (hours still to confirm). */
+export const WorkRequirementSchema = v.object({
+  hours: v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5000)),
+  /** The review's words, for staff; never shown to visitors. */
+  note: text(400, 'The work requirement note'),
+});
+
+/** Codes of state-accredited courses (22603VIC): they expire, unlike training-package qualifications. */
+export const isAccreditedCourseCode = (code: string) => /^\d{5}[A-Z]{2,3}$/.test(code);
+
 /**
  * The published facts of a qualification (content/courses.json, written by scripts/import-qualifications.mjs)
  * and the rules a regulator cares about: only `current` qualifications are published, each with the date its
@@ -144,8 +173,18 @@ export const CourseFactsSchema = v.pipe(
     category: SlugSchema,
     featured: v.boolean(),
     status: v.literal('current', 'Only current qualifications are published (status must be "current")'),
+    /** When these facts were last stated (our review or our own look-up); for staff, not a register check. */
     checkedOn: IsoDateSchema,
+    /** What they were stated from: a staff note, never shown to visitors (provider pages are not the authority). */
     source: text(300, 'The source'),
+    /** The latest look-up on the National Register by a person; absent: "Not yet checked on the National Register". */
+    registerCheck: v.optional(RegisterCheckSchema),
+    /** Current work in the role the assessment needs (placement or workplace hours). */
+    workRequirement: v.optional(WorkRequirementSchema),
+    /** Why the code is on a watch list (national review, likely replacement); staff only. */
+    watch: v.optional(text(400, 'The watch note')),
+    /** Last day of an accredited course's accreditation: after it the course is left out of the site. */
+    accreditedUntil: v.optional(IsoDateSchema),
     /** false when the qualification cannot be completed by RPL alone (placement, supervised hours, licence). */
     rplAlone: v.optional(v.boolean(), true),
     rplNote: v.optional(text(400, 'The note')),
@@ -274,11 +313,27 @@ export type StoredCourse = v.InferOutput<typeof StoredCourseSchema>;
 export const StoredCategorySchema = v.object({ ...Stamp, slug: SlugSchema, edit: CategoryEditSchema });
 export type StoredCategory = v.InferOutput<typeof StoredCategorySchema>;
 
+/** A register look-up recorded in the admin (`check/{code}`): when is `updatedAt` (server time), who is `updatedBy`. */
+export const StoredRegisterCheckSchema = v.object({
+  ...Stamp,
+  code: StoredCode,
+  status: RegisterStatusSchema,
+  title: text(200, 'The title on the register'),
+  /** The staff member's name as shown in the admin. */
+  byName: v.optional(text(120, 'Who checked')),
+  workHours: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(5000))),
+});
+export type StoredRegisterCheck = v.InferOutput<typeof StoredRegisterCheckSchema>;
+
 export const OverlaySchema = v.object({
   courses: v.array(StoredCourseSchema),
   categories: v.array(StoredCategorySchema),
+  /** Register look-ups; absent in overlays read before they existed. */
+  checks: v.optional(v.array(StoredRegisterCheckSchema), []),
 });
 export type Overlay = v.InferOutput<typeof OverlaySchema>;
+/** An overlay as read or written before register look-ups existed (`checks` may be missing). */
+export type OverlayInput = v.InferInput<typeof OverlaySchema>;
 
 /** Version the edit was based on: 0 for an item nobody has edited yet. */
 const BaseVersion = v.pipe(
@@ -290,3 +345,17 @@ const BaseVersion = v.pipe(
 export const SaveCourseSchema = v.object({ version: BaseVersion, edit: CourseEditSchema });
 export const AddCourseSchema = v.object({ code: CourseCodeSchema, facts: AddedFactsSchema, edit: CourseEditSchema });
 export const SaveCategorySchema = v.object({ version: BaseVersion, edit: CategoryEditSchema });
+/** "I checked this on training.gov.au today": what the register showed; who and when are the server's. */
+export const RecordRegisterCheckSchema = v.object({
+  version: BaseVersion,
+  status: RegisterStatusSchema,
+  title: text(200, 'The title on the register'),
+  workHours: v.optional(
+    v.pipe(
+      v.number('Work hours must be a number'),
+      v.integer('Work hours must be a whole number'),
+      v.minValue(1, 'Work hours must be at least 1'),
+      v.maxValue(5000, 'Work hours are at most 5000'),
+    ),
+  ),
+});

@@ -123,6 +123,8 @@ const ClaimSchema = (value: v.GenericSchema<string, string>) =>
     {
       value,
       source: text(300),
+      /** Shown under the figure so visitors can check it ("Based on 212 reviews on ..."); saved settings may lack it. */
+      publicSource: v.optional(text(200), ''),
       enabled: v.boolean('Choose whether the claim is shown'),
     },
     'A claim must list value, source and enabled',
@@ -134,28 +136,26 @@ const figure = v.pipe(
   v.regex(/^\d{1,7}(\.\d{1,2})?$/, 'Enter a number, for example 5000 or 4.9'),
 );
 
-/** Marketing claims staff stand behind: the figure or text, where it comes from, and whether it is shown. */
+/**
+ * Marketing claims staff stand behind: the figure or text, where it comes from, and whether it is shown.
+ * Figures the catalogue can count (qualifications offered, industries) are never claims: they come from the
+ * catalogue. Settings saved when those were claims (`qualifications`, `sectors`) still load; the keys are dropped.
+ */
 export const ClaimsSchema = v.object(
   {
-    qualifications: ClaimSchema(figure),
-    sectors: ClaimSchema(figure),
     successRate: ClaimSchema(figure),
     satisfaction: ClaimSchema(figure),
     completionTime: ClaimSchema(v.pipe(text(40), v.nonEmpty('Enter the timeframe, for example 4-8 weeks'))),
     process: ClaimSchema(v.pipe(text(120), v.nonEmpty('Enter the heading of the process section'))),
   },
-  'Claims must list qualifications, sectors, successRate, satisfaction, completionTime and process',
+  'Claims must list successRate, satisfaction, completionTime and process',
 );
 
 export type ClaimKey = keyof v.InferOutput<typeof ClaimsSchema>;
-export const CLAIM_KEYS: ClaimKey[] = [
-  'qualifications',
-  'sectors',
-  'successRate',
-  'satisfaction',
-  'completionTime',
-  'process',
-];
+export const CLAIM_KEYS: ClaimKey[] = ['successRate', 'satisfaction', 'completionTime', 'process'];
+
+/** Figures a visitor must be able to check: switched on without a public source, the launch panel lists them. */
+export const PUBLIC_SOURCE_CLAIMS: ClaimKey[] = ['successRate', 'satisfaction', 'completionTime'];
 
 /** A YYYY-MM-DD date that exists (not 30 February) in this century. */
 function isRealRecentDate(value: string): boolean {

@@ -18,6 +18,9 @@ import {
 import {
   StoredCategorySchema,
   StoredCourseSchema,
+  StoredRegisterCheckSchema,
+  type RegisterCheck,
+  type StoredRegisterCheck,
   type AddedFacts,
   type CategoryEdit,
   type CourseEdit,
@@ -30,6 +33,8 @@ import { categoryPicture, levelRank } from '../lib/catalogue.ts';
 const store = () => dataStore('catalogue');
 export const courseKey = (code: string) => `course/${code}`;
 export const categoryKey = (slug: string) => `category/${slug}`;
+/** A register look-up recorded by staff ("I checked this on training.gov.au today"). */
+export const checkKey = (code: string) => `check/${code}`;
 /** CDN cache tag of every public catalogue answer, purged when the catalogue changes. */
 export const CATALOGUE_CACHE_TAG = 'catalogue';
 /** Public catalogue answers: cached at the CDN until a deploy or a catalogue save purges them. */
@@ -50,10 +55,17 @@ export async function readOverlay(): Promise<{ overlay: Overlay | null; error: s
   if (!hasBlobs()) return { overlay: null, error: null };
   const catalogueStore = store();
   const { blobs } = await catalogueStore.list();
-  const overlay: Overlay = { courses: [], categories: [] };
+  const overlay: Overlay = { courses: [], categories: [], checks: [] };
+  const schemas = { courses: StoredCourseSchema, categories: StoredCategorySchema, checks: StoredRegisterCheckSchema };
   // In key order, whatever order the store lists them in; saves are checked in this same order.
   for (const key of blobs.map((blob) => blob.key).sort(byKey)) {
-    const kind = key.startsWith('course/') ? 'courses' : key.startsWith('category/') ? 'categories' : null;
+    const kind = key.startsWith('course/')
+      ? 'courses'
+      : key.startsWith('category/')
+        ? 'categories'
+        : key.startsWith('check/')
+          ? 'checks'
+          : null;
     if (!kind) continue;
     let raw: unknown;
     try {
@@ -62,7 +74,7 @@ export async function readOverlay(): Promise<{ overlay: Overlay | null; error: s
       return { overlay: null, error: `saved entry ${key} is not valid JSON` };
     }
     if (raw === null) continue;
-    const parsed = v.safeParse(kind === 'courses' ? StoredCourseSchema : StoredCategorySchema, raw);
+    const parsed = v.safeParse(schemas[kind], raw);
     if (!parsed.success) {
       const issue = parsed.issues[0];
       return {
@@ -71,6 +83,7 @@ export async function readOverlay(): Promise<{ overlay: Overlay | null; error: s
       };
     }
     if (kind === 'courses') overlay.courses.push(parsed.output as StoredCourse);
+    else if (kind === 'checks') overlay.checks.push(parsed.output as StoredRegisterCheck);
     else overlay.categories.push(parsed.output as StoredCategory);
   }
   return { overlay, error: null };
@@ -83,6 +96,7 @@ function inStoreOrder(overlay: Overlay): Overlay {
   return {
     courses: [...overlay.courses].sort((a, b) => byKey(courseKey(a.code), courseKey(b.code))),
     categories: [...overlay.categories].sort((a, b) => byKey(categoryKey(a.slug), categoryKey(b.slug))),
+    checks: [...overlay.checks].sort((a, b) => byKey(checkKey(a.code), checkKey(b.code))),
   };
 }
 
@@ -142,9 +156,9 @@ export type SaveResult<T> =
  */
 function checkWith(
   overlay: Overlay | null,
-  replace: { courses?: StoredCourse; categories?: StoredCategory },
+  replace: { courses?: StoredCourse; categories?: StoredCategory; checks?: StoredRegisterCheck },
 ): string | null {
-  const base = overlay ?? { courses: [], categories: [] };
+  const base = overlay ?? { courses: [], categories: [], checks: [] };
   const next: Overlay = inStoreOrder({
     courses: replace.courses
       ? [...base.courses.filter((c) => c.code !== replace.courses!.code), replace.courses]
@@ -152,6 +166,9 @@ function checkWith(
     categories: replace.categories
       ? [...base.categories.filter((c) => c.slug !== replace.categories!.slug), replace.categories]
       : base.categories,
+    checks: replace.checks
+      ? [...base.checks.filter((c) => c.code !== replace.checks!.code), replace.checks]
+      : base.checks,
   });
   try {
     createCatalogue(applyOverlay(repositoryContent, next));
@@ -240,6 +257,41 @@ export async function saveCategory(
   );
 }
 
+/** The saved register look-up of a course, or null when nobody has recorded one. */
+export async function readRegisterCheck(code: string): Promise<StoredRegisterCheck | null> {
+  const parsed = v.safeParse(StoredRegisterCheckSchema, await store().get(checkKey(code), { type: 'json' }));
+  return parsed.success ? parsed.output : null;
+}
+
+/**
+ * Records "I checked this on training.gov.au today": what the register showed, with the server's time and the
+ * signed-in staff member. Versioned like every other entry, so two staff recording at once never overwrite
+ * each other unseen. A status other than current withdraws the course, so the whole catalogue is checked first.
+ */
+export async function saveRegisterCheck(
+  code: string,
+  input: { version: number; status: RegisterCheck['status']; title: string; workHours?: number },
+  user: { username: string; name: string },
+): Promise<SaveResult<StoredRegisterCheck>> {
+  return saveVersioned<StoredRegisterCheck>(
+    checkKey(code),
+    input.version,
+    (version) => ({
+      ...stamp(version, user.username),
+      code,
+      status: input.status,
+      title: input.title,
+      byName: user.name,
+      ...(input.workHours ? { workHours: input.workHours } : {}),
+    }),
+    async (entry) => {
+      const { overlay, error } = await readOverlay();
+      if (error) return `The saved catalogue edits cannot be used (${error}); fix or remove that entry first.`;
+      return checkWith(overlay, { checks: entry });
+    },
+  );
+}
+
 // The repository catalogue in the shapes the public API and other modules use (the content as deployed).
 const repository = repositoryCatalogue();
 export const categories = repository.api.categories;
@@ -258,7 +310,7 @@ const stampOf = (entry: { version: number; updatedAt: string; updatedBy: string 
     : { version: 0, updatedAt: null, updatedBy: null };
 
 /** Facts and editable values of one course as saved (the repository's values where nobody has saved yet). */
-function adminCourseFrom(code: string, entry: StoredCourse | undefined) {
+function adminCourseFrom(code: string, entry: StoredCourse | undefined, check?: StoredRegisterCheck) {
   const repository = repositoryCatalogue();
   const course = repository.courseByCode.get(code);
   if (!course && !entry?.added) return undefined;
@@ -290,12 +342,47 @@ function adminCourseFrom(code: string, entry: StoredCourse | undefined) {
     retired: null,
   };
   const status: CourseStatus = edit.retired ? 'retired' : entry?.added ? 'new' : entry ? 'edited' : 'published';
-  return { code, facts, added: Boolean(entry?.added), edit, status, ...stampOf(entry) };
+  // The latest look-up on the register: the one staff recorded, else one recorded in the repository's content.
+  const registerCheck = check
+    ? {
+        checkedAt: check.updatedAt,
+        by: check.byName ?? check.updatedBy,
+        status: check.status,
+        title: check.title,
+        workHours: check.workHours ?? null,
+        version: check.version,
+      }
+    : course?.registerCheck
+      ? {
+          checkedAt: course.registerCheck.checkedOn,
+          by: course.registerCheck.by ?? null,
+          status: course.registerCheck.status,
+          title: course.registerCheck.title,
+          workHours: course.registerCheck.workHours ?? null,
+          version: 0,
+        }
+      : null;
+  return {
+    code,
+    facts,
+    added: Boolean(entry?.added),
+    edit,
+    status,
+    registerCheck,
+    workRequirement: course?.workRequirement ?? null,
+    watch: course?.watch ?? null,
+    accreditedUntil: course?.accreditedUntil ?? null,
+    ...stampOf(entry),
+  };
 }
 export type AdminCourse = NonNullable<ReturnType<typeof adminCourseFrom>>;
 
 export async function adminCourse(code: string): Promise<AdminCourse | undefined> {
-  return adminCourseFrom(code, (await readCourseEntry(code)) ?? undefined);
+  return adminCourseFrom(
+    code,
+    (await readCourseEntry(code)) ?? undefined,
+    (await readRegisterCheck(code)) ?? undefined,
+  );
 }
 
 /** The admin's lists: every course and category with its saved state, and why saved edits are unused, if they are. */
@@ -305,14 +392,15 @@ export async function adminCatalogue() {
   const repository = repositoryCatalogue();
   const entries = new Map((overlay?.courses ?? []).map((entry) => [entry.code, entry]));
   const categoryEntries = new Map((overlay?.categories ?? []).map((entry) => [entry.slug, entry]));
+  const checkEntries = new Map((overlay?.checks ?? []).map((entry) => [entry.code, entry]));
   const codes = [
     ...repository.courses.map((c) => c.code),
     ...[...entries.values()].filter((e) => e.added).map((e) => e.code),
   ];
   const categoryName = new Map(repository.categories.map((c) => [c.slug, c.name]));
   const courses = codes
-    .map((code) => adminCourseFrom(code, entries.get(code))!)
-    .map(({ code, facts, status, edit, version, updatedAt, updatedBy }) => ({
+    .map((code) => adminCourseFrom(code, entries.get(code), checkEntries.get(code))!)
+    .map(({ code, facts, status, edit, version, updatedAt, updatedBy, registerCheck, watch }) => ({
       code,
       title: facts.title,
       level: facts.level,
@@ -320,6 +408,8 @@ export async function adminCatalogue() {
       featured: edit.featured,
       status,
       successor: edit.retired?.successor ?? null,
+      registerCheck: registerCheck ? { checkedAt: registerCheck.checkedAt, status: registerCheck.status } : null,
+      watch,
       version,
       updatedAt,
       updatedBy,

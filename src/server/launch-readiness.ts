@@ -1,11 +1,14 @@
 /**
  * "Ready to launch?": every built-in default or unverified fact the public site still shows. Computed on
- * request from the saved settings, the shipped defaults and the catalogue facts file.
+ * request from the saved settings, the shipped defaults and the catalogue (with the staff edits and the
+ * register look-ups recorded in the admin).
  */
 import coursesJson from '../../content/courses.json';
-import { CLAIM_KEYS, type ClaimKey, type SiteSettings } from '../schemas/site-settings.ts';
+import { CLAIM_KEYS, PUBLIC_SOURCE_CLAIMS, type ClaimKey, type SiteSettings } from '../schemas/site-settings.ts';
+import { isAccreditedCourseCode } from '../schemas/catalogue.ts';
 import { defaultSiteSettings } from '../lib/site-settings.ts';
 import { readSettings } from './settings.ts';
+import { loadCurrentCatalogue } from './catalogue.ts';
 
 export interface ReadinessItem {
   /** Stable id, e.g. `default-contactInfo.phone`, `no-partner-rto`, `claim-no-source-successRate`, `stale-check`. */
@@ -24,8 +27,12 @@ export interface LaunchReadiness {
 
 interface CourseFacts {
   code: string;
+  title?: string;
   category?: string;
-  checkedOn?: unknown;
+  registerCheck?: { checkedOn: string; status: string; title: string; workHours?: number };
+  workRequirement?: { hours: number; note: string };
+  watch?: string;
+  accreditedUntil?: string;
 }
 
 const contactLabels: Record<keyof SiteSettings['contactInfo'], string> = {
@@ -41,8 +48,6 @@ const socialLabels: Record<keyof SiteSettings['socialMedia'], string> = {
   youtube: 'YouTube',
 };
 const claimNames: Record<ClaimKey, string> = {
-  qualifications: 'Qualifications facilitated',
-  sectors: 'Industry sectors',
   successRate: 'Success rate',
   satisfaction: 'Satisfaction',
   completionTime: 'Completion time',
@@ -110,16 +115,75 @@ export function computeLaunchReadiness(
       });
     }
   }
-  const stale = courses
-    .filter((course) => typeof course.checkedOn === 'string' && isOlderThanSixMonths(course.checkedOn, now))
-    .map((course) => course.code);
-  if (stale.length) {
-    const shown = stale.slice(0, 5).join(', ') + (stale.length > 5 ? ` and ${stale.length - 5} more` : '');
+  for (const key of PUBLIC_SOURCE_CLAIMS) {
+    const claim = settings.claims[key];
+    if (claim.enabled && !claim.publicSource?.trim()) {
+      items.push({
+        id: `claim-no-public-source-${key}`,
+        text: `The claim "${claimNames[key]}" is shown without a source visitors can see (such as "Based on N reviews on ...").`,
+        href: `/admin/settings#setting-claims-${key}-publicSource`,
+      });
+    }
+  }
+  const list = (codes: string[]) =>
+    codes.slice(0, 5).join(', ') + (codes.length > 5 ? ` and ${codes.length - 5} more` : '');
+  const unchecked = courses.filter((course) => !course.registerCheck).map((course) => course.code);
+  if (unchecked.length) {
     items.push({
-      id: 'stale-check',
-      text: `${stale.length} ${stale.length === 1 ? 'qualification was' : 'qualifications were'} last checked on the national register more than 6 months ago (${shown}).`,
+      id: 'register-unchecked',
+      text: `${unchecked.length} ${unchecked.length === 1 ? 'qualification is' : 'qualifications are'} not yet checked on the National Register; ${unchecked.length === 1 ? 'its page says' : 'their pages say'} so (${list(unchecked)}). Open each in Courses and record the check.`,
       href: '/admin/courses',
     });
+  }
+  const stale = courses
+    .filter((course) => course.registerCheck && isOlderThanSixMonths(course.registerCheck.checkedOn, now))
+    .map((course) => course.code);
+  if (stale.length) {
+    items.push({
+      id: 'stale-check',
+      text: `${stale.length} ${stale.length === 1 ? 'qualification was' : 'qualifications were'} last checked on the national register more than 6 months ago (${list(stale)}).`,
+      href: '/admin/courses',
+    });
+  }
+  const plain = (text: string) => text.replace(/\s+/g, ' ').trim().toLowerCase();
+  const mistitled = courses
+    .filter((c) => c.registerCheck && c.title && plain(c.registerCheck.title) !== plain(c.title))
+    .map((c) => c.code);
+  if (mistitled.length) {
+    items.push({
+      id: 'register-title-differs',
+      text: `The register shows another title for ${list(mistitled)}: correct the title in the catalogue content so the page matches the register.`,
+      href: '/admin/courses',
+    });
+  }
+  const unconfirmedHours = courses
+    .filter((c) => c.workRequirement && !c.registerCheck?.workHours)
+    .map((c) => `${c.code} (${c.workRequirement!.hours} h)`);
+  if (unconfirmedHours.length) {
+    items.push({
+      id: 'work-hours-unconfirmed',
+      text: `Work hours found by the qualifications review, not yet confirmed on the register: ${list(unconfirmedHours)}. Record the hours with the register check.`,
+      href: '/admin/courses',
+    });
+  }
+  for (const course of courses) {
+    if (isAccreditedCourseCode(course.code) && !course.accreditedUntil) {
+      items.push({
+        id: `accreditation-end-unknown-${course.code}`,
+        text: `${course.code}: accreditation end date unknown. An accredited course expires; record its end date so it is withdrawn on time.`,
+        href: '/admin/courses',
+      });
+    }
+  }
+  for (const course of courses) {
+    if (course.watch) {
+      items.push({
+        id: `watch-${course.code}`,
+        text: `Watch ${course.code}${course.title ? ` ${course.title}` : ''}: ${course.watch}`,
+        href: '/admin/courses',
+        advice: true,
+      });
+    }
   }
   const priced = (course: CourseFacts) =>
     (settings.prices ?? []).some(
@@ -141,5 +205,6 @@ export function computeLaunchReadiness(
 }
 
 export async function launchReadiness(now = new Date()): Promise<LaunchReadiness> {
-  return computeLaunchReadiness(await readSettings(), { now });
+  const { catalogue } = await loadCurrentCatalogue();
+  return computeLaunchReadiness(await readSettings(), { now, courses: catalogue.courses });
 }

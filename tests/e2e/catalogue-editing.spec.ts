@@ -14,6 +14,7 @@ import { dataStore } from '../../src/server/blobs.ts';
 const digits = () => String(randomBytes(3).readUIntBE(0, 3) % 100000).padStart(5, '0');
 const FIRST = `ZZE${digits()}`;
 const SECOND = `ZZF${digits()}`;
+const THIRD = `ZZG${digits()}`;
 /** A full rebuild of the site under load: allow several minutes. */
 const REBUILD_TIMEOUT = 8 * 60_000;
 /** A save answers once it is stored and the rebuild is asked for; a machine busy building can be slow. */
@@ -71,7 +72,10 @@ test.afterAll(async ({ request }) => {
   // Remove what this file added and rebuild, so the site is left as it was found.
   const store = await openUserStore({});
   try {
-    for (const code of [FIRST, SECOND]) await dataStore('catalogue').delete(`course/${code}`);
+    for (const code of [FIRST, SECOND, THIRD]) {
+      await dataStore('catalogue').delete(`course/${code}`);
+      await dataStore('catalogue').delete(`check/${code}`);
+    }
   } finally {
     await store.close();
   }
@@ -237,4 +241,44 @@ test('the editor role sees no catalogue controls and the catalogue API refuses i
     expect(answer.status()).toBe(403);
     expect((await answer.json()).message).toMatch(/^Your role \(editor\) does not allow this/);
   }
+});
+
+test('finding 1 and 6: staff see watch markers and unchecked codes, and record a register check with who and when', async ({
+  page,
+  request,
+}) => {
+  const account = await createStaff('register');
+  await signInWithForm(page, account);
+  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+  await addCourse(request, token, THIRD, 'Certificate III in Register Testing');
+
+  await page.goto('/admin/courses');
+  await page.getByLabel('Search', { exact: true }).fill('CHC43315');
+  const watched = page.getByTestId('course-CHC43315');
+  await expect(watched.getByTestId('watch-marker')).toHaveText('Watch');
+  await expect(watched.getByTestId('watch-marker')).toHaveAttribute('title', /national review of mental health/);
+  await expect(watched.getByTestId('register-unchecked')).toBeVisible();
+
+  await page.getByLabel('Search', { exact: true }).fill(THIRD);
+  const row = page.getByTestId(`course-${THIRD}`);
+  await expect(row.getByTestId('register-unchecked')).toHaveText('Not yet checked');
+  await row.getByRole('button', { name: `Edit ${THIRD} Certificate III in Register Testing` }).click();
+  const panel = page.getByTestId('register-check');
+  await expect(panel.getByTestId('register-last-check')).toContainText('Not yet checked on the National Register');
+  await expect(panel.getByRole('link', { name: `${THIRD} on training.gov.au` })).toHaveAttribute(
+    'href',
+    `https://training.gov.au/Training/Details/${THIRD}`,
+  );
+  await panel.getByLabel('Status on the register').selectOption('current');
+  await panel.getByRole('button', { name: 'I checked this on training.gov.au today' }).click();
+  const today = new Date().toLocaleDateString('en-AU', {
+    day: 'numeric',
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'Australia/Sydney',
+  });
+  await expect(page.getByText(`Register check of ${THIRD} recorded.`)).toBeVisible(SAVED);
+  await expect(panel.getByTestId('register-last-check')).toContainText(
+    `Last checked ${today} by Test Editor: Current, “Certificate III in Register Testing”`,
+  );
 });

@@ -61,7 +61,7 @@ test('a course page shows its sections and calls to action', async ({ page }) =>
   await axe(page);
 });
 
-test('a course page shows its national code, register title, register link and check date', async ({ page }) => {
+test('finding 1: a course never looked up on the register says so and links only to the register', async ({ page }) => {
   await page.goto('/courses/CPC30220');
   const facts = page.getByTestId('course-facts');
   await expect(facts.getByRole('heading', { level: 2, name: 'Qualification facts' })).toBeVisible();
@@ -71,6 +71,19 @@ test('a course page shows its national code, register title, register link and c
     'href',
     'https://training.gov.au/Training/Details/CPC30220',
   );
+  await expect(facts.getByTestId('not-checked')).toContainText('Not yet checked on the National Register');
+  await expect(facts.getByTestId('checked-on')).toHaveCount(0);
+  await expect(facts).not.toContainText('Facts last checked');
+  // The provider page consulted is a staff note: the only outside source is the register.
+  const outside = await page
+    .locator('main a[href^="http"]')
+    .evaluateAll((links) => links.map((a) => (a as HTMLAnchorElement).href));
+  expect(outside.filter((href) => !href.startsWith('https://training.gov.au/'))).toEqual([]);
+});
+
+test('a course looked up on the register shows the date of that check', async ({ page }) => {
+  await page.goto('/courses/PSP40122');
+  const facts = page.getByTestId('course-facts');
   const checked = facts.getByTestId('checked-on');
   await expect(checked).toBeVisible();
   await expect(checked).toHaveText(
@@ -83,9 +96,51 @@ test('a course page shows its national code, register title, register link and c
   // The structured data names no provider: this service is not the training provider.
   const ld = [JSON.parse((await page.locator('script[type="application/ld+json"]').first().textContent())!)].flat();
   const courseLd = ld.find((item: { '@type'?: string }) => item['@type'] === 'Course');
-  expect(courseLd).toMatchObject({ '@type': 'Course', courseCode: 'CPC30220' });
+  expect(courseLd).toMatchObject({ '@type': 'Course', courseCode: 'PSP40122' });
   expect(courseLd).not.toHaveProperty('provider');
   await axe(page);
+});
+
+test('finding 3: the nursing and security licence pages state no completion time; other pages do', async ({ page }) => {
+  for (const code of ['HLT54121', 'CPP20218', 'CPP31318', 'CPP31418']) {
+    await page.goto(`/courses/${code}`);
+    await expect(page.getByTestId('rpl-flag')).toBeVisible();
+    await expect(page.getByTestId('course-timeframe')).toHaveCount(0);
+    await expect(page.locator('main')).not.toContainText('4-8 weeks');
+  }
+  await page.goto('/courses/CPC30220');
+  await expect(page.getByTestId('course-timeframe')).toContainText('4-8 weeks');
+});
+
+test('finding 2: the work-hour label shows on the six CHC pages the review names, without a timeframe', async ({
+  page,
+}) => {
+  const hours: Record<string, number> = {
+    CHC30125: 160,
+    CHC50125: 280,
+    CHC33021: 120,
+    CHC43015: 120,
+    CHC43121: 120,
+    CHC43315: 80,
+  };
+  for (const [code, value] of Object.entries(hours)) {
+    await page.goto(`/courses/${code}`);
+    const flag = page.getByTestId('work-flag');
+    await expect(flag).toContainText('Needs current work in the role');
+    await expect(flag).toContainText(`${value} hours`);
+    await expect(page.getByTestId('course-timeframe')).toHaveCount(0);
+  }
+  await page.goto('/category/community-services');
+  await expect(page.locator('.course-card', { hasText: 'CHC43315' }).getByTestId('work-label')).toHaveText(
+    'Needs current work in the role (80 hours)',
+  );
+});
+
+test('finding 6: a watched code shows visitors no watch marker or note', async ({ page }) => {
+  await page.goto('/courses/CHC43315');
+  await expect(page.getByTestId('course-facts')).toBeVisible();
+  await expect(page.locator('body')).not.toContainText('national review');
+  await expect(page.getByTestId('watch-marker')).toHaveCount(0);
 });
 
 test('a qualification that cannot be completed by RPL alone says so on its page and card', async ({ page }) => {

@@ -48,24 +48,28 @@ test.describe('facts staff own', () => {
 
     await page.goto('/admin/settings');
     const success = page.getByRole('group', { name: 'Success rate (About page)' });
-    await success.getByLabel('Show on the site').uncheck();
+    // Outcome rates ship switched off; staff switch one on with a source visitors can see.
+    await expect(success.getByLabel('Show on the site')).not.toBeChecked();
+    await success.getByLabel('Show on the site').check();
     await success.getByLabel('Source note').fill('Client records, checked November 2026');
+    await success.getByLabel('Source shown to visitors').fill('Based on 40 client files closed in 2026');
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
 
     await page.goto('/about');
     const stats = page.getByRole('region', { name: 'Our results' });
-    await expect(stats.getByText('Success Rate')).toBeHidden();
-    await expect(stats.getByText('Industry Sectors')).toBeVisible();
+    await expect(stats.getByText('Success Rate')).toBeVisible();
+    await expect(stats.getByText('Based on 40 client files closed in 2026')).toBeVisible();
+    await expect(stats.getByText('Industries', { exact: true })).toBeVisible();
     expect(await axeViolations(page)).toEqual([]);
 
     await page.goto('/admin/settings');
-    await page.getByRole('group', { name: 'Success rate (About page)' }).getByLabel('Show on the site').check();
+    await page.getByRole('group', { name: 'Success rate (About page)' }).getByLabel('Show on the site').uncheck();
     await page.getByRole('button', { name: 'Save Settings' }).click();
     await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
     await page.goto('/about');
-    await expect(page.getByRole('region', { name: 'Our results' }).getByText('Success Rate')).toBeVisible();
+    await expect(page.getByRole('region', { name: 'Our results' }).getByText('Success Rate')).toBeHidden();
   });
 
   test('the completion time goes from every page with its switch and never breaks across lines', async ({

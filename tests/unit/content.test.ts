@@ -51,8 +51,13 @@ describe('Terms & Conditions', () => {
 });
 
 describe('About and How RPL Works', () => {
-  it('keeps the four home page statistics', () => {
-    expect(about.stats.map((s) => s.value)).toEqual([5000, 50, 98, 4.9]);
+  it('finding 4: counts qualifications and industries from the catalogue; rates and ratings are claims', () => {
+    expect(about.stats.map((s) => s.counted ?? s.claim)).toEqual([
+      'courses',
+      'categories',
+      'successRate',
+      'satisfaction',
+    ]);
   });
   it('states that most clients finish within 4-8 weeks', () => {
     expect(about.completionNote).toMatch(/most clients finish within 4-8 weeks/i);

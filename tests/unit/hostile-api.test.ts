@@ -470,6 +470,16 @@ const ENDPOINTS: Endpoint[] = [
     covers: 'path code, body {version, edit} nested lists, token',
   },
   {
+    route: '/api/admin/catalogue/courses/:code/register-check',
+    methods: ['PUT'],
+    auth: true,
+    body: { version: 0, status: 'current', title: 'Certificate III in Carpentry', workHours: 120 },
+    params: { code: ['CPC30220', 'cpc30220'] },
+    writes: on2xx('catalogue'),
+    runs: 60,
+    covers: 'path code, body {version, status, title, workHours}, token',
+  },
+  {
     route: '/api/admin/catalogue/categories/:slug',
     methods: ['GET', 'PUT'],
     auth: true,

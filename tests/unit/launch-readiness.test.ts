@@ -5,7 +5,9 @@ import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { PartnerRtoSchema } from '../../src/schemas/site-settings';
 
 const now = new Date('2026-11-23T10:00:00Z');
-const ids = (settings: typeof defaultSiteSettings, courses: { code: string; checkedOn?: unknown }[] = []) =>
+type Facts = NonNullable<Parameters<typeof computeLaunchReadiness>[1]>['courses'];
+const checked = (checkedOn = '2026-11-01', title = 'A title') => ({ checkedOn, status: 'current', title });
+const ids = (settings: typeof defaultSiteSettings, courses: Facts = []) =>
   computeLaunchReadiness(settings, { now, courses })
     .items.filter((item) => !item.advice)
     .map((item) => item.id);
@@ -30,7 +32,10 @@ function launchable() {
       courses: [],
     }),
   ];
-  for (const claim of Object.values(settings.claims)) claim.source = 'Client records 2025';
+  for (const claim of Object.values(settings.claims)) {
+    claim.source = 'Client records 2025';
+    claim.publicSource = 'Based on 120 client files closed in 2025';
+  }
   return settings;
 }
 
@@ -46,10 +51,6 @@ describe('launch readiness', () => {
         'no-partner-rto',
         'no-abn',
         'no-legal-name',
-        'claim-no-source-qualifications',
-        'claim-no-source-sectors',
-        'claim-no-source-successRate',
-        'claim-no-source-satisfaction',
         'claim-no-source-completionTime',
         'claim-no-source-process',
       ]),
@@ -58,9 +59,92 @@ describe('launch readiness', () => {
     expect(items.find((item) => item.id === 'default-contactInfo.phone')?.href).toBe('/admin/settings#contact');
     expect(items.find((item) => item.id === 'no-partner-rto')?.href).toBe('/admin/settings#partner-rtos');
     expect(items.find((item) => item.id === 'no-abn')?.href).toBe('/admin/settings#business');
-    expect(items.find((item) => item.id === 'claim-no-source-successRate')?.href).toBe(
-      '/admin/settings#setting-claims-successRate-source',
+    expect(items.find((item) => item.id === 'claim-no-source-completionTime')?.href).toBe(
+      '/admin/settings#setting-claims-completionTime-source',
     );
+  });
+
+  it('finding 4: outcome rates and ratings ship switched off; a claim on without a source visitors can see is flagged', () => {
+    expect(defaultSiteSettings.claims.successRate.enabled).toBe(false);
+    expect(defaultSiteSettings.claims.satisfaction.enabled).toBe(false);
+    const shipped = ids(defaultSiteSettings);
+    expect(shipped).toContain('claim-no-public-source-completionTime');
+    expect(shipped).not.toContain('claim-no-public-source-successRate');
+    const settings = launchable();
+    settings.claims.satisfaction.enabled = true;
+    settings.claims.satisfaction.publicSource = '  ';
+    expect(ids(settings)).toEqual(['claim-no-public-source-satisfaction']);
+    settings.claims.satisfaction.publicSource = 'Based on 212 reviews on Google';
+    expect(ids(settings)).toEqual([]);
+  });
+
+  it('finding 1: counts every qualification not yet checked on the National Register as a blocker', () => {
+    const courses = [
+      { code: 'CPC30220', title: 'Certificate III in Carpentry' },
+      { code: 'BSB50420', title: 'Diploma', registerCheck: checked('2026-11-01', 'Diploma') },
+      { code: 'NEW00001', title: 'Added by staff' },
+    ];
+    const result = computeLaunchReadiness(launchable(), { now, courses });
+    expect(result.ready).toBe(false);
+    const item = result.items.find((i) => i.id === 'register-unchecked')!;
+    expect(item.advice).toBeUndefined();
+    expect(item.text).toMatch(/^2 qualifications are not yet checked on the National Register/);
+    expect(item.text).toContain('CPC30220');
+    expect(item.text).not.toContain('BSB50420');
+  });
+
+  it('finding 1: a register title other than the page title blocks launch', () => {
+    const courses = [
+      {
+        code: 'CPC30220',
+        title: 'Certificate III in Carpentry',
+        registerCheck: checked('2026-11-01', 'Cert III Carpentry'),
+      },
+    ];
+    expect(ids(launchable(), courses)).toEqual(['register-title-differs']);
+  });
+
+  it('finding 2: work hours from the review block launch until the register check confirms them', () => {
+    const work = { hours: 160, note: '160 hours of work; verify on the register.' };
+    const courses = [
+      { code: 'CHC30125', title: 'T', workRequirement: work, registerCheck: checked('2026-11-01', 'T') },
+    ];
+    const result = computeLaunchReadiness(launchable(), { now, courses });
+    expect(result.items.filter((i) => !i.advice).map((i) => i.id)).toEqual(['work-hours-unconfirmed']);
+    expect(result.items[0]!.text).toContain('CHC30125 (160 h)');
+    courses[0]!.registerCheck = { ...checked('2026-11-01', 'T'), workHours: 160 } as never;
+    expect(ids(launchable(), courses)).toEqual([]);
+  });
+
+  it('finding 6: watched codes are advice with the review note; an accredited course needs its end date', () => {
+    const courses = [
+      {
+        code: 'CHC43315',
+        title: 'Certificate IV in Mental Health',
+        registerCheck: checked('2026-11-01', 'Certificate IV in Mental Health'),
+        watch: 'Under a national review.',
+      },
+      {
+        code: '22603VIC',
+        title: 'Certificate IV in Cyber Security',
+        registerCheck: checked('2026-11-01', 'Certificate IV in Cyber Security'),
+      },
+    ];
+    const result = computeLaunchReadiness(launchable(), { now, courses });
+    expect(result.items.filter((i) => i.id !== 'no-fee')).toEqual([
+      expect.objectContaining({
+        id: 'accreditation-end-unknown-22603VIC',
+        text: expect.stringContaining('accreditation end date unknown'),
+      }),
+      expect.objectContaining({
+        id: 'watch-CHC43315',
+        advice: true,
+        text: expect.stringContaining('Under a national review.'),
+      }),
+    ]);
+    expect(result.items[0]!.advice).toBeUndefined();
+    (courses[1] as { accreditedUntil?: string }).accreditedUntil = '2028-06-30';
+    expect(ids(launchable(), courses)).toEqual([]);
   });
 
   it('is ready once real details, an RTO, an ABN and sources are in', () => {
@@ -69,17 +153,16 @@ describe('launch readiness', () => {
 
   it('does not list a claim that is switched off, even without a source', () => {
     const settings = launchable();
-    settings.claims.successRate = { value: '98', source: '', enabled: false };
+    settings.claims.successRate = { value: '98', source: '', publicSource: 'Based on 120 files', enabled: false };
     expect(ids(settings)).toEqual([]);
     settings.claims.successRate.enabled = true;
     expect(ids(settings)).toEqual(['claim-no-source-successRate']);
   });
 
-  it('lists qualifications last checked more than 6 months ago (and ignores a catalogue without check dates)', () => {
+  it('lists qualifications last checked on the register more than 6 months ago', () => {
     const courses = [
-      { code: 'OLD1', checkedOn: '2026-05-01' },
-      { code: 'NEW1', checkedOn: '2026-06-01' },
-      { code: 'NONE' },
+      { code: 'OLD1', title: 'A title', registerCheck: checked('2026-05-01') },
+      { code: 'NEW1', title: 'A title', registerCheck: checked('2026-06-01') },
     ];
     const result = computeLaunchReadiness(launchable(), { now, courses });
     expect(result.items.filter((item) => !item.advice)).toEqual([
@@ -96,7 +179,7 @@ describe('launch readiness', () => {
       { code: 'CPC30620', category: 'civil-construction' },
       { code: 'BSB50420', category: 'leadership-management' },
       { code: 'CHC33021', category: 'community-services' },
-    ];
+    ].map((course) => ({ ...course, title: 'A title', registerCheck: checked() }));
     const settings = launchable();
     const fee = (scope: 'course' | 'category', target: string) => ({
       scope,

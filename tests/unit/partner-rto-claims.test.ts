@@ -77,11 +77,17 @@ describe('ABN', () => {
 });
 
 describe('settings defaults', () => {
-  it('ship without a partner RTO or ABN, and with the spec claims switched on without sources', () => {
+  it('ship without a partner RTO or ABN, with the timeframe on and the outcome rate and rating off', () => {
     expect(defaultSiteSettings.partnerRtos).toEqual([]);
     expect(defaultSiteSettings.business.abn).toBe('');
-    expect(defaultSiteSettings.claims.completionTime).toEqual({ value: '4-8 weeks', source: '', enabled: true });
-    expect(defaultSiteSettings.claims.qualifications.value).toBe('5000');
+    expect(defaultSiteSettings.claims.completionTime).toEqual({
+      value: '4-8 weeks',
+      source: '',
+      publicSource: '',
+      enabled: true,
+    });
+    expect(defaultSiteSettings.claims.successRate.enabled).toBe(false);
+    expect(defaultSiteSettings.claims.satisfaction.enabled).toBe(false);
     expect(v.safeParse(SiteSettingsSchema, defaultSiteSettings).success).toBe(true);
   });
   it('refuses a claim figure that is not a number', () => {
@@ -191,10 +197,10 @@ describe('settings refresh of claims and RTOs', () => {
 
   it('leaves a count-up that is waiting below the fold at 0, only giving it its new target', () => {
     document.body.innerHTML = `
-      <div data-claim="qualifications"><span data-count-to="5000" data-decimals="0" data-claim-value="count">0</span></div>
+      <div data-claim="successRate"><span data-count-to="98" data-decimals="0" data-claim-value="count">0</span></div>
       <div data-claim="satisfaction"><span data-count-to="4.9" data-decimals="1" data-claim-value="count">0</span></div>`;
     const settings = structuredClone(defaultSiteSettings);
-    settings.claims.qualifications.value = '5000';
+    settings.claims.successRate.value = '98';
     settings.claims.satisfaction.value = '4.7';
     applySettings(document, settings as never);
     const [clients, satisfaction] = document.querySelectorAll<HTMLElement>('[data-claim-value="count"]');

@@ -79,6 +79,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/admin/catalogue/rebuild': { GET: 'catalogue' },
   '/api/admin/catalogue/courses': { POST: 'catalogue' },
   '/api/admin/catalogue/courses/:code': { GET: 'catalogue', PUT: 'catalogue' },
+  '/api/admin/catalogue/courses/:code/register-check': { PUT: 'catalogue' },
   '/api/admin/catalogue/categories/:slug': { GET: 'catalogue', PUT: 'catalogue' },
 };
 
@@ -128,6 +129,10 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
   'GET /api/admin/catalogue/courses/:code': { params: () => ({ code: 'CPC30220' }) },
   'PUT /api/admin/catalogue/courses/:code': {
     body: { version: 0, edit: courseEdit('CPC30220') },
+    params: () => ({ code: 'CPC30220' }),
+  },
+  'PUT /api/admin/catalogue/courses/:code/register-check': {
+    body: { version: 0, status: 'current', title: 'Certificate III in Carpentry' },
     params: () => ({ code: 'CPC30220' }),
   },
   'POST /api/admin/catalogue/courses': { body: newCourse('CPC39990', 'Certificate III in Role Tests') },

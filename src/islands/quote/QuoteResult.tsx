@@ -119,6 +119,9 @@ export function QuoteResult(props: Props) {
                   <p className="quote-match__meta">
                     {item.code} · {item.level} · {item.categoryName}
                   </p>
+                  {item.workHours ? (
+                    <p className="quote-match__tag">Needs current work in the role ({item.workHours} hours)</p>
+                  ) : null}
                   {item.fee && (
                     <p className="quote-match__fee">
                       <Wallet size={18} aria-hidden="true" /> <span>{item.fee}</span>
