@@ -118,7 +118,7 @@ describe('booking a call-back', () => {
   it('keeps a day and window the hours offer on the inquiry', async () => {
     const record = await quote();
     const [day] = callbackDays('Mon - Sat: 8:00 am - 7:00 pm').filter((d) => d.windows.length > 1);
-    const response = await book(tokenOf(await issueApplicantLink(record.id)), {
+    const response = await book(tokenOf((await issueApplicantLink(record.id))!), {
       day: day!.date,
       window: day!.windows[1],
     });
@@ -138,7 +138,7 @@ describe('booking a call-back', () => {
     const next = offered.at(-1)!.date;
     const sunday = ['2026-11-29', '2026-12-06', '2026-12-13'].find((d) => !offered.some((o) => o.date === d))!;
     const day = body.day === 'next' ? next : body.day === 'sunday' ? sunday : body.day;
-    const response = await book(tokenOf(await issueApplicantLink(record.id)), { ...body, day });
+    const response = await book(tokenOf((await issueApplicantLink(record.id))!), { ...body, day });
     expect(response.status).toBe(400);
     expect((await response.json()).message).toBeTruthy();
     expect((await getInquiry(record.id))?.callback).toBeUndefined();
