@@ -20,7 +20,10 @@ export default defineConfig({
     interactionDirective(),
     sitemap({
       filter: (page) =>
-        !page.includes('/admin') && !page.includes('/course-not-found') && !page.includes('/category-not-found'),
+        !page.includes('/admin') &&
+        !page.includes('/course-not-found') &&
+        !page.includes('/category-not-found') &&
+        !page.includes('/marketing-withdrawal'),
       // Blog posts change without a deploy: /sitemap-blog.xml is rendered on request (src/pages/sitemap-blog.xml.ts).
       customSitemaps: [new URL('/sitemap-blog.xml', site).href],
     }),

@@ -8,6 +8,7 @@ import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '.
 import { api, ApiError, API_TIMEOUT_MS } from './api';
 import { readSession } from './session';
 import { QuoteFields } from './inbox/QuoteFields';
+import { MarketingConsent, marketingState } from './inbox/MarketingConsent';
 import { Loading } from './Loading';
 
 const PAGE = 25;
@@ -212,7 +213,7 @@ export default function InquiriesPage() {
                   {item.message && <p className="inbox-item__message">{item.message}</p>}
                   <p className="inbox-item__contact inbox-item__consents">
                     {item.consents
-                      ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · Marketing e-mails: ${item.consents.marketing ? 'Yes' : 'No'}`
+                      ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · ${marketingState(item)}`
                       : 'Consents: not asked (received before the forms asked)'}
                   </p>
                   <div className="inbox-item__foot">
@@ -337,6 +338,7 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
           <QuoteFields quote={item.quote} />
         </DetailSection>
       )}
+      <MarketingConsent item={item} titleId={`${fieldId}-marketing`} />
       <DetailSection id={`${fieldId}-assign`} title="Assignment">
         <p className="inbox-detail__meta">
           {assignment

@@ -2,7 +2,7 @@ import { getStore, type Store } from '@netlify/blobs';
 
 /**
  * The site's runtime data stores (Netlify Blobs). One name per kind of record; each store has its own
- * typed accessor module in src/server/ (users, settings, inquiries, outbox, blogs, uploads, counters, catalogue).
+ * typed accessor module in src/server/ (users, settings, inquiries, outbox, blogs, uploads, counters, catalogue, marketing).
  */
 export type StoreName =
   | 'users'
@@ -14,7 +14,8 @@ export type StoreName =
   | 'uploads'
   | 'counters'
   | 'throttle'
-  | 'catalogue';
+  | 'catalogue'
+  | 'marketing';
 
 /**
  * A site-wide store with strong consistency, so a read right after a write sees it (the admin saves

@@ -13,6 +13,7 @@ import {
   type MailKind,
 } from './inquiries';
 import { resultOfQuote } from './quote-result';
+import { withdrawalFooter } from './marketing-consent';
 import { quoteRows } from '../lib/quote-rows';
 
 /**
@@ -240,14 +241,16 @@ export function composeMail(record: InquiryRecord, kind: MailKind): OutgoingMail
           'RPL Pathways',
         ];
   const checklist = record.kind === 'quote' ? quoteChecklist(record) : { text: '', html: '' };
+  // Every e-mail to a visitor ends with the signed link that withdraws marketing consent.
+  const withdraw = withdrawalFooter(siteUrl, record.id);
   return {
     kind,
     from,
     to: visitor,
     replyTo: staffTo,
     subject,
-    text: textDocument(paragraphs) + checklist.text,
-    html: htmlDocument(subject, paragraphs, [], checklist.html),
+    text: textDocument(paragraphs) + checklist.text + withdraw.text,
+    html: htmlDocument(subject, paragraphs, [], checklist.html + withdraw.html),
   };
 }
 

@@ -156,8 +156,14 @@ test('the settings form works at 360px and by keyboard, with validation messages
   // What it delivers is picked from the catalogue: a category ticked, a qualification found and ticked.
   await named.getByRole('group', { name: 'Categories it delivers' }).getByLabel('Business & Administration').check();
   await named.getByLabel('Find a qualification').fill('CPC30220');
-  await named.getByRole('list', { name: 'Qualifications to add' }).getByRole('checkbox').first().check();
-  await expect(named.getByRole('list', { name: 'Chosen qualifications' })).toContainText('CPC30220');
+  // Ticked, it moves from the list found to the chosen qualifications.
+  await named
+    .getByRole('list', { name: 'Qualifications to add' })
+    .getByRole('checkbox', { name: /^CPC30220 / })
+    .click();
+  await expect(
+    named.getByRole('list', { name: 'Chosen qualifications' }).getByRole('checkbox', { name: /^CPC30220 / }),
+  ).toBeChecked();
   await page.getByRole('group', { name: 'Business details' }).getByLabel('ABN').fill('51 824 753 557');
   // Keyboard: the claim switch toggles with Space.
   const claimSwitch = page.getByRole('group', { name: 'Sectors', exact: false }).getByLabel('Show on the site');

@@ -57,6 +57,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/course-details/:code': { GET: 'public' },
   '/api/email/contact': { POST: 'public' },
   '/api/email/quote': { POST: 'public' },
+  '/api/public/marketing-withdrawal': { POST: 'public' },
   '/categories/:slug': { GET: 'public' },
   '/category/:slug': { GET: 'public' },
   '/courses/category/:slug': { GET: 'public' },
