@@ -1,8 +1,9 @@
-import { test, expect } from '@playwright/test';
+import { test, expect, type APIRequestContext } from '@playwright/test';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ONCE } from './helpers/viewports';
 import { axeViolations } from './helpers/still';
+import { createStaff, signInWithForm } from './helpers/accounts';
 
 /**
  * Withdrawing marketing consent from the link in the acknowledgement e-mail. The local server keeps mail in
@@ -30,26 +31,32 @@ async function ackText(id: string): Promise<string> {
   return '';
 }
 
+/** Sends the contact form through the API as a visitor would, marketing ticked; answers the inquiry id. */
+async function sendContact(request: APIRequestContext, email: string): Promise<string> {
+  const sent = await request.post('/api/email/contact', {
+    data: {
+      firstName: 'Wendy',
+      lastName: 'Withdraw',
+      email,
+      phone: '0412 345 678',
+      message: 'Please call me.',
+      consentPartnerRto: false,
+      consentMarketing: true,
+      website: '',
+      elapsedMs: 5000,
+    },
+  });
+  expect(sent.status()).toBe(200);
+  return ((await sent.json()) as { id: string }).id;
+}
+
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
 test(
   'finding 8: the link in the e-mail opens a page that changes nothing until the visitor confirms',
   ONCE,
   async ({ page, request }) => {
-    const email = `withdraw-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-    const sent = await request.post('/api/email/contact', {
-      data: {
-        firstName: 'Wendy',
-        lastName: 'Withdraw',
-        email,
-        phone: '0412 345 678',
-        message: 'Please call me.',
-        consentPartnerRto: false,
-        consentMarketing: true,
-        website: '',
-        elapsedMs: 5000,
-      },
-    });
-    expect(sent.status()).toBe(200);
-    const { id } = (await sent.json()) as { id: string };
+    const id = await sendContact(request, uniqueEmail('withdraw'));
     await expect.poll(() => ackText(id)).toContain('/marketing-withdrawal?');
     const link = new URL(/https?:\/\/\S+\/marketing-withdrawal\?\S+/.exec(await ackText(id))![0]);
     const before = (await storeFiles('marketing', 'withdrawn')).length;
@@ -73,5 +80,33 @@ test(
     await page.getByRole('button', { name: 'Stop marketing e-mails' }).click();
     await expect(page.getByRole('status')).toContainText('This link is not valid');
     expect((await storeFiles('marketing', 'withdrawn')).length).toBe(before + 1);
+  },
+);
+
+test(
+  'finding 8: staff record a withdrawal in the inbox and every inquiry from the address shows it',
+  ONCE,
+  async ({ page, request }) => {
+    const email = uniqueEmail('staff-withdraw');
+    await sendContact(request, email);
+    await sendContact(request, email);
+    await signInWithForm(page, await createStaff('withdraw'), '/admin/inquiries');
+    await page.getByLabel('Search inquiries').fill(email);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const items = page.locator('.inbox-item');
+    await expect(items).toHaveCount(2);
+    await expect(items.first()).toContainText('Marketing: Yes');
+
+    await items
+      .first()
+      .getByRole('button', { name: /Details, notes and assignment/ })
+      .click();
+    await items.first().getByRole('button', { name: 'Record marketing withdrawal' }).click();
+    await expect(items.first().getByTestId('marketing-state')).toContainText(
+      /Marketing: withdrawn \(\d{1,2} \w{3} \d{4}\), recorded by/,
+    );
+    for (const item of await items.all())
+      await expect(item).toContainText(/Marketing: withdrawn \(\d{1,2} \w{3} \d{4}\)/);
+    expect(await axeViolations(page)).toEqual([]);
   },
 );
