@@ -24,7 +24,9 @@ export default defineConfig({
         !page.includes('/course-not-found') &&
         !page.includes('/category-not-found') &&
         // The private applicant page: opened from an e-mailed link only.
-        !page.includes('/apply'),
+        !page.includes('/apply') &&
+        // The consent withdrawal page: opened from a signed e-mail link only.
+        !page.includes('/marketing-withdrawal'),
       // Blog posts change without a deploy: /sitemap-blog.xml is rendered on request (src/pages/sitemap-blog.xml.ts).
       customSitemaps: [new URL('/sitemap-blog.xml', site).href],
     }),

@@ -80,6 +80,11 @@ const legal = defineCollection({
     title: text,
     effectiveDate: text.optional(),
     lastUpdated: text,
+    /** SHA-256 (16 hex) of the text without the date: a unit test fails when the text changes but this does not. */
+    contentHash: z
+      .string()
+      .regex(/^[0-9a-f]{16}$/)
+      .optional(),
     intro: paragraphs.optional(),
     sections: z.array(legalSection).min(1),
   }),

@@ -4,9 +4,11 @@ import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { InboxChangeSchema, InboxQuerySchema, NoteInputSchema, type InboxPage } from '../../src/schemas/inbox';
 import type { InquiryRecord, StaffRef } from '../../src/schemas/inquiry-record';
+import { recordWithdrawal, withMarketingState } from '../../src/server/marketing-consent';
 import {
   addNote,
   assignInquiry,
+  readInquiryStrict,
   inquiriesCsvStream,
   isInquiryId,
   listInquiries,
@@ -25,7 +27,8 @@ const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a
  * Staff inbox of contact, consultation and quote submissions (admins only).
  * GET   /api/admin/inquiries?status=all|new|handled&q&offset&limit -> {items, total, counts, unreadable, staff}
  * GET   /api/admin/inquiries/export.csv                             -> every inquiry as CSV, streamed
- * PATCH /api/admin/inquiries/{id} {status?, assignee?}              -> the updated inquiry
+ * PATCH /api/admin/inquiries/{id} {status?, assignee?, marketing?}  -> the updated inquiry (marketing: 'withdrawn'
+ *                                                                     adds the address to the suppression list)
  * POST  /api/admin/inquiries/{id}/notes {text}                      -> the updated inquiry (201)
  * Opening the list records the staff member's visit (the dashboard counts what arrived since).
  */
@@ -62,7 +65,7 @@ export default async (request: Request, context: Context) => {
     if (!isInquiryId(id)) return notFound(NOT_FOUND);
     const body = await parseJsonBody(InboxChangeSchema, request, 1024);
     if (!body.ok) return body.response;
-    const { status, assignee } = body.data;
+    const { status, assignee, marketing } = body.data;
     let to: StaffRef | null = null;
     if (assignee) {
       const user = await getUser(assignee);
@@ -81,6 +84,10 @@ export default async (request: Request, context: Context) => {
       let record: InquiryRecord | null = null;
       if (assignee !== undefined) record = await assignInquiry(id, to, me);
       if (status !== undefined && (assignee === undefined || record)) record = await setInquiryStatus(id, status);
+      if (marketing === 'withdrawn' && (record || (assignee === undefined && status === undefined))) {
+        record ??= await readInquiryStrict(id);
+        if (record) await recordWithdrawal(record.contact.email, { via: 'staff', by: me });
+      }
       return record;
     });
   }
@@ -101,7 +108,8 @@ export default async (request: Request, context: Context) => {
 async function changed(change: () => Promise<InquiryRecord | null>, status = 200): Promise<Response> {
   try {
     const record = await change();
-    return record ? json(record, { status }) : notFound(NOT_FOUND);
+    // As the inbox shows it: with the marketing withdrawal of its address, if any.
+    return record ? json((await withMarketingState([record]))[0], { status }) : notFound(NOT_FOUND);
   } catch (cause) {
     if (cause instanceof UnreadableInquiryError) {
       console.error(cause.message);

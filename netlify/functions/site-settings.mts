@@ -43,7 +43,7 @@ export default async (request: Request) => {
   const current = await readSettings();
   const partnerRtos = body.data.partnerRtos ?? current.partnerRtos;
   const prices = body.data.prices ?? current.prices;
-  const unknown = await unknownFeeTargets(prices, partnerRtos);
+  const unknown = await unknownCatalogueTargets(body.data.partnerRtos ? partnerRtos : [], prices, partnerRtos);
   if (unknown.length) return error(400, unknown[0]!.message, unknown);
   const { settings, rebuild } = await saveSettings(
     {
@@ -65,16 +65,36 @@ export default async (request: Request) => {
 };
 
 /**
- * Fees may only name a published qualification or a category of the catalogue as it is now (with staff
- * edits), and only a partner RTO saved with them; one fee per qualification and per category.
+ * Partner RTOs (when the body sends them) may only list qualifications and categories of the catalogue as it
+ * is now (with staff edits). Fees may only name a published qualification or a category, and only a partner
+ * RTO saved with them; one fee per qualification and per category.
  */
-async function unknownFeeTargets(prices: readonly Price[], rtos: readonly PartnerRto[]): Promise<FieldError[]> {
-  if (!prices.length) return [];
+async function unknownCatalogueTargets(
+  sentRtos: readonly PartnerRto[],
+  prices: readonly Price[],
+  rtos: readonly PartnerRto[],
+): Promise<FieldError[]> {
+  const listsSomething = sentRtos.some((rto) => rto.courses.length || rto.categories.length);
+  if (!prices.length && !listsSomething) return [];
   const { courses, findCategory } = (await loadCatalogue()).catalogue.api;
   const codes = new Set(courses.map((course) => course.code));
+  const problems: FieldError[] = [];
+  for (const [index, rto] of sentRtos.entries()) {
+    for (const [n, code] of rto.courses.entries())
+      if (!codes.has(code))
+        problems.push({
+          field: `partnerRtos.${index}.courses.${n}`,
+          message: `No published qualification has the code ${code}`,
+        });
+    for (const [n, slug] of rto.categories.entries())
+      if (!findCategory(slug))
+        problems.push({
+          field: `partnerRtos.${index}.categories.${n}`,
+          message: `No category has the address ${slug}`,
+        });
+  }
   const rtoCodes = new Set(rtos.map((rto) => rto.code));
   const seen = new Set<string>();
-  const problems: FieldError[] = [];
   for (const [index, price] of prices.entries()) {
     const at = (field: string) => `prices.${index}.${field}`;
     if (price.scope === 'course' ? !codes.has(price.target) : !findCategory(price.target))

@@ -9,6 +9,7 @@ import { api, API_TIMEOUT_MS, failureText } from './api';
 import { readSession } from './session';
 import { QuoteFields } from './inbox/QuoteFields';
 import { EvidencePanel } from './inbox/EvidencePanel';
+import { MarketingConsent, marketingState } from './inbox/MarketingConsent';
 import { Loading } from './Loading';
 
 const PAGE = 25;
@@ -225,7 +226,7 @@ export default function InquiriesPage() {
                   {item.message && <p className="inbox-item__message">{item.message}</p>}
                   <p className="inbox-item__contact inbox-item__consents">
                     {item.consents
-                      ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · Marketing e-mails: ${item.consents.marketing ? 'Yes' : 'No'}`
+                      ? `Share with partner RTO: ${item.consents.partnerRto ? 'Yes' : 'No'} · ${marketingState(item)}`
                       : 'Consents: not asked (received before the forms asked)'}
                   </p>
                   <div className="inbox-item__foot">
@@ -358,6 +359,7 @@ function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; s
       {item.erasedAt && (
         <p className="inbox-detail__meta">Personal details erased on request on {when(item.erasedAt)}.</p>
       )}
+      <MarketingConsent item={item} titleId={`${fieldId}-marketing`} />
       <DetailSection id={`${fieldId}-assign`} title="Assignment">
         <p className="inbox-detail__meta">
           {assignment

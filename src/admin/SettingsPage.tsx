@@ -16,6 +16,7 @@ import { api, ApiError } from './api';
 import { Loading } from './Loading';
 import { fieldId, TextField } from './settings/fields';
 import { emptyPrice, PricesSection, type CatalogueChoices } from './settings/PricesSection';
+import { RtoDelivers } from './settings/RtoDelivers';
 
 type Field = {
   group: 'contactInfo' | 'socialMedia' | 'business';
@@ -96,9 +97,8 @@ const claimLabels: Record<ClaimKey, { label: string; value: string; hint: string
 interface RtoDraft {
   legalName: string;
   code: string;
-  registerUrl: string;
-  categories: string;
-  courses: string;
+  categories: string[];
+  courses: string[];
 }
 type FormState = Omit<SiteSettings, 'partnerRtos'> & { partnerRtos: RtoDraft[] };
 
@@ -109,22 +109,18 @@ interface SaveAnswer {
   settings: SiteSettings;
 }
 
-const list = (value: string) =>
-  value
-    .split(/[\s,]+/)
-    .map((item) => item.trim())
-    .filter(Boolean);
-
 function toForm(settings: SiteSettings): FormState {
   const withDefaults = { ...defaultSiteSettings, ...settings };
   return {
     contactInfo: { ...withDefaults.contactInfo },
     socialMedia: { ...withDefaults.socialMedia },
     business: { ...withDefaults.business },
-    partnerRtos: withDefaults.partnerRtos.map((rto) => ({
-      ...rto,
-      categories: rto.categories.join(', '),
-      courses: rto.courses.join(', '),
+    // The register link is derived from the code, so it is neither shown as a field nor sent back.
+    partnerRtos: withDefaults.partnerRtos.map(({ legalName, code, categories, courses }) => ({
+      legalName,
+      code,
+      categories: [...categories],
+      courses: [...courses],
     })),
     claims: Object.fromEntries(
       CLAIM_KEYS.map((key) => [key, { ...withDefaults.claims[key] }]),
@@ -133,19 +129,8 @@ function toForm(settings: SiteSettings): FormState {
   };
 }
 
-function fromForm(form: FormState) {
-  return {
-    ...form,
-    partnerRtos: form.partnerRtos.map((rto) => ({
-      ...rto,
-      categories: list(rto.categories),
-      courses: list(rto.courses),
-    })),
-  };
-}
-
 const same = (a: FormState, b: FormState) => JSON.stringify(a) === JSON.stringify(b);
-const emptyRto = (): RtoDraft => ({ legalName: '', code: '', registerUrl: '', categories: '', courses: '' });
+const emptyRto = (): RtoDraft => ({ legalName: '', code: '', categories: [], courses: [] });
 
 export default function SettingsPage() {
   const queryClient = useQueryClient();
@@ -238,7 +223,10 @@ export default function SettingsPage() {
       mutate(next);
       return next;
     });
-    setErrors(({ [path]: _removed, ...rest }) => rest);
+    // A list's change also clears the errors of its items (partnerRtos.0.courses.2).
+    setErrors((current) =>
+      Object.fromEntries(Object.entries(current).filter(([key]) => key !== path && !key.startsWith(`${path}.`))),
+    );
   }
 
   const update = (field: Field, value: string) =>
@@ -249,7 +237,7 @@ export default function SettingsPage() {
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
     setBanner(null);
-    const checked = v.safeParse(SiteSettingsSchema, fromForm(form!));
+    const checked = v.safeParse(SiteSettingsSchema, form!);
     if (!checked.success) {
       const fieldErrors = issuesToFieldErrors(checked.issues);
       setErrors(fieldErrors);
@@ -306,9 +294,9 @@ export default function SettingsPage() {
         <fieldset className="admin-card" disabled={busy} id="partner-rtos">
           <legend>Partner RTOs</legend>
           <p className="admin-hint">
-            The registered training organisations that assess and issue the qualifications. Course pages, the footer,
-            the quote confirmation and the terms name them; until one is entered they say the written quote names the
-            RTO.
+            The registered training organisations that assess and issue the qualifications. Each is named only for what
+            it delivers: tick its categories and find its qualifications in the catalogue. A qualification no RTO
+            delivers says so on its page and offers the free quote; the dashboard lists them.
           </p>
           {form.partnerRtos.map((rto, index) => (
             <RtoFields
@@ -316,10 +304,11 @@ export default function SettingsPage() {
               key={index}
               index={index}
               rto={rto}
+              choices={choices}
               errors={errors}
               onChange={(name, value) =>
                 change(`partnerRtos.${index}.${name}`, (next) => {
-                  next.partnerRtos[index]![name] = value;
+                  next.partnerRtos[index] = { ...next.partnerRtos[index]!, [name]: value };
                 })
               }
               onRemove={() =>
@@ -433,54 +422,65 @@ function Input({
 function RtoFields({
   index,
   rto,
+  choices,
   errors,
   onChange,
   onRemove,
 }: {
   index: number;
   rto: RtoDraft;
+  choices: CatalogueChoices | undefined;
   errors: Record<string, string>;
-  onChange: (name: keyof RtoDraft, value: string) => void;
+  onChange: <K extends keyof RtoDraft>(name: K, value: RtoDraft[K]) => void;
   onRemove: () => void;
 }) {
   const path = (name: string) => `partnerRtos.${index}.${name}`;
   const title = rto.legalName.trim() || `Partner RTO ${index + 1}`;
-  /** Path, value, change and error of one field (a list's error is its first item's when it has none itself). */
-  const bound = (name: keyof RtoDraft) => ({
-    path: path(name),
-    value: rto[name],
-    error: errors[path(name)] ?? firstItemError(errors, path(name)),
-    onChange: (value: string) => onChange(name, value),
-  });
+  const code = rto.code.trim();
   return (
-    <fieldset className="settings-subcard">
+    <fieldset className="settings-subcard" data-testid="rto-row">
       <legend>{title}</legend>
-      <TextField label="Legal name" {...bound('legalName')} />
+      <TextField
+        label="Legal name"
+        path={path('legalName')}
+        value={rto.legalName}
+        error={errors[path('legalName')]}
+        onChange={(value) => onChange('legalName', value)}
+      />
       <TextField
         label="RTO code"
         inputMode="numeric"
-        hint="4 to 6 digits, exactly as on training.gov.au."
-        {...bound('code')}
-      />
-      <TextField
-        label="Register link"
-        type="url"
-        placeholder={
-          /^\d{4,6}$/.test(rto.code) ? registerUrlFor(rto.code) : 'https://training.gov.au/Organisation/Details/…'
+        hint={
+          /^\d{4,6}$/.test(code) ? (
+            <>
+              4 to 6 digits, exactly as on training.gov.au. Pages link to{' '}
+              <a href={registerUrlFor(code)} target="_blank" rel="noopener noreferrer">
+                {registerUrlFor(code)}
+              </a>
+              .
+            </>
+          ) : (
+            '4 to 6 digits, exactly as on training.gov.au. Pages link to its register entry.'
+          )
         }
-        hint="Leave empty to link to the RTO's page on training.gov.au."
-        {...bound('registerUrl')}
+        path={path('code')}
+        value={rto.code}
+        error={errors[path('code')]}
+        onChange={(value) => onChange('code', value)}
       />
-      <TextField
-        label="Categories it delivers"
-        hint="Category slugs separated by commas, for example business-administration. Leave this and the courses empty if it delivers every qualification."
-        {...bound('categories')}
+      <RtoDelivers
+        index={index}
+        categories={rto.categories}
+        courses={rto.courses}
+        choices={choices}
+        errors={errors}
+        onChange={(name, value) => onChange(name, value)}
       />
-      <TextField
-        label="Courses it delivers"
-        hint="Course codes separated by commas, for example CPC30220. A course listed here goes to this RTO even if another lists its category."
-        {...bound('courses')}
-      />
+      {rto.categories.length === 0 && rto.courses.length === 0 && (
+        <p className="admin-hint" role="note">
+          This RTO delivers nothing yet, so no page names it.
+        </p>
+      )}
       <div>
         <button type="button" className="admin-btn admin-btn--ghost" onClick={onRemove}>
           Remove {title}
@@ -489,9 +489,6 @@ function RtoFields({
     </fieldset>
   );
 }
-
-const firstItemError = (errors: Record<string, string>, prefix: string) =>
-  Object.entries(errors).find(([key]) => key.startsWith(`${prefix}.`))?.[1];
 
 function ClaimFields({
   claimKey,

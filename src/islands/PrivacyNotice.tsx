@@ -1,25 +1,18 @@
 import type { ChangeEvent } from 'react';
 import type { ConsentField } from '../schemas/inquiry';
+import { CONSENT_LABELS, noticeText, type NoticePurpose } from '../lib/collection-notice';
 
 /**
  * Privacy at the point of collection, shared by the contact form, the home consultation form and the
- * free quote: a short collection notice (who collects, why, who receives the details, a link to the
- * policy) and two separate, optional consents that start unticked.
+ * free quote: a short collection notice (who collects, why, who stores and mails the details and where,
+ * what happens without them, a link to the policy) and two separate, optional consents that start
+ * unticked. The texts live in src/lib/collection-notice.ts, which the server hashes into each inquiry.
  */
-
-export type NoticePurpose = 'inquiry' | 'quote';
-
-const PURPOSE: Record<NoticePurpose, string> = {
-  inquiry: 'to answer your inquiry',
-  quote: 'to prepare your quote',
-};
 
 export function CollectionNotice({ purpose, id }: { purpose: NoticePurpose; id?: string }) {
   return (
     <p className="privacy-notice" id={id}>
-      {`RPL Pathways collects these details ${PURPOSE[purpose]}. They reach us through our e-mail provider, and we share them with the partner RTO that would assess you only if you agree ${purpose === 'quote' ? 'on the last step' : 'below'}. `}
-      {purpose === 'quote' &&
-        'Evidence you send later on your private applicant page is deleted 90 days after we close your application, or at once if you ask us to erase it. '}
+      {`${noticeText(purpose)} `}
       Read our{' '}
       <a href="/privacy-policy" target="_blank" rel="noopener">
         Privacy Policy<span className="visually-hidden"> (opens in a new tab)</span>
@@ -28,11 +21,6 @@ export function CollectionNotice({ purpose, id }: { purpose: NoticePurpose; id?:
     </p>
   );
 }
-
-export const CONSENT_LABELS: Record<ConsentField, string> = {
-  consentPartnerRto: 'Share my details with the partner RTO that would assess me, so it can check my eligibility.',
-  consentMarketing: 'Send me occasional news and offers from RPL Pathways. I can unsubscribe at any time.',
-};
 
 interface ConsentProps {
   idPrefix: string;

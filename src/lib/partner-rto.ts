@@ -1,13 +1,26 @@
 import type { PartnerRto, Price } from '../schemas/site-settings.ts';
 import { feeFor, feeSentence } from './prices.ts';
 
-/** Shown wherever the delivering RTO is not known yet (no partner RTO entered, or none for this course). */
-export const RTO_IN_QUOTE =
+import { registerUrlFor } from '../schemas/site-settings.ts';
+
+/** A course page whose qualification no partner RTO lists (none entered, or none that delivers it). */
+export const RTO_IN_QUOTE = 'No partner RTO is listed for this qualification yet; ask us in a free quote.';
+
+/** The footer and terms before any partner RTO is entered, and a quote naming a qualification no RTO lists. */
+export const RTO_NAMED_IN_QUOTE =
   'The partner RTO that assesses and issues your qualification is named in your written quote.';
+
+/** RTO_IN_QUOTE with its last words linking to the free quote for that qualification. */
+const noRtoParts = (code: string): Part[] => [
+  'No partner RTO is listed for this qualification yet; ',
+  { text: 'ask us in a free quote', href: `/free-quote?course=${encodeURIComponent(code)}` },
+  '.',
+];
 
 /**
  * The partner RTO that delivers a course: one that lists the course code, else one that lists its
- * category, else one that lists neither (it delivers every qualification). Undefined when none does.
+ * category. Undefined when none does: an RTO that lists nothing delivers nothing (it may only be named
+ * for what it may issue).
  */
 export function deliveringRto(
   rtos: readonly PartnerRto[] | undefined,
@@ -15,11 +28,7 @@ export function deliveringRto(
   category: string,
 ): PartnerRto | undefined {
   if (!rtos?.length) return undefined;
-  return (
-    rtos.find((rto) => rto.courses.includes(code)) ??
-    rtos.find((rto) => rto.categories.includes(category)) ??
-    rtos.find((rto) => rto.courses.length === 0 && rto.categories.length === 0)
-  );
+  return rtos.find((rto) => rto.courses.includes(code)) ?? rtos.find((rto) => rto.categories.includes(category));
 }
 
 /** "Example Training Pty Ltd (RTO 12345)". */
@@ -36,14 +45,15 @@ export interface PartsInput {
   prices?: readonly Price[];
 }
 
-const rtoLink = (rto: PartnerRto): Part => ({
+/** Always the register page of the RTO's current code (a link saved for an earlier code is never used). */
+const rtoLink = (rto: Pick<PartnerRto, 'legalName' | 'code'>): Part => ({
   text: rtoLabel(rto),
-  href: rto.registerUrl || `https://training.gov.au/Organisation/Details/${rto.code}`,
+  href: registerUrlFor(rto.code),
 });
 
 /**
  * The sentence naming the partner RTO(s) or the business behind the site:
- * - `course`: the RTO delivering one course (needs code and category);
+ * - `course`: the RTO delivering one course (needs code and category), or that none is listed, with a link to the quote;
  * - `rtos`: every partner RTO (footer, terms);
  * - `business`: the legal entity and its ABN (privacy policy, terms); empty when not entered;
  * - `price`: the indicative fee of one course (needs code and category), or how the fee is decided.
@@ -57,11 +67,12 @@ export function partsFor(kind: PartsKind, settings: PartsInput, course?: { code:
     return [`This website and service are operated by ${legalName}${abn ? ` (ABN ${formatted})` : ''}.`];
   }
   if (kind === 'course') {
-    const rto = course ? deliveringRto(settings.partnerRtos, course.code, course.category) : undefined;
-    return rto ? ['Assessed and issued by our partner RTO ', rtoLink(rto), '.'] : [RTO_IN_QUOTE];
+    if (!course) return [];
+    const rto = deliveringRto(settings.partnerRtos, course.code, course.category);
+    return rto ? ['Assessed and issued by our partner RTO ', rtoLink(rto), '.'] : noRtoParts(course.code);
   }
   const rtos = settings.partnerRtos ?? [];
-  if (!rtos.length) return [RTO_IN_QUOTE];
+  if (!rtos.length) return [RTO_NAMED_IN_QUOTE];
   const parts: Part[] = [rtos.length === 1 ? 'Our partner RTO: ' : 'Our partner RTOs: '];
   for (const [index, rto] of rtos.entries()) parts.push(...(index ? ['; '] : []), rtoLink(rto));
   parts.push('. Your written quote names the one that assesses and issues your qualification.');
@@ -78,7 +89,9 @@ export function providerJsonLd(
   category: string,
 ): { provider?: Record<string, string> } {
   const rto = deliveringRto(rtos, code, category);
-  return rto ? { provider: { '@type': 'EducationalOrganization', name: rto.legalName, url: rto.registerUrl } } : {};
+  return rto
+    ? { provider: { '@type': 'EducationalOrganization', name: rto.legalName, url: registerUrlFor(rto.code) } }
+    : {};
 }
 
 /** The quote confirmation: the RTO(s) delivering the chosen courses, or the written-quote sentence when any is unknown. */
@@ -87,7 +100,7 @@ export function quoteRtoParts(
   chosen: readonly { code: string; category: string }[],
 ): Part[] {
   const found = chosen.map((course) => deliveringRto(rtos, course.code, course.category));
-  if (!found.length || found.some((rto) => !rto)) return [RTO_IN_QUOTE];
+  if (!found.length || found.some((rto) => !rto)) return [RTO_NAMED_IN_QUOTE];
   const unique = [...new Map(found.map((rto) => [rto!.code, rto!])).values()];
   const parts: Part[] = [
     unique.length === 1

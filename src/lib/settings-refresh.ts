@@ -129,11 +129,11 @@ function partNode(part: Part): Node {
   if (typeof part === 'string') return document.createTextNode(part);
   const link = document.createElement('a');
   link.textContent = part.text;
-  // Only https register links are shown as links.
+  // Only https register links and this site's own pages (the free quote) are shown as links.
   if (/^https:\/\//i.test(part.href)) {
     link.href = part.href;
     link.rel = 'external';
-  }
+  } else if (/^\/(?!\/)/.test(part.href)) link.href = part.href;
   return link;
 }
 

@@ -25,13 +25,20 @@ export const InboxQuerySchema = v.object({
   ),
 });
 
-/** PATCH: the status, the assignee (a username, or null to take the assignment away), or both. */
+/**
+ * PATCH: the status, the assignee (a username, or null to take the assignment away), and/or
+ * `marketing: 'withdrawn'` (the person withdrew their marketing consent, e.g. on the phone).
+ */
 export const InboxChangeSchema = v.pipe(
   v.object({
     status: v.optional(v.picklist(['new', 'handled'], 'status must be new or handled')),
     assignee: v.optional(v.nullable(v.pipe(v.string('assignee must be a username or null'), UsernameSchema))),
+    marketing: v.optional(v.literal('withdrawn', 'marketing can only be "withdrawn"')),
   }),
-  v.check((change) => change.status !== undefined || change.assignee !== undefined, 'Send a status or an assignee'),
+  v.check(
+    (change) => change.status !== undefined || change.assignee !== undefined || change.marketing !== undefined,
+    'Send a status, an assignee or a marketing withdrawal',
+  ),
 );
 
 export const NoteInputSchema = v.object({

@@ -106,6 +106,14 @@ export const InquiryConsentsSchema = v.object({
 /** A staff member as named on a note or an assignment: the account and the name it had at the time. */
 export const StaffRefSchema = v.object({ username: v.string(), name: v.string() });
 
+/** An address withdrew its marketing consent: when, and from the e-mail link or recorded by staff (who). */
+export const MarketingWithdrawalSchema = v.object({
+  at: Timestamp,
+  via: v.picklist(['email-link', 'staff']),
+  by: v.optional(StaffRefSchema),
+});
+export type MarketingWithdrawal = v.InferOutput<typeof MarketingWithdrawalSchema>;
+
 export const NOTE_MAX_LENGTH = 2000;
 export const MAX_NOTES = 200;
 
@@ -137,6 +145,16 @@ const storedMeta = {
   contact: InquiryContactSchema,
   /** Missing only on inquiries stored before the forms asked for consent. */
   consents: v.optional(InquiryConsentsSchema),
+  /**
+   * The wording the visitor was shown: a hash of the collection notice and consent texts
+   * (src/server/consent-version.ts). Missing on inquiries stored before it was kept.
+   */
+  consentVersion: v.optional(v.pipe(v.string(), v.regex(/^[0-9a-f]{16}$/))),
+  /**
+   * Not stored with the inquiry: added for staff when the address is on the marketing suppression list
+   * (src/server/marketing-consent.ts), which wins over `consents.marketing`.
+   */
+  marketingWithdrawn: v.optional(MarketingWithdrawalSchema),
   mail: v.object({ staff: MailDeliverySchema, ack: MailDeliverySchema }),
   /** Staff notes, oldest first (absent on inquiries nobody wrote about yet). */
   notes: v.optional(v.array(InquiryNoteSchema)),

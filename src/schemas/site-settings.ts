@@ -99,23 +99,22 @@ export const PartnerRtoSchema = v.pipe(
     {
       legalName: v.pipe(text(200), v.nonEmpty('The RTO legal name is required')),
       code: v.pipe(v.string(), v.trim(), v.regex(/^\d{4,6}$/, 'An RTO code has 4 to 6 digits, as on training.gov.au')),
-      registerUrl: v.pipe(
-        v.optional(v.string(), ''),
-        v.trim(),
-        v.maxLength(300, 'Links must be at most 300 characters'),
-        v.check(
-          (value) => value === '' || /^https:\/\/[^\s]+$/i.test(value),
-          'The register link must start with https://',
-        ),
-      ),
-      /** Category slugs this RTO delivers; with `courses` both empty it delivers every qualification. */
+      /**
+       * Accepted for settings saved before the link was derived, and ignored: the link is always the
+       * register page of the current code (a link kept from an earlier code pointed at another RTO).
+       */
+      registerUrl: v.optional(v.unknown()),
+      /**
+       * Category slugs this RTO delivers, picked from the catalogue (the save endpoint refuses unknown ones).
+       * An RTO that lists no category and no course delivers nothing and is named on no course page.
+       */
       categories: v.optional(slugList('Categories'), []),
-      /** Course codes this RTO delivers (takes precedence over another RTO's category). */
+      /** Course codes this RTO delivers (takes precedence over another RTO's category); from the catalogue. */
       courses: v.optional(slugList('Courses'), []),
     },
-    'A partner RTO must list legalName, code, registerUrl, categories and courses',
+    'A partner RTO must list legalName, code, categories and courses',
   ),
-  v.transform((rto) => ({ ...rto, registerUrl: rto.registerUrl || registerUrlFor(rto.code) })),
+  v.transform((rto) => ({ ...rto, registerUrl: registerUrlFor(rto.code) })),
 );
 
 const ClaimSchema = (value: v.GenericSchema<string, string>) =>

@@ -3,7 +3,7 @@ import { getStore, type Store } from '@netlify/blobs';
 /**
  * The site's runtime data stores (Netlify Blobs). One name per kind of record; each store has its own
  * typed accessor module in src/server/ (users, settings, inquiries, outbox, blogs, uploads, counters, catalogue,
- * applicants and their private evidence).
+ * applicants and their private evidence, marketing).
  */
 export type StoreName =
   | 'users'
@@ -17,7 +17,8 @@ export type StoreName =
   | 'throttle'
   | 'catalogue'
   | 'applicants'
-  | 'evidence';
+  | 'evidence'
+  | 'marketing';
 
 /**
  * A site-wide store with strong consistency, so a read right after a write sees it (the admin saves

@@ -31,6 +31,8 @@ import {
   type StaffRef,
 } from '../schemas/inquiry-record.ts';
 import type { InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inbox.ts';
+import { CONSENT_VERSION } from './consent-version.ts';
+import { withdrawalOf, withMarketingState } from './marketing-consent.ts';
 
 /**
  * The inquiries store: every contact message, home consultation request and free-quote request,
@@ -131,6 +133,8 @@ export function mailIdempotencyKey(inquiryId: string, kind: MailKind): string {
  * record without a marker would never be retried.
  */
 export async function createInquiry(input: NewInquiry, now = new Date()): Promise<InquiryRecord> {
+  // An address that withdrew its marketing consent stays withdrawn, whatever a later form ticked.
+  const marketing = input.consents?.marketing === true && !(await withdrawalOf(input.contact.email));
   for (;;) {
     const id = newInquiryId(now);
     const reference = await claimReference(id);
@@ -154,7 +158,8 @@ export async function createInquiry(input: NewInquiry, now = new Date()): Promis
       contact: input.contact,
       ...(input.kind === 'contact' ? { message: input.message } : { quote: input.quote }),
       // Not given unless the form said so (the functions always pass what the visitor chose).
-      consents: { partnerRto: input.consents?.partnerRto === true, marketing: input.consents?.marketing === true },
+      consents: { partnerRto: input.consents?.partnerRto === true, marketing },
+      consentVersion: CONSENT_VERSION,
       mail,
     });
     await store().setJSON(pendingKey(id), { id }, { onlyIfNew: true });
@@ -331,7 +336,7 @@ export async function listInquiries({
   const items = (await Promise.all(ids.map((id) => getInquiry(id, unreadable)))).filter(
     (r): r is InquiryRecord => r !== null,
   ); // at most 100
-  return { items, total: counts[status], counts, unreadable };
+  return { items: await withMarketingState(items), total: counts[status], counts, unreadable };
 }
 
 /* ---------- visits: what is new for a staff member ---------- */
@@ -406,7 +411,7 @@ export async function* allInquiries(batchSize = 200): AsyncGenerator<InquiryReco
   for await (const ids of idsByMonth(summary)) {
     for (let start = 0; start < ids.length; start += batchSize) {
       const records = await mapLimited(ids.slice(start, start + batchSize), 16, (id) => getInquiry(id));
-      yield records.filter((r): r is InquiryRecord => r !== null);
+      yield withMarketingState(records.filter((r): r is InquiryRecord => r !== null));
     }
   }
 }
@@ -484,9 +489,14 @@ const CSV_COLUMNS: [string, (r: InquiryRecord) => string][] = [
   ['Goals', (r) => r.quote?.goals ?? ''],
   ['Additional info', (r) => r.quote?.additionalInfo ?? ''],
   ['Consent: share with partner RTO', (r) => consentCell(r.consents?.partnerRto)],
-  ['Consent: marketing', (r) => consentCell(r.consents?.marketing)],
+  [
+    'Consent: marketing',
+    (r) =>
+      r.marketingWithdrawn ? `Withdrawn ${r.marketingWithdrawn.at.slice(0, 10)}` : consentCell(r.consents?.marketing),
+  ],
   ['Staff e-mail', (r) => r.mail.staff.state],
   ['Visitor e-mail', (r) => r.mail.ack.state],
+  ['Consent wording version', (r) => r.consentVersion ?? ''],
 ];
 
 /** Yes or No; empty for inquiries stored before the forms asked. */

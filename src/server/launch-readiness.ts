@@ -7,11 +7,15 @@ import coursesJson from '../../content/courses.json';
 import { CLAIM_KEYS, PUBLIC_SOURCE_CLAIMS, type ClaimKey, type SiteSettings } from '../schemas/site-settings.ts';
 import { isAccreditedCourseCode } from '../schemas/catalogue.ts';
 import { defaultSiteSettings } from '../lib/site-settings.ts';
+import { deliveringRto } from '../lib/partner-rto.ts';
 import { readSettings } from './settings.ts';
 import { loadCurrentCatalogue } from './catalogue.ts';
 
 export interface ReadinessItem {
-  /** Stable id, e.g. `default-contactInfo.phone`, `no-partner-rto`, `claim-no-source-successRate`, `stale-check`. */
+  /**
+   * Stable id, e.g. `default-contactInfo.phone`, `no-partner-rto`, `rto-delivers-nothing-12345`,
+   * `no-delivering-rto`, `claim-no-source-successRate`, `stale-check`.
+   */
   id: string;
   text: string;
   /** Where staff fix it. */
@@ -94,6 +98,28 @@ export function computeLaunchReadiness(
     items.push({
       id: 'no-partner-rto',
       text: 'No partner RTO is entered: pages say the written quote names it.',
+      href: '/admin/settings#partner-rtos',
+    });
+  }
+  for (const rto of settings.partnerRtos) {
+    if (!rto.courses.length && !rto.categories.length)
+      items.push({
+        id: `rto-delivers-nothing-${rto.code}`,
+        text: `The partner RTO ${rto.legalName} (RTO ${rto.code}) lists no qualification or category, so no page names it.`,
+        href: '/admin/settings#partner-rtos',
+      });
+  }
+  const undelivered = settings.partnerRtos.length
+    ? courses
+        .filter((course) => !deliveringRto(settings.partnerRtos, course.code, course.category ?? ''))
+        .map((course) => course.code)
+    : [];
+  if (undelivered.length) {
+    const shown =
+      undelivered.slice(0, 5).join(', ') + (undelivered.length > 5 ? ` and ${undelivered.length - 5} more` : '');
+    items.push({
+      id: 'no-delivering-rto',
+      text: `${undelivered.length} published ${undelivered.length === 1 ? 'qualification has' : 'qualifications have'} no partner RTO that delivers ${undelivered.length === 1 ? 'it; its page says' : 'them; their pages say'} none is listed and offer the free quote (${shown}).`,
       href: '/admin/settings#partner-rtos',
     });
   }

@@ -15,6 +15,7 @@ import {
 import { resultOfQuote } from './quote-result';
 import { mergedChecklist } from '../lib/evidence-checklist';
 import { issueApplicantLink } from './applicants';
+import { withdrawalFooter } from './marketing-consent';
 import { quoteRows } from '../lib/quote-rows';
 import { defaultSiteSettings, telHref } from '../lib/site-settings';
 import { readSettings } from './settings';
@@ -296,20 +297,24 @@ export function composeMail(
           'RPL Pathways',
         ];
   const checklist = record.kind === 'quote' ? quoteChecklist(record, phone) : { text: '', html: '' };
+  // Every e-mail to a visitor ends with the signed link that withdraws marketing consent.
+  const withdraw = withdrawalFooter(siteUrl, record.id);
   return {
     kind,
     from,
     to: visitor,
     replyTo: staffTo,
     subject,
-    text: textDocument(paragraphs) + checklist.text,
+    text: textDocument(paragraphs) + checklist.text + withdraw.text,
     html: htmlDocument(
       subject,
       paragraphs,
       [],
       (applicantLink
         ? `<p><a href="${escapeHtml(applicantLink)}" style="font-weight:bold">Open your applicant page</a></p>`
-        : '') + checklist.html,
+        : '') +
+        checklist.html +
+        withdraw.html,
     ),
   };
 }

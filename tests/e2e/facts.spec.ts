@@ -95,7 +95,7 @@ test.describe('facts staff own', () => {
     }
   });
 
-  test('a course page says the written quote names the RTO until one is entered, then names it', async ({
+  test('finding 5: a course page names a partner RTO only when it lists the qualification, else offers the quote', async ({
     page,
     request,
   }) => {
@@ -105,23 +105,37 @@ test.describe('facts staff own', () => {
     expect((await settings.save(none)).status()).toBe(200);
     await page.goto('/courses/CPC30220');
     const provider = page.getByTestId('course-provider');
-    await expect(provider).toContainText('named in your written quote');
+    await expect(provider).toContainText('No partner RTO is listed for this qualification yet');
     await expect(page.locator('footer')).toContainText('named in your written quote');
 
-    const rto = {
-      legalName: 'Example Skills Institute Pty Ltd',
-      code: '45678',
-      registerUrl: '',
-      categories: [],
-      courses: ['CPC30220'],
-    };
-    const withRto = { ...current, partnerRtos: [rto] };
+    // An RTO that lists nothing is named on no course page and in no JSON-LD.
+    const rto = { legalName: 'Example Skills Institute Pty Ltd', code: '45678', categories: [], courses: [] };
+    expect((await settings.save({ ...current, partnerRtos: [rto] })).status()).toBe(200);
+    await page.reload();
+    await expect(provider).toContainText('No partner RTO is listed for this qualification yet');
+    await expect(provider).not.toContainText('Example Skills Institute');
+    await expect(provider.getByRole('link', { name: 'ask us in a free quote' })).toHaveAttribute(
+      'href',
+      '/free-quote?course=CPC30220',
+    );
+
+    const withRto = { ...current, partnerRtos: [{ ...rto, courses: ['CPC30220'] }] };
     expect((await settings.save(withRto)).status()).toBe(200);
     await page.reload();
     const link = provider.getByRole('link', { name: 'Example Skills Institute Pty Ltd (RTO 45678)' });
     await expect(link).toHaveAttribute('href', 'https://training.gov.au/Organisation/Details/45678');
     await expect(page.locator('footer')).toContainText('Example Skills Institute Pty Ltd (RTO 45678)');
     expect(await axeViolations(page)).toEqual([]);
+    // A qualification the RTO does not list still says none is listed.
+    await page.goto('/courses/BSB50420');
+    await expect(page.getByTestId('course-provider')).toContainText(
+      'No partner RTO is listed for this qualification yet',
+    );
+
+    // An unknown qualification is refused with the field named.
+    const unknown = await settings.save({ ...current, partnerRtos: [{ ...rto, courses: ['ZZZ99999'] }] });
+    expect(unknown.status()).toBe(400);
+    expect(await unknown.json()).toMatchObject({ errors: [{ field: 'partnerRtos.0.courses.0' }] });
 
     // A bad RTO code is refused with the field named.
     const bad = await settings.save({ ...current, partnerRtos: [{ ...rto, code: '123' }] });
@@ -141,7 +155,19 @@ test('the settings form works at 360px and by keyboard, with validation messages
   await page.getByRole('button', { name: 'Add a partner RTO' }).click();
   const rto = page.getByRole('group', { name: 'Partner RTO 1' });
   await rto.getByLabel('Legal name').fill('Example Skills Institute Pty Ltd');
-  await page.getByRole('group', { name: 'Example Skills Institute Pty Ltd' }).getByLabel('RTO code').fill('123');
+  const named = page.getByRole('group', { name: 'Example Skills Institute Pty Ltd' });
+  await named.getByLabel('RTO code').fill('123');
+  // What it delivers is picked from the catalogue: a category ticked, a qualification found and ticked.
+  await named.getByRole('group', { name: 'Categories it delivers' }).getByLabel('Business & Administration').check();
+  await named.getByLabel('Find a qualification').fill('CPC30220');
+  // Ticked, it moves from the list found to the chosen qualifications.
+  await named
+    .getByRole('list', { name: 'Qualifications to add' })
+    .getByRole('checkbox', { name: /^CPC30220 / })
+    .click();
+  await expect(
+    named.getByRole('list', { name: 'Chosen qualifications' }).getByRole('checkbox', { name: /^CPC30220 / }),
+  ).toBeChecked();
   await page.getByRole('group', { name: 'Business details' }).getByLabel('ABN').fill('51 824 753 557');
   // Keyboard: the claim switch toggles with Space.
   const claimSwitch = page.getByRole('group', { name: 'Sectors', exact: false }).getByLabel('Show on the site');

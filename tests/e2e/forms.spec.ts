@@ -384,7 +384,7 @@ test.describe('privacy at the point of collection', () => {
     const notice = scope.locator('.privacy-notice');
     await expect(notice).toBeVisible();
     await expect(notice).toContainText(`RPL Pathways collects these details ${purpose}`);
-    await expect(notice).toContainText('e-mail provider');
+    await expect(notice).toContainText('service providers in the United States');
     await expect(notice).toContainText('partner RTO that would assess you');
     const link = notice.getByRole('link', { name: /Privacy Policy/ });
     await expect(link).toHaveAttribute('href', '/privacy-policy');

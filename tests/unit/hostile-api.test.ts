@@ -46,6 +46,7 @@ import {
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { storeContactInquiry } from './helpers/inquiries';
+import { withdrawalSignature } from '../../src/server/marketing-consent';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { LEVELS } from '../../src/lib/catalogue';
 import { categoryEdit, courseEdit, newCourse } from './helpers/catalogue-requests';
@@ -121,6 +122,8 @@ const blogBody = {
 };
 const catalogueEdit = { ...courseEdit('CPC30220'), featured: false };
 const inquiryIds: string[] = [];
+/** Filled once an inquiry is stored: its id and the signature its e-mail link carries. */
+const withdrawalBody = { inquiry: '', signature: '' };
 /** Filled with real posts' ids and slugs once the blog exists, so edits and beacons reach their checks (one post each: the edit row may delete its post). */
 const blogEditKeys: string[] = ['no-such-post'];
 const blogViewKeys: string[] = ['no-such-post'];
@@ -206,10 +209,10 @@ const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/inquiries/:id',
     methods: ['PATCH'],
     auth: true,
-    body: { status: 'handled', assignee: STAFF.username },
+    body: { status: 'handled', assignee: STAFF.username, marketing: 'withdrawn' },
     params: { id: inquiryIds },
-    writes: on2xx('inquiries'),
-    covers: 'path id, body {status, assignee}, token',
+    writes: on2xx('inquiries', 'marketing'),
+    covers: 'path id, body {status, assignee, marketing}, token',
   },
   {
     route: '/api/admin/inquiries/:id/notes',
@@ -284,6 +287,15 @@ const ENDPOINTS: Endpoint[] = [
     writes: on2xx('inquiries', 'outbox', 'applicants'),
     runs: 200,
     covers: 'body (quote fields, arrays of slugs/codes, terms), 32 KB cap',
+  },
+  {
+    route: '/api/public/marketing-withdrawal',
+    methods: ['POST'],
+    auth: false,
+    body: withdrawalBody,
+    writes: on2xx('marketing'),
+    runs: 150,
+    covers: 'body {inquiry, signature} from an e-mail link; a forged or altered signature writes nothing',
   },
   {
     route: '/categories/:slug',
@@ -609,6 +621,8 @@ beforeAll(async () => {
     const at = new Date(Date.UTC(2026, 0, day));
     inquiryIds.push((await storeContactInquiry({ firstName: 'Ann', email: 'ann@example.com' }, { at })).id);
   }
+  withdrawalBody.inquiry = inquiryIds[0]!;
+  withdrawalBody.signature = withdrawalSignature(inquiryIds[0]!)!;
   // The first inbox read completes the inbox index; a live store has long had it, and every row starts from
   // this copy, so read once here (a refusal that needs the total, such as an offset past the end, reads too).
   const inbox = await handlerFor('/api/admin/inquiries')!.handler(

@@ -174,6 +174,7 @@ describe('CSV export', () => {
         'Consent: marketing',
         'Staff e-mail',
         'Visitor e-mail',
+        'Consent wording version',
       ]
         .map((name) => `"${name}"`)
         .join(','),
@@ -201,7 +202,7 @@ describe('CSV export', () => {
     };
     const row = inquiriesToCsv([record]).split('\r\n')[1];
     expect(row).toBe(
-      '"2025-07-22T10:15:30.123Z","20250722T101530123Z-0a1b2c3d","20250722T101530123Z-0a1b2c3d","Free quote","new","","Sam","Lee","sam@example.com","0412 345 678","","VIC","Any time","Civil Construction","RII30820 Certificate III in Civil Construction Plant Operations","12 years","","","","","sent","failed"',
+      '"2025-07-22T10:15:30.123Z","20250722T101530123Z-0a1b2c3d","20250722T101530123Z-0a1b2c3d","Free quote","new","","Sam","Lee","sam@example.com","0412 345 678","","VIC","Any time","Civil Construction","RII30820 Certificate III in Civil Construction Plant Operations","12 years","","","","","sent","failed",""',
     );
   });
 });

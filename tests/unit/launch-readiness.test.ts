@@ -27,9 +27,8 @@ function launchable() {
     v.parse(PartnerRtoSchema, {
       legalName: 'RTO Pty Ltd',
       code: '12345',
-      registerUrl: '',
-      categories: [],
-      courses: [],
+      categories: ['civil-construction', 'leadership-management', 'community-services'],
+      courses: ['OLD1', 'NEW1', 'NONE'],
     }),
   ];
   for (const claim of Object.values(settings.claims)) {

@@ -9,7 +9,14 @@ import {
   formatAbn,
 } from '../../src/schemas/site-settings';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
-import { deliveringRto, partsFor, providerJsonLd, quoteRtoParts, RTO_IN_QUOTE } from '../../src/lib/partner-rto';
+import {
+  deliveringRto,
+  partsFor,
+  providerJsonLd,
+  quoteRtoParts,
+  RTO_IN_QUOTE,
+  RTO_NAMED_IN_QUOTE,
+} from '../../src/lib/partner-rto';
 import { claimPlainText, splitClaims } from '../../src/lib/claims';
 import { applySettings } from '../../src/lib/settings-refresh';
 
@@ -40,18 +47,27 @@ describe('partner RTO schema', () => {
     expect(parsed.success).toBe(false);
     expect(parsed.issues?.[0]?.message).toBe('An RTO code has 4 to 6 digits, as on training.gov.au');
   });
-  it('defaults the register link to the national register page', () => {
+  it('finding 5: the register link follows the code, whatever link was saved with an earlier code', () => {
     expect(rto().registerUrl).toBe('https://training.gov.au/Organisation/Details/12345');
-    expect(rto({ registerUrl: 'https://example.com/rto' }).registerUrl).toBe('https://example.com/rto');
-    expect(
-      v.safeParse(PartnerRtoSchema, {
-        legalName: 'X',
-        code: '1234',
-        registerUrl: 'javascript:alert(1)',
-        categories: [],
-        courses: [],
-      }).success,
-    ).toBe(false);
+    // Saved when the RTO was entered as 99999, then the code was corrected to 88888.
+    const corrected = rto({
+      code: '88888',
+      registerUrl: 'https://training.gov.au/Organisation/Details/99999',
+      courses: ['CPC30220'],
+    });
+    expect(corrected.registerUrl).toBe('https://training.gov.au/Organisation/Details/88888');
+    expect(rto({ registerUrl: 'javascript:alert(1)' }).registerUrl).toBe(
+      'https://training.gov.au/Organisation/Details/12345',
+    );
+    const stale = { ...corrected, registerUrl: 'https://training.gov.au/Organisation/Details/99999' };
+    const course = { code: 'CPC30220', category: 'civil-construction' };
+    expect(partsFor('course', { partnerRtos: [stale] }, course)).toContainEqual({
+      text: 'Example Training Pty Ltd (RTO 88888)',
+      href: 'https://training.gov.au/Organisation/Details/88888',
+    });
+    expect(providerJsonLd([stale], course.code, course.category).provider?.url).toBe(
+      'https://training.gov.au/Organisation/Details/88888',
+    );
   });
   it('requires a legal name', () => {
     expect(
@@ -98,18 +114,37 @@ describe('settings defaults', () => {
 });
 
 describe('delivering RTO', () => {
-  const all = rto({ legalName: 'All Courses RTO', code: '1111' });
+  const nothing = rto({ legalName: 'Lists Nothing RTO', code: '1111' });
   const cat = rto({ legalName: 'Category RTO', code: '2222', categories: ['civil-construction'] });
   const course = rto({ legalName: 'Course RTO', code: '3333', courses: ['CPC30220'] });
-  it('prefers a course listing, then a category, then an RTO delivering everything', () => {
-    expect(deliveringRto([all, cat, course], 'CPC30220', 'civil-construction')?.code).toBe('3333');
-    expect(deliveringRto([all, cat, course], 'CPC40120', 'civil-construction')?.code).toBe('2222');
-    expect(deliveringRto([all, cat, course], 'BSB30120', 'business-administration')?.code).toBe('1111');
+  it('prefers a course listing, then a category', () => {
+    expect(deliveringRto([nothing, cat, course], 'CPC30220', 'civil-construction')?.code).toBe('3333');
+    expect(deliveringRto([nothing, cat, course], 'CPC40120', 'civil-construction')?.code).toBe('2222');
     expect(deliveringRto([cat], 'BSB30120', 'business-administration')).toBeUndefined();
     expect(deliveringRto([], 'BSB30120', 'business-administration')).toBeUndefined();
   });
-  it('names the RTO and its code, or says the written quote names it', () => {
-    expect(partsFor('course', { partnerRtos: [] }, { code: 'X', category: 'y' })).toEqual([RTO_IN_QUOTE]);
+  it('finding 5: an RTO that lists no qualification or category is named for none', () => {
+    const bsb = { code: 'BSB30120', category: 'business-administration' };
+    expect(deliveringRto([nothing], bsb.code, bsb.category)).toBeUndefined();
+    expect(deliveringRto([nothing, cat, course], bsb.code, bsb.category)).toBeUndefined();
+    expect(providerJsonLd([nothing], bsb.code, bsb.category)).toEqual({});
+    const parts = partsFor('course', { partnerRtos: [nothing] }, bsb);
+    expect(parts.map((part) => (typeof part === 'string' ? part : part.text)).join('')).toBe(RTO_IN_QUOTE);
+    expect(parts).toContainEqual({ text: 'ask us in a free quote', href: '/free-quote?course=BSB30120' });
+    expect(JSON.stringify(parts)).not.toContain('Lists Nothing RTO');
+  });
+  it('finding 5: a qualification only one RTO lists is named with that RTO, and no other', () => {
+    expect(deliveringRto([nothing, course], 'CPC30220', 'civil-construction')?.code).toBe('3333');
+    expect(providerJsonLd([nothing, course], 'CPC30220', 'civil-construction').provider?.name).toBe('Course RTO');
+    expect(deliveringRto([nothing, course], 'CPC40120', 'civil-construction')).toBeUndefined();
+  });
+  it('names the RTO and its code, or says none is listed and offers the quote', () => {
+    expect(partsFor('course', { partnerRtos: [] }, { code: 'X', category: 'y' })).toEqual([
+      'No partner RTO is listed for this qualification yet; ',
+      { text: 'ask us in a free quote', href: '/free-quote?course=X' },
+      '.',
+    ]);
+    expect(partsFor('rtos', { partnerRtos: [] })).toEqual([RTO_NAMED_IN_QUOTE]);
     expect(partsFor('course', { partnerRtos: [course] }, { code: 'CPC30220', category: 'civil-construction' })).toEqual(
       [
         'Assessed and issued by our partner RTO ',
@@ -125,7 +160,7 @@ describe('delivering RTO', () => {
           { code: 'B', category: 'other' },
         ],
       ),
-    ).toEqual([RTO_IN_QUOTE]);
+    ).toEqual([RTO_NAMED_IN_QUOTE]);
     expect(quoteRtoParts([cat], [{ code: 'A', category: 'civil-construction' }])).toContainEqual({
       text: 'Category RTO (RTO 2222)',
       href: cat.registerUrl,

@@ -20,7 +20,9 @@ function expectNotice(purpose: RegExp) {
   const notice = document.querySelector('.privacy-notice')!;
   expect(notice.textContent).toMatch(/RPL Pathways collects these details/);
   expect(notice.textContent).toMatch(purpose);
-  expect(notice.textContent).toMatch(/e-mail provider/);
+  expect(notice.textContent).toMatch(
+    /stored by Netlify and e-mailed to us and to you by Resend, service providers in the United States/,
+  );
   expect(notice.textContent).toMatch(/partner RTO/);
   expect(screen.getByRole('link', { name: /Privacy Policy/ }).getAttribute('href')).toBe('/privacy-policy');
 }

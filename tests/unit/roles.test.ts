@@ -71,6 +71,8 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/admin/applicants/:id/files/:fileId': { GET: 'inquiries' },
   '/api/admin/applicants/:id/revoke': { POST: 'inquiries' },
   '/api/admin/applicants/:id/erase': { POST: 'inquiries' },
+  '/api/applicant/callback': { POST: 'applicant' },
+  '/api/public/marketing-withdrawal': { POST: 'public' },
   '/categories/:slug': { GET: 'public' },
   '/category/:slug': { GET: 'public' },
   '/courses/category/:slug': { GET: 'public' },

@@ -1,0 +1,112 @@
+import { test, expect, type APIRequestContext } from '@playwright/test';
+import { readdir, readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { ONCE } from './helpers/viewports';
+import { axeViolations } from './helpers/still';
+import { createStaff, signInWithForm } from './helpers/accounts';
+
+/**
+ * Withdrawing marketing consent from the link in the acknowledgement e-mail. The local server keeps mail in
+ * the outbox store and the suppression list in the marketing store, both on disk:
+ *   .netlify/blobs-serve/entries/{site id}/site:{store}/{key}
+ */
+const ENTRIES = join(process.cwd(), '.netlify', 'blobs-serve', 'entries');
+
+async function storeFiles(store: string, folder = ''): Promise<string[]> {
+  const files: string[] = [];
+  for (const site of await readdir(ENTRIES).catch(() => [] as string[])) {
+    const dir = join(ENTRIES, site, `site:${store}`, folder);
+    for (const name of await readdir(dir).catch(() => [] as string[])) files.push(join(dir, name));
+  }
+  return files;
+}
+
+/** The acknowledgement e-mail of an inquiry, once it is in the outbox. */
+async function ackText(id: string): Promise<string> {
+  for (const file of await storeFiles('outbox')) {
+    if (!file.endsWith(`inquiry-${id}-ack`)) continue;
+    const text = await readFile(file, 'utf8').catch(() => '');
+    if (text) return (JSON.parse(text) as { text: string }).text;
+  }
+  return '';
+}
+
+/** Sends the contact form through the API as a visitor would, marketing ticked; answers the inquiry id. */
+async function sendContact(request: APIRequestContext, email: string): Promise<string> {
+  const sent = await request.post('/api/email/contact', {
+    data: {
+      firstName: 'Wendy',
+      lastName: 'Withdraw',
+      email,
+      phone: '0412 345 678',
+      message: 'Please call me.',
+      consentPartnerRto: false,
+      consentMarketing: true,
+      website: '',
+      elapsedMs: 5000,
+    },
+  });
+  expect(sent.status()).toBe(200);
+  return ((await sent.json()) as { id: string }).id;
+}
+
+const uniqueEmail = (label: string) => `${label}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
+
+test(
+  'finding 8: the link in the e-mail opens a page that changes nothing until the visitor confirms',
+  ONCE,
+  async ({ page, request }) => {
+    const id = await sendContact(request, uniqueEmail('withdraw'));
+    await expect.poll(() => ackText(id)).toContain('/marketing-withdrawal?');
+    const link = new URL(/https?:\/\/\S+\/marketing-withdrawal\?\S+/.exec(await ackText(id))![0]);
+    const before = (await storeFiles('marketing', 'withdrawn')).length;
+
+    await page.goto(`/marketing-withdrawal${link.search}`);
+    await expect(page.getByRole('heading', { level: 1, name: 'Stop marketing e-mails' })).toBeVisible();
+    expect((await storeFiles('marketing', 'withdrawn')).length, 'opening the page stores nothing').toBe(before);
+    expect(await axeViolations(page)).toEqual([]);
+
+    await page.getByRole('button', { name: 'Stop marketing e-mails' }).click();
+    await expect(page.getByRole('status')).toContainText('Done: we will not send you marketing e-mails.');
+    await expect.poll(async () => (await storeFiles('marketing', 'withdrawn')).length).toBe(before + 1);
+
+    // An altered link is refused on the page, and stores nothing more.
+    const altered = new URLSearchParams(link.search);
+    altered.set(
+      'i',
+      id.replace(/.$/, (c) => (c === '0' ? '1' : '0')),
+    );
+    await page.goto(`/marketing-withdrawal?${altered}`);
+    await page.getByRole('button', { name: 'Stop marketing e-mails' }).click();
+    await expect(page.getByRole('status')).toContainText('This link is not valid');
+    expect((await storeFiles('marketing', 'withdrawn')).length).toBe(before + 1);
+  },
+);
+
+test(
+  'finding 8: staff record a withdrawal in the inbox and every inquiry from the address shows it',
+  ONCE,
+  async ({ page, request }) => {
+    const email = uniqueEmail('staff-withdraw');
+    await sendContact(request, email);
+    await sendContact(request, email);
+    await signInWithForm(page, await createStaff('withdraw'), '/admin/inquiries');
+    await page.getByLabel('Search inquiries').fill(email);
+    await page.getByRole('button', { name: 'Search', exact: true }).click();
+    const items = page.locator('.inbox-item');
+    await expect(items).toHaveCount(2);
+    await expect(items.first()).toContainText('Marketing: Yes');
+
+    await items
+      .first()
+      .getByRole('button', { name: /Details, notes and assignment/ })
+      .click();
+    await items.first().getByRole('button', { name: 'Record marketing withdrawal' }).click();
+    await expect(items.first().getByTestId('marketing-state')).toContainText(
+      /Marketing: withdrawn \(\d{1,2} \w{3} \d{4}\), recorded by/,
+    );
+    for (const item of await items.all())
+      await expect(item).toContainText(/Marketing: withdrawn \(\d{1,2} \w{3} \d{4}\)/);
+    expect(await axeViolations(page)).toEqual([]);
+  },
+);
