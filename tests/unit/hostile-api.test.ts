@@ -376,6 +376,14 @@ const ENDPOINTS: Endpoint[] = [
   // The applicant page (issue 25): a link token, not a staff session; hostile bearers are refused with 401.
   { route: '/api/applicant', methods: ['GET'], auth: false, writes: NOTHING, covers: 'method, bearer link token' },
   {
+    route: '/api/applicant/callback',
+    methods: ['POST'],
+    auth: false,
+    body: { day: '2026-11-30', window: '8:00 am – 10:00 am' },
+    writes: NOTHING,
+    covers: 'body {day, window}, link token',
+  },
+  {
     route: '/api/applicant/evidence',
     methods: ['POST'],
     auth: false,

@@ -28,7 +28,8 @@ function launchable() {
       legalName: 'RTO Pty Ltd',
       code: '12345',
       categories: ['civil-construction', 'leadership-management', 'community-services'],
-      courses: ['OLD1', 'NEW1', 'NONE'],
+      // Every code the tests below use, so no test meets a qualification without a delivering RTO by accident.
+      courses: ['OLD1', 'NEW1', 'NONE', 'CPC30220', 'CHC30125', 'CHC43315', '22603VIC', 'NEW00001'],
     }),
   ];
   for (const claim of Object.values(settings.claims)) {
