@@ -58,6 +58,7 @@ const PAGES = [
   ['search', '/search?search=diploma'],
   ['contact', '/contact'],
   ['free quote', '/free-quote'],
+  ['applicant page', '/apply'],
   ['blog list', '/blog'],
 ];
 

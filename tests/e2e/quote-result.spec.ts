@@ -141,24 +141,51 @@ test.describe('free quote from the visitor', () => {
     const matches = result.locator('.quote-match');
     expect(await matches.count()).toBeGreaterThanOrEqual(1);
     await expect(matches.first().getByRole('heading', { level: 4 })).toHaveText('Certificate III in Carpentry');
-    await expect(matches.first().locator('.quote-match__evidence li').first()).toContainText('framing');
     await expect(matches.first()).toContainText('What RPL cannot give you');
+    // Each match states its fee, or how the fee is decided.
+    await expect(matches.first().locator('.quote-match__fee')).toContainText(/fee/i);
+    // One printable checklist: an item several suggestions need appears once.
+    const checklist = wizard.getByTestId('evidence-checklist');
+    await expect(checklist.getByRole('button', { name: 'Print' })).toBeVisible();
+    const lines = await checklist.locator('li').allTextContents();
+    expect(lines.some((line) => line.includes('framing'))).toBe(true);
+    expect(new Set(lines).size).toBe(lines.length);
     await expect(wizard.getByRole('heading', { name: 'What happens next' })).toBeVisible();
     const reference = (await wizard.getByTestId('quote-reference').textContent())!;
     expect(reference).toMatch(/^RPL-[2-9A-HJKMNP-Z]{6,8}$/);
+    // A thank-you, not the form's introduction; the ways on are at hand.
+    await expect(page.locator('.page-hero')).toBeHidden();
+    await expect(wizard.getByRole('link', { name: 'Upload your evidence' })).toHaveAttribute(
+      'href',
+      /\/apply#token=[A-Za-z0-9_-]{43}$/,
+    );
+    await expect(wizard.getByRole('link', { name: /^Call us now/ })).toHaveAttribute('href', /^tel:/);
     await shot(page, info, '6-result');
     await axe(page);
+
+    // A call-back: a day and a window from the business hours.
+    const callback = wizard.locator('.quote-callback');
+    const day = await callback.getByLabel('Day').inputValue();
+    const slot = callback.getByLabel('Time (Sydney time)');
+    await slot.selectOption({ index: 1 });
+    const window = await slot.inputValue();
+    await callback.getByRole('button', { name: 'Request a call-back' }).click();
+    await expect(wizard.getByTestId('callback-booked')).toContainText(window);
 
     // The reference leads to the stored inquiry's id.
     const { id } = JSON.parse((await storeFile('inquiries', `reference/${reference}`))!) as { id: string };
     const stored = JSON.parse((await storeFile('inquiries', `inquiry/${id}`))!);
     expect(stored).toMatchObject({ contact: { email }, quote: { notSure: true, selectedCourses: [] } });
     expect(stored.quote.matches[0]).toBe('CPC30220');
+    expect(stored.callback).toMatchObject({ day, window });
     await expect.poll(() => storeFile('outbox', `inquiry-${id}-ack`)).not.toBeNull();
     const ack = JSON.parse((await storeFile('outbox', `inquiry-${id}-ack`))!);
     expect(ack.text).toContain('YOUR INDICATIVE RESULT');
     expect(ack.text).toContain('CPC30220 Certificate III in Carpentry');
     expect(ack.text).toContain(reference);
+    expect(ack.text).toContain('YOUR EVIDENCE CHECKLIST');
+    expect(ack.text).toMatch(/\/apply#token=[A-Za-z0-9_-]{43}/);
+    expect(ack.text).toMatch(/Call us on .+ and quote your reference/);
   });
 });
 
