@@ -299,7 +299,20 @@ function sendBuffered(req, res, { status, headers, body }, cache = 'hit') {
 /**
  * Starts the proxy on `host` (127.0.0.1 unless told otherwise) and `port`, in front of the CLI on
  * 127.0.0.1:`target`. `secret` opens the local-only endpoints: as `Authorization: Bearer <secret>`
- * (the purge API, as src/server/cdn.ts calls it) or in the `x-local-secret` header.
+ * (the purge API, as src/server/cdn.ts calls it) or in the `x-local-secret` header. `bodyRoutes` gives
+ * the paths besides /api/ and /.netlify/functions/ that take a request body (read from the build).
+ *
+ * @param {object} options
+ * @param {number} options.port
+ * @param {number} options.target
+ * @param {string} [options.host]
+ * @param {string} [options.secret]
+ * @param {number} [options.maxBodyBytes]
+ * @param {number} [options.bodyTimeoutMs]
+ * @param {number} [options.upstreamTimeoutMs]
+ * @param {() => RegExp[]} [options.bodyRoutes]
+ * @param {(message: string) => void} [options.log]  where replaced error answers are written in full
+ * @returns {Promise<import('node:http').Server>}
  */
 export function startCompressingProxy({
   port,
