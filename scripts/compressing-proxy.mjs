@@ -443,6 +443,17 @@ export function startCompressingProxy({
       upstream.destroy(new Error('The local site took too long to answer'));
     }, upstreamTimeoutMs);
     const done = () => clearTimeout(timer);
+    // An exchange that fails is answered once (the request and its answer may both report the failure):
+    // 504 after the timeout, else `status`; an answer already under way is cut off.
+    let failedOnce = false;
+    const failed = (status, message) => {
+      done();
+      if (failedOnce) return;
+      failedOnce = true;
+      if (res.headersSent) return void res.destroy();
+      if (timedOut) return refuse(res, 504, 'The local site took too long to answer. Try again in a moment.');
+      refuse(res, status, message);
+    };
     res.on('close', () => {
       done();
       if (!res.writableFinished) upstream.destroy();
@@ -450,17 +461,10 @@ export function startCompressingProxy({
 
     upstream.on('response', (up) => {
       /** The upstream answer broke off (or timed out) after it began: the visitor gets an error, nothing is kept. */
-      const broken = () => {
-        done();
-        if (!res.headersSent) {
-          if (timedOut) return refuse(res, 504, 'The local site took too long to answer. Try again in a moment.');
-          return refuse(res, 502, 'The local site could not answer. Try again in a moment.');
-        }
-        res.destroy();
-      };
+      const broken = () => failed(502, 'The local site could not answer. Try again in a moment.');
       up.on('aborted', broken);
       up.on('error', broken);
-      /** The whole body, or null when it ended early or differs from its Content-Length. */
+      /** Hands the whole body to `then`; one that ended early or differs from its Content-Length is a 502. */
       const collect = (then) => {
         const chunks = [];
         up.on('data', (chunk) => chunks.push(chunk));
@@ -525,17 +529,7 @@ export function startCompressingProxy({
           : zlib.createGzip({ level: 6 });
       stream.pipe(compressor).pipe(res);
     });
-    upstream.on('error', () => {
-      done();
-      if (res.headersSent) return void res.destroy();
-      if (timedOut) return refuse(res, 504, 'The local site took too long to answer. Try again in a moment.');
-      res.writeHead(502, {
-        ...SECURITY_HEADERS,
-        'content-type': 'text/plain; charset=utf-8',
-        'cache-control': 'no-store',
-      });
-      res.end('The local site is still starting. Try again in a moment.');
-    });
+    upstream.on('error', () => failed(502, 'The local site is still starting. Try again in a moment.'));
     upstream.end(body);
   }
 
