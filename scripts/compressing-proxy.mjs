@@ -464,6 +464,7 @@ export function startCompressingProxy({
       const broken = () => failed(502, 'The local site could not answer. Try again in a moment.');
       up.on('aborted', broken);
       up.on('error', broken);
+      const status = up.statusCode ?? 502;
       /** Hands the whole body to `then`; one that ended early or differs from its Content-Length is a 502. */
       const collect = (then) => {
         const chunks = [];
@@ -471,13 +472,14 @@ export function startCompressingProxy({
         up.on('end', () => {
           done();
           const raw = Buffer.concat(chunks);
-          const declared = up.headers['content-length'];
+          // A HEAD answer (and 204, 304) declares the length of a body it never sends.
+          const declared =
+            req.method === 'HEAD' || status === 204 || status === 304 ? undefined : up.headers['content-length'];
           if (!up.complete || (declared !== undefined && Number(declared) !== raw.length)) return broken();
           then(raw);
         });
       };
 
-      const status = up.statusCode ?? 502;
       const type = String(up.headers['content-type'] ?? '');
       const textual = COMPRESSIBLE.test(type) && !up.headers['content-encoding'];
       const encoding =

@@ -69,8 +69,9 @@ beforeAll(async () => {
         );
       }
       if (req.url === '/api/busy') {
-        res.writeHead(503, { 'content-type': 'application/json' });
-        return res.end(JSON.stringify({ message: 'Sign-in is busy right now. Please try again in a few seconds.' }));
+        const busy = JSON.stringify({ message: 'Sign-in is busy right now. Please try again in a few seconds.' });
+        res.writeHead(503, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(busy) });
+        return res.end(busy);
       }
       if (req.url === '/leaky') {
         res.writeHead(302, {
@@ -468,5 +469,13 @@ describe('finding 13: 500 answers carry stack traces and absolute paths', () => 
     expect(answer.status).toBe(503);
     expect(JSON.parse(answer.text).message).toBe('Sign-in is busy right now. Please try again in a few seconds.');
     expect(logged).toEqual([]);
+  });
+});
+
+describe('finding 9: complete answers only (HEAD)', () => {
+  it('finding 9: the answer to a HEAD, whose Content-Length has no body, is not taken for a cut-off one', async () => {
+    const answer = await send('/api/busy', { method: 'HEAD' });
+    expect(answer.status).toBe(503);
+    expect(answer.headers['content-type']).toBe('application/json');
   });
 });
