@@ -5,10 +5,14 @@
 // local behaviour and measurements match production (video seeking included).
 //
 // It is also the local site's front door, so nothing a visitor sends can take the site down: it answers
-// a malformed address with 400 and a body over MAX_BODY_BYTES with 413 (the CLI throws on both and
-// exits), reads each request body whole before passing it on, keeps the local-only endpoints (the
-// purge API below and the CLI's /.netlify/ paths, e.g. the scheduled mail-retry function) to callers
-// holding the secret generated at start, and never lets the CLI's own port or X-Powered-By out.
+// a malformed address or one starting with `//` with 400 and a body over MAX_BODY_BYTES with 413 (the
+// CLI throws on each and exits), passes the CLI a fixed Host of its own (it throws on a Host its URL
+// parser rejects), refuses bodies to addresses no function answers (the CLI's static server answers 405
+// while the body still arrives, then throws), reads each request body whole before passing it on, keeps
+// the local-only endpoints (the purge API below and the CLI's /.netlify/ paths, e.g. the scheduled
+// mail-retry function) to callers holding the secret generated at start, gives up on the CLI after
+// UPSTREAM_TIMEOUT_MS (504), caches only complete answers, never lets the CLI's own port or X-Powered-By
+// out, and replaces error answers that show stack traces or file paths with a short message.
 import http from 'node:http';
 import { Transform } from 'node:stream';
 import zlib from 'node:zlib';
@@ -24,9 +28,13 @@ export const MAX_BODY_BYTES = 6_000_000;
 const DRAIN_LIMIT_BYTES = 64 * 1024 * 1024;
 /** A body still incomplete after this long is refused (the CLI gives up after 30 s by throwing). */
 const BODY_TIMEOUT_MS = 20_000;
+/** The CLI gets this long to answer a request completely; then the visitor gets 504 (Netlify's own limit is 30 s). */
+export const UPSTREAM_TIMEOUT_MS = 35_000;
 /** Header a local caller (a function, a developer's curl) sends with the secret to reach local-only endpoints. */
 export const LOCAL_SECRET_HEADER = 'x-local-secret';
 const PURGE_PATH = '/api/v1/purge';
+/** The project's folder, as it shows in paths of stack traces. */
+const PROJECT_ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 /** Upstream headers never shown to visitors: the CLI's Express banner and its timings of internal fetches. */
 const HIDDEN_HEADERS = ['x-powered-by', 'x-nf-fetch-timing'];
 
@@ -40,6 +48,50 @@ export function checkedPath(url) {
   } catch {
     return null;
   }
+}
+
+/**
+ * A request target the CLI's URL parser reads as the address of another host (`//host/x`, `/\\host/x`):
+ * `new URL('//[/x.png', base)` throws there, and the CLI exits.
+ */
+export const isHostRelative = (url) => /^\/[/\\]/.test(url);
+
+/** A Host header value safe to pass on: a name, IPv4 or bracketed IPv6 address, and a port from 1 to 65535. */
+export function validHost(value) {
+  if (typeof value !== 'string' || value.length > 255) return null;
+  const match =
+    /^(\[[0-9a-f:.]+\]|[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)*)(?::(\d{1,5}))?$/i.exec(
+      value,
+    );
+  if (!match || (match[2] !== undefined && (Number(match[2]) < 1 || Number(match[2]) > 65535))) return null;
+  try {
+    new URL(`http://${value}/`);
+  } catch {
+    return null;
+  }
+  return value;
+}
+
+/** Paths every function answers under, whatever the build declares: the API and the CLI's function URLs. */
+const FUNCTION_PREFIXES = ['/api/', '/.netlify/functions/'];
+
+/**
+ * True when a request body may go to `url`'s path: under FUNCTION_PREFIXES or matching one of `routes`
+ * (the paths the functions and the server-rendered pages declare, see scripts/lib/function-routes.mjs).
+ * Both the path as the CLI resolves it and its decoded form must qualify.
+ */
+export function takesBody(url, routes = []) {
+  let resolved;
+  let decoded;
+  try {
+    resolved = new URL(url, 'http://local').pathname;
+    decoded = new URL(decodeURIComponent(resolved), 'http://local').pathname;
+  } catch {
+    return false;
+  }
+  return [resolved, decoded].every(
+    (path) => FUNCTION_PREFIXES.some((prefix) => path.startsWith(prefix)) || routes.some((route) => route.test(path)),
+  );
 }
 
 /** True for paths only local callers may reach: the purge API and the CLI's internal /.netlify/ paths. */
@@ -56,6 +108,25 @@ export function isLocalOnly(rawPath, decodedPath) {
     }
     return normal === '/.netlify' || normal.startsWith('/.netlify/') || normal.replace(/\/+$/, '') === PURGE_PATH;
   });
+}
+
+/** What a visitor reads instead of an error answer that shows internals (as the site's own forms say it). */
+export const GENERIC_ERROR = 'Something went wrong. Please try again.';
+const isApiPath = (url) => /^\/api(\/|\?|$)/i.test(url);
+
+/**
+ * True for text showing how the server is built: a stack trace line (`at fn (/path/file.js:1:2)`, also
+ * inside JSON strings) or an absolute file path (this project's folder, file://, node_modules, a Unix
+ * system folder, a Windows drive).
+ */
+export function leaksInternals(text) {
+  return (
+    text.includes(PROJECT_ROOT) ||
+    /(?:^|\n|\\n|")\s*at\s[^\n"]*:\d+:\d+/.test(text) ||
+    /file:\/\/|node:internal|\bnode_modules[\\/]/.test(text) ||
+    /(?:^|[\s"'(=:,[])\/(?:home|work|usr|opt|var|tmp|root|Users|srv|app|mnt|private|etc|proc)\//.test(text) ||
+    /(?:^|[\s"'(=:,[])[A-Za-z]:\\{1,2}[\w .-]+\\/.test(text)
+  );
 }
 
 /** The proxy's own answers: JSON `{ message }` with the site's security headers. */
@@ -200,10 +271,16 @@ function chosenEncoding(req, type) {
   return accepts.includes('br') ? 'br' : accepts.includes('gzip') ? 'gzip' : null;
 }
 
-/** Sends a buffered answer (a cache hit), compressed as the browser asks. */
-function sendBuffered(req, res, { status, headers, body }, hit = true) {
+const CACHE_STATUS = {
+  hit: '"Netlify Edge"; hit',
+  stored: '"Netlify Edge"; fwd=miss; stored',
+  miss: '"Netlify Edge"; fwd=miss',
+};
+
+/** Sends a buffered answer (a cache hit, or one just fetched: `stored` or not), compressed as the browser asks. */
+function sendBuffered(req, res, { status, headers, body }, cache = 'hit') {
   const encoding = chosenEncoding(req, String(headers['content-type'] ?? ''));
-  const out = { ...headers, 'cache-status': hit ? '"Netlify Edge"; hit' : '"Netlify Edge"; fwd=miss; stored' };
+  const out = { ...headers, 'cache-status': CACHE_STATUS[cache] };
   for (const hop of ['transfer-encoding', 'connection', 'keep-alive', 'content-length']) delete out[hop];
   let payload = body;
   if (encoding) {
@@ -222,7 +299,20 @@ function sendBuffered(req, res, { status, headers, body }, hit = true) {
 /**
  * Starts the proxy on `host` (127.0.0.1 unless told otherwise) and `port`, in front of the CLI on
  * 127.0.0.1:`target`. `secret` opens the local-only endpoints: as `Authorization: Bearer <secret>`
- * (the purge API, as src/server/cdn.ts calls it) or in the `x-local-secret` header.
+ * (the purge API, as src/server/cdn.ts calls it) or in the `x-local-secret` header. `bodyRoutes` gives
+ * the paths besides /api/ and /.netlify/functions/ that take a request body (read from the build).
+ *
+ * @param {object} options
+ * @param {number} options.port
+ * @param {number} options.target
+ * @param {string} [options.host]
+ * @param {string} [options.secret]
+ * @param {number} [options.maxBodyBytes]
+ * @param {number} [options.bodyTimeoutMs]
+ * @param {number} [options.upstreamTimeoutMs]
+ * @param {() => RegExp[]} [options.bodyRoutes]
+ * @param {(message: string) => void} [options.log]  where replaced error answers are written in full
+ * @returns {Promise<import('node:http').Server>}
  */
 export function startCompressingProxy({
   port,
@@ -231,6 +321,9 @@ export function startCompressingProxy({
   secret,
   maxBodyBytes = MAX_BODY_BYTES,
   bodyTimeoutMs = BODY_TIMEOUT_MS,
+  upstreamTimeoutMs = UPSTREAM_TIMEOUT_MS,
+  bodyRoutes = () => [],
+  log = (message) => console.error(message),
 }) {
   const internal = new RegExp(`(?:localhost|127\\.0\\.0\\.1|\\[::1\\]|0\\.0\\.0\\.0):${target}(?!\\d)`, 'gi');
   const server = http.createServer((req, res) => {
@@ -242,7 +335,8 @@ export function startCompressingProxy({
 
   async function handle(req, res) {
     const path = checkedPath(req.url);
-    if (path === null) return refuse(res, 400, 'Bad request: the address is malformed.', { connection: 'close' });
+    if (path === null || isHostRelative(req.url))
+      return refuse(res, 400, 'Bad request: the address is malformed.', { connection: 'close' });
     const trusted =
       Boolean(secret) &&
       (req.headers.authorization === `Bearer ${secret}` || req.headers[LOCAL_SECRET_HEADER] === secret);
@@ -256,13 +350,22 @@ export function startCompressingProxy({
       body = await readBody(req, maxBodyBytes, bodyTimeoutMs);
       if (body === 'too-big') return refuse(res, 413, 'The request is too large.', { connection: 'close' });
       if (body === 'timeout') return refuse(res, 408, 'The request took too long to arrive.', { connection: 'close' });
+      // Pages never take a body: only the functions do.
+      if (body.length > 0 && !takesBody(req.url, bodyRoutes())) {
+        const message = 'This address does not take a request body.';
+        if (req.method === 'GET' || req.method === 'HEAD') return refuse(res, 400, message, { connection: 'close' });
+        return refuse(res, 405, message, { allow: 'GET, HEAD', connection: 'close' });
+      }
     }
     return forward(req, res, body);
   }
 
+  /** The address visitors used, when it is a valid one; otherwise the proxy's own. */
+  const publicHostOf = (req) => validHost(req.headers.host) ?? `localhost:${port}`;
+
   /** Upstream headers as visitors may see them: no X-Powered-By, no internal timings, no CLI address. */
   function cleanHeaders(req, upstreamHeaders) {
-    const publicHost = req.headers.host ?? `localhost:${port}`;
+    const publicHost = publicHostOf(req);
     const headers = {};
     for (const [name, value] of Object.entries(upstreamHeaders)) {
       if (HIDDEN_HEADERS.includes(name) || value === undefined) continue;
@@ -275,10 +378,50 @@ export function startCompressingProxy({
   const scrubBody = (req, body) => {
     const text = body.toString('latin1');
     internal.lastIndex = 0;
-    return internal.test(text)
-      ? Buffer.from(text.replace(internal, req.headers.host ?? `localhost:${port}`), 'latin1')
-      : body;
+    return internal.test(text) ? Buffer.from(text.replace(internal, publicHostOf(req)), 'latin1') : body;
   };
+
+  /**
+   * The request headers the CLI gets: its own address as Host (it builds a URL from the Host and exits when
+   * that throws), the visitor's Host in X-Forwarded-Host only when it is a valid one, and none of the
+   * headers it would otherwise build addresses from (`scheme`) or a visitor could claim them with.
+   */
+  function headersForCli(req, body) {
+    const forwarded = { ...req.headers, host: `127.0.0.1:${target}` };
+    for (const name of [LOCAL_SECRET_HEADER, 'scheme', 'x-forwarded-host', 'x-forwarded-proto', 'forwarded'])
+      delete forwarded[name];
+    const original = validHost(req.headers.host);
+    if (original) forwarded['x-forwarded-host'] = original;
+    forwarded['x-forwarded-proto'] = 'http';
+    if (body) {
+      delete forwarded['transfer-encoding'];
+      forwarded['content-length'] = String(body.length);
+    }
+    return forwarded;
+  }
+
+  /** An upstream error answer with a stack trace or file path: a short message instead, the original to the log. */
+  function sendServerError(req, res, status, headers, raw) {
+    const text = raw.toString('utf8');
+    if (!headers['content-encoding'] && !leaksInternals(text)) {
+      const out = { ...headers, 'content-length': raw.length };
+      delete out['transfer-encoding'];
+      res.writeHead(status, out);
+      return res.end(req.method === 'HEAD' ? undefined : raw);
+    }
+    log(
+      `[front door] ${req.method} ${req.url} answered ${status}; the details shown to the visitor were replaced:\n${text}`,
+    );
+    if (isApiPath(req.url)) return refuse(res, status, GENERIC_ERROR);
+    const body = `${GENERIC_ERROR}\n`;
+    res.writeHead(status, {
+      ...SECURITY_HEADERS,
+      'content-type': 'text/plain; charset=utf-8',
+      'cache-control': 'no-store',
+      'content-length': Buffer.byteLength(body),
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+  }
 
   function forward(req, res, body) {
     const cached =
@@ -286,80 +429,109 @@ export function startCompressingProxy({
     if (cached && cached.expires > Date.now()) return sendBuffered(req, res, cached);
     if (cached) cdnCache.delete(req.url);
 
-    const forwarded = { ...req.headers, host: req.headers.host ?? `localhost:${port}` };
-    delete forwarded[LOCAL_SECRET_HEADER];
-    if (body) {
-      delete forwarded['transfer-encoding'];
-      forwarded['content-length'] = String(body.length);
-    }
-    const upstream = http.request(
-      { host: '127.0.0.1', port: target, method: req.method, path: req.url, headers: forwarded },
-      (up) => {
-        const type = String(up.headers['content-type'] ?? '');
-        const textual = COMPRESSIBLE.test(type) && !up.headers['content-encoding'];
-        const encoding =
-          up.headers['content-encoding'] || req.method === 'HEAD' || up.statusCode === 204 || up.statusCode === 304
-            ? null
-            : chosenEncoding(req, type);
-        const headers = cleanHeaders(req, up.headers);
-        const lifetime = cacheLifetime(req, up.statusCode, headers);
-        if (lifetime > 0 && !MEDIA.test(type)) {
-          const chunks = [];
-          up.on('data', (chunk) => chunks.push(chunk));
-          up.on('end', () => {
-            const raw = Buffer.concat(chunks);
-            const entry = {
-              status: 200,
-              headers,
-              tags: tagsOf(headers),
-              body: textual ? scrubBody(req, raw) : raw,
-              expires: Date.now() + lifetime * 1000,
-            };
-            delete entry.headers['content-length'];
-            if (cdnCache.size >= CACHE_LIMIT) cdnCache.delete(cdnCache.keys().next().value);
-            cdnCache.set(req.url, entry);
-            sendBuffered(req, res, entry, false);
-          });
-          return;
-        }
-        if (MEDIA.test(type) && up.statusCode === 200) {
-          const chunks = [];
-          up.on('data', (chunk) => chunks.push(chunk));
-          up.on('end', () => {
-            const body = Buffer.concat(chunks);
-            if (req.headers.range) return sendRange(res, headers, body, String(req.headers.range));
-            res.writeHead(200, { ...headers, 'accept-ranges': 'bytes', 'content-length': body.length });
-            res.end(req.method === 'HEAD' ? undefined : body);
-          });
-          return;
-        }
-        // Text bodies pass through a filter that replaces the CLI's own address with the public one.
-        const scrub = textual && req.method !== 'HEAD' && up.statusCode !== 204 && up.statusCode !== 304;
-        if (encoding || scrub) delete headers['content-length'];
-        if (encoding) {
-          headers['content-encoding'] = encoding;
-          headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
-        }
-        res.writeHead(up.statusCode ?? 502, headers);
-        let stream = up;
-        if (scrub) stream = stream.pipe(scrubStream(internal, req.headers.host ?? `localhost:${port}`, 40));
-        if (!encoding) return void stream.pipe(res);
-        const compressor =
-          encoding === 'br'
-            ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
-            : zlib.createGzip({ level: 6 });
-        stream.pipe(compressor).pipe(res);
-      },
-    );
-    upstream.on('error', () => {
-      if (!res.headersSent)
-        res.writeHead(502, {
-          ...SECURITY_HEADERS,
-          'content-type': 'text/plain; charset=utf-8',
-          'cache-control': 'no-store',
-        });
-      res.end('The local site is still starting. Try again in a moment.');
+    let timedOut = false;
+    const upstream = http.request({
+      host: '127.0.0.1',
+      port: target,
+      method: req.method,
+      path: req.url,
+      headers: headersForCli(req, body),
     });
+    // The whole answer must arrive in time; a worker that never answers costs the visitor 35 s, not for ever.
+    const timer = setTimeout(() => {
+      timedOut = true;
+      upstream.destroy(new Error('The local site took too long to answer'));
+    }, upstreamTimeoutMs);
+    const done = () => clearTimeout(timer);
+    // An exchange that fails is answered once (the request and its answer may both report the failure):
+    // 504 after the timeout, else `status`; an answer already under way is cut off.
+    let failedOnce = false;
+    const failed = (status, message) => {
+      done();
+      if (failedOnce) return;
+      failedOnce = true;
+      if (res.headersSent) return void res.destroy();
+      if (timedOut) return refuse(res, 504, 'The local site took too long to answer. Try again in a moment.');
+      refuse(res, status, message);
+    };
+    res.on('close', () => {
+      done();
+      if (!res.writableFinished) upstream.destroy();
+    });
+
+    upstream.on('response', (up) => {
+      /** The upstream answer broke off (or timed out) after it began: the visitor gets an error, nothing is kept. */
+      const broken = () => failed(502, 'The local site could not answer. Try again in a moment.');
+      up.on('aborted', broken);
+      up.on('error', broken);
+      const status = up.statusCode ?? 502;
+      /** Hands the whole body to `then`; one that ended early or differs from its Content-Length is a 502. */
+      const collect = (then) => {
+        const chunks = [];
+        up.on('data', (chunk) => chunks.push(chunk));
+        up.on('end', () => {
+          done();
+          const raw = Buffer.concat(chunks);
+          // A HEAD answer (and 204, 304) declares the length of a body it never sends.
+          const declared =
+            req.method === 'HEAD' || status === 204 || status === 304 ? undefined : up.headers['content-length'];
+          if (!up.complete || (declared !== undefined && Number(declared) !== raw.length)) return broken();
+          then(raw);
+        });
+      };
+
+      const type = String(up.headers['content-type'] ?? '');
+      const textual = COMPRESSIBLE.test(type) && !up.headers['content-encoding'];
+      const encoding =
+        up.headers['content-encoding'] || req.method === 'HEAD' || status === 204 || status === 304
+          ? null
+          : chosenEncoding(req, type);
+      const headers = cleanHeaders(req, up.headers);
+      if (status >= 500) return collect((raw) => sendServerError(req, res, status, headers, scrubBody(req, raw)));
+      const lifetime = cacheLifetime(req, status, headers);
+      if (lifetime > 0 && !MEDIA.test(type)) {
+        return collect((raw) => {
+          const entry = {
+            status: 200,
+            headers,
+            tags: tagsOf(headers),
+            body: textual ? scrubBody(req, raw) : raw,
+            expires: Date.now() + lifetime * 1000,
+          };
+          delete entry.headers['content-length'];
+          // Only a complete, non-empty answer is kept: an empty one is passed on this once.
+          if (raw.length === 0) return sendBuffered(req, res, entry, 'miss');
+          if (cdnCache.size >= CACHE_LIMIT) cdnCache.delete(cdnCache.keys().next().value);
+          cdnCache.set(req.url, entry);
+          sendBuffered(req, res, entry, 'stored');
+        });
+      }
+      if (MEDIA.test(type) && status === 200) {
+        return collect((raw) => {
+          if (req.headers.range) return sendRange(res, headers, raw, String(req.headers.range));
+          res.writeHead(200, { ...headers, 'accept-ranges': 'bytes', 'content-length': raw.length });
+          res.end(req.method === 'HEAD' ? undefined : raw);
+        });
+      }
+      up.on('end', done);
+      // Text bodies pass through a filter that replaces the CLI's own address with the public one.
+      const scrub = textual && req.method !== 'HEAD' && status !== 204 && status !== 304;
+      if (encoding || scrub) delete headers['content-length'];
+      if (encoding) {
+        headers['content-encoding'] = encoding;
+        headers.vary = headers.vary ? `${headers.vary}, Accept-Encoding` : 'Accept-Encoding';
+      }
+      res.writeHead(status, headers);
+      let stream = up;
+      if (scrub) stream = stream.pipe(scrubStream(internal, publicHostOf(req), 40));
+      if (!encoding) return void stream.pipe(res);
+      const compressor =
+        encoding === 'br'
+          ? zlib.createBrotliCompress({ params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } })
+          : zlib.createGzip({ level: 6 });
+      stream.pipe(compressor).pipe(res);
+    });
+    upstream.on('error', () => failed(502, 'The local site is still starting. Try again in a moment.'));
     upstream.end(body);
   }
 

@@ -10,6 +10,7 @@ import { parseArgs } from 'node:util';
 import { prepareLocalEnv } from './local-env.mjs';
 import { startCompressingProxy } from './compressing-proxy.mjs';
 import { supervise } from './supervise.mjs';
+import { loadBodyRoutes } from './lib/function-routes.mjs';
 import { startLocalBuildHook } from './local-rebuild.mjs';
 
 const { values } = parseArgs({
@@ -25,6 +26,9 @@ const localSecret = randomBytes(32).toString('hex');
 const selfHost = host === '0.0.0.0' || host === '::' ? '127.0.0.1' : host.includes(':') ? `[${host}]` : host;
 // The Netlify server listens one port up; the public port is the compressing proxy, like the CDN.
 const netlifyPort = String(Number(port) + 1);
+// The address visitors use. The CLI sets the functions' URL to its own port; e-mailed links (sign-in links,
+// the staff inbox link) use this one instead (src/server/mail.ts).
+const publicUrl = `http://${host === '127.0.0.1' ? 'localhost' : selfHost}:${port}`;
 const env = {
   ...process.env,
   ...(await prepareLocalEnv()),
@@ -42,6 +46,7 @@ const env = {
   // Functions purge cached answers through the local CDN stand-in (src/server/cdn.ts).
   LOCAL_CDN_URL: `http://${selfHost}:${port}`,
   LOCAL_CDN_TOKEN: localSecret,
+  LOCAL_SITE_URL: publicUrl,
   NETLIFY_SITE_ID: process.env.NETLIFY_SITE_ID ?? '',
 };
 const netlify = new URL('../node_modules/.bin/netlify', import.meta.url).pathname;
@@ -84,6 +89,8 @@ if (seeded.status !== 0) console.error(`Could not seed the sample blog posts:\n$
 spawnSync(netlify, ['--telemetry-disable'], { env, stdio: 'ignore' });
 
 let proxy;
+// Paths a request body may go to (the functions' and the server-rendered pages'), read after each build.
+let bodyRoutes = [];
 const cli = supervise({
   name: 'The Netlify CLI',
   start: () =>
@@ -109,17 +116,18 @@ const cli = supervise({
       process.stdout.write(chunk);
       if (ready || !chunk.toString().includes('Local dev server ready')) return;
       ready = true;
-      if (attempt > 0) return console.log(`\n  The site is back at http://localhost:${port}\n`);
+      bodyRoutes = loadBodyRoutes();
+      if (attempt > 0) return console.log(`\n  The site is back at ${publicUrl}\n`);
       proxy = await startCompressingProxy({
         port: Number(port),
         target: Number(netlifyPort),
         host,
         secret: localSecret,
+        bodyRoutes: () => bodyRoutes,
       });
-      const shown = host === '127.0.0.1' ? 'localhost' : selfHost;
-      console.log(`\n  The site is running at http://${shown}:${port}  (Ctrl+C to stop)`);
+      console.log(`\n  The site is running at ${publicUrl}  (Ctrl+C to stop)`);
       if (host !== '127.0.0.1') console.log(`  Listening on ${host}: other machines on the network can reach it.`);
-      console.log(`  Staff admin: http://${shown}:${port}/admin/login\n${accountNotice.replace(/^/gm, '  ')}\n`);
+      console.log(`  Staff admin: ${publicUrl}/admin/login\n${accountNotice.replace(/^/gm, '  ')}\n`);
     });
   },
   log: (message) =>

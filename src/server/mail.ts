@@ -91,7 +91,14 @@ export function mailSettings() {
   return {
     from: sanitizeHeader(process.env.MAIL_FROM || 'RPL Pathways <no-reply@rplpathways.com.au>'),
     staffTo: sanitizeHeader(process.env.MAIL_TO || 'support@rplpathways.com.au'),
-    siteUrl: (process.env.SITE_URL || process.env.URL || 'https://rplpathways.com.au').replace(/\/$/, ''),
+    // Links in mails: the site's address. Netlify sets URL; the local server (scripts/serve.mjs) sets
+    // LOCAL_SITE_URL, since the local CLI points URL at its own port, behind the site's front door.
+    siteUrl: (
+      process.env.LOCAL_SITE_URL ||
+      process.env.SITE_URL ||
+      process.env.URL ||
+      'https://rplpathways.com.au'
+    ).replace(/\/$/, ''),
   };
 }
 

@@ -1,7 +1,53 @@
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { networkInterfaces } from 'node:os';
-import { test, expect } from '@playwright/test';
+import { test, expect, type APIRequestContext } from '@playwright/test';
+import net from 'node:net';
+import { ONCE } from './helpers/viewports';
+import { createStaff, staffSession } from './helpers/accounts';
+import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { setEmail } from '../../src/server/users.ts';
+import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
+import { dataStore } from '../../src/server/blobs.ts';
+
+/**
+ * Sends `head` (a request line and headers, exactly as written) and then `bodyBytes` bytes on a raw
+ * connection, as no HTTP client would, and returns the status code of the answer (0 when none came).
+ */
+function rawRequest(baseURL: string, head: string, bodyBytes = 0): Promise<number> {
+  const { hostname, port } = new URL(baseURL);
+  return new Promise((resolve) => {
+    const socket = net.connect(Number(port), hostname === 'localhost' ? '127.0.0.1' : hostname);
+    let answer = '';
+    socket.on('data', (chunk: Buffer) => (answer += chunk.toString('latin1')));
+    socket.on('error', () => {});
+    socket.on('close', () => resolve(Number(/^HTTP\/1\.1 (\d{3})/.exec(answer)?.[1] ?? 0)));
+    socket.setTimeout(30_000, () => socket.destroy());
+    socket.write(head);
+    const chunk = Buffer.alloc(64 * 1024, 0x61);
+    let left = bodyBytes;
+    const pump = () => {
+      while (left > 0) {
+        const size = Math.min(left, chunk.length);
+        left -= size;
+        if (!socket.write(chunk.subarray(0, size))) return void socket.once('drain', pump);
+      }
+    };
+    pump();
+  });
+}
+
+/**
+ * The site keeps answering a page and a function, again and again for the next two seconds: a CLI that
+ * exits during or just after its answer (as it did after a refused body) shows here as a 502.
+ */
+async function keepsAnswering(request: APIRequestContext) {
+  const until = Date.now() + 2000;
+  do {
+    expect((await request.get('/about', { timeout: 10_000 })).status()).toBe(200);
+    expect((await request.get('/api/auth/verify', { timeout: 10_000 })).status()).toBe(401);
+  } while (Date.now() < until);
+}
 
 // The production-like local server (scripts/serve.mjs) behind its front door (scripts/compressing-proxy.mjs).
 // Server behaviour does not depend on the viewport: desktop only.
@@ -52,6 +98,44 @@ test.describe('the local server survives hostile requests', { tag: '@desktop-onl
       expect(JSON.stringify(headers), path).not.toMatch(new RegExp(`(localhost|127\\.0\\.0\\.1):${internalPort}\\b`));
       expect(await response.text(), path).not.toMatch(new RegExp(`(localhost|127\\.0\\.0\\.1):${internalPort}\\b`));
     }
+  });
+
+  for (const [name, head] of [
+    ['Host: [', 'GET / HTTP/1.1\r\nHost: [\r\nConnection: close\r\n\r\n'],
+    ['Host: a b', 'GET / HTTP/1.1\r\nHost: a b\r\nConnection: close\r\n\r\n'],
+    ['Host: 127.0.0.1:99999', 'GET / HTTP/1.1\r\nHost: 127.0.0.1:99999\r\nConnection: close\r\n\r\n'],
+    ['an empty Host', 'GET / HTTP/1.1\r\nHost: \r\nConnection: close\r\n\r\n'],
+    ['Scheme: a b', 'GET / HTTP/1.1\r\nHost: localhost\r\nScheme: a b\r\nConnection: close\r\n\r\n'],
+  ] as const) {
+    test(`finding 7: ${name} does not stop the site`, async ({ request, baseURL }) => {
+      expect(await rawRequest(baseURL!, head)).toBe(200);
+      await keepsAnswering(request);
+    });
+  }
+
+  for (const target of ['//[/x.png', '/\\[/x.png']) {
+    test(`finding 7: GET ${target} is answered 400 and does not stop the site`, async ({ request, baseURL }) => {
+      expect(await rawRequest(baseURL!, `GET ${target} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n`)).toBe(
+        400,
+      );
+      await keepsAnswering(request);
+    });
+  }
+
+  test('finding 8: a 5 MB POST to a static page is refused with 405 and does not stop the CLI', async ({
+    request,
+    baseURL,
+  }) => {
+    const size = 5 * 1024 * 1024;
+    const head = `POST /about HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/octet-stream\r\nContent-Length: ${size}\r\nConnection: close\r\n\r\n`;
+    expect(await rawRequest(baseURL!, head, size)).toBe(405);
+    await keepsAnswering(request);
+    const refused = await request.post('/free-quote', { data: { any: 'thing' } });
+    expect(refused.status()).toBe(405);
+    expect(refused.headers().allow).toBe('GET, HEAD');
+    // The functions still take their bodies.
+    const login = await request.post('/api/auth/login', { data: { username: 'nobody-here', password: 'wrong' } });
+    expect(login.status()).toBe(401);
   });
 
   test('finding 9: 40 parallel calls to one function all answer 2xx/4xx with whole bodies, and the site answers after', async ({
@@ -131,5 +215,109 @@ test.describe('the local server survives hostile requests', { tag: '@desktop-onl
     const notFound = await request.get('/courses/XYZ99999');
     expect(notFound.status()).toBe(404);
     expect(await notFound.text()).toContain('</html>');
+  });
+});
+
+/** The sign-in link in the local outbox's mail to this address ('' while there is none). */
+async function signInLinkFor(email: string): Promise<string> {
+  const target = await openUserStore({});
+  try {
+    const { blobs } = await dataStore('outbox').list({ prefix: 'sign-in-link-' });
+    for (const { key } of blobs) {
+      const mail = (await dataStore('outbox').get(key, { type: 'json' })) as { to: string; text: string } | null;
+      if (mail?.to === email) return /https?:\/\/\S+\/admin\/login\?link=[\w-]+/.exec(mail.text)?.[0] ?? '';
+    }
+    return '';
+  } finally {
+    await target.close();
+  }
+}
+
+test.describe('finding 13: internal details in answers and mails', ONCE, () => {
+  test("finding 13: the e-mailed sign-in link points at the site's address, not the CLI's port", async ({
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(120_000); // 100 recorded failures through the local blob emulation take a while
+    const account = await createStaff('link-address');
+    const email = `${account.username}@example.com`;
+    const store = await openUserStore({});
+    try {
+      await setEmail(account.username, email);
+      for (let i = 0; i < POLICIES.account.threshold; i++) await recordFailure(account.username, `10.31.${i % 20}.1`);
+    } finally {
+      await store.close();
+    }
+    const answer = await request.post('/api/auth/login', {
+      data: { username: account.username, password: account.password },
+    });
+    expect((await answer.json()).message).toMatch(/a one-time sign-in link has been e-mailed/);
+    await expect.poll(() => signInLinkFor(email), { timeout: 15_000 }).not.toBe('');
+    const link = new URL(await signInLinkFor(email));
+    expect(link.origin).toBe(new URL(baseURL!).origin);
+  });
+});
+
+test.describe('finding 9: bursts of parallel requests', ONCE, () => {
+  test('finding 9: 40 parallel requests (cached page, search, sign-in, session) end without a 500, a hung request or an empty cached answer', async ({
+    request,
+  }) => {
+    test.setTimeout(180_000); // each request may take up to the proxy's 35 s limit on a busy machine
+    const session = await staffSession(request, 'burst');
+    const wrong = await createStaff('burst-wrong');
+    // The blog list and search pages are kept by the CDN stand-in; the search query is new to this run.
+    const cachedPage = '/blog';
+    const search = `/search?q=carpenter+${Date.now()}`;
+    const calls: { label: string; run: () => ReturnType<APIRequestContext['get']>; ok: number[] }[] = [];
+    for (let i = 0; i < 10; i++) {
+      calls.push({ label: cachedPage, run: () => request.get(cachedPage, { timeout: 40_000 }), ok: [200] });
+      calls.push({ label: search, run: () => request.get(search, { timeout: 40_000 }), ok: [200] });
+      calls.push({
+        label: 'POST /api/auth/login',
+        run: () =>
+          request.post('/api/auth/login', {
+            data: { username: wrong.username, password: `wrong-${i}` },
+            timeout: 40_000,
+          }),
+        ok: [401, 429],
+      });
+      calls.push({
+        label: 'GET /api/auth/verify',
+        run: () => request.get('/api/auth/verify', { headers: session.auth, timeout: 40_000 }),
+        ok: [200],
+      });
+    }
+    const results = await Promise.all(
+      calls.map(async ({ label, run, ok }) => {
+        try {
+          const response = await run();
+          return { label, status: response.status(), ok, body: await response.text() };
+        } catch (cause) {
+          return { label, status: 0, ok, body: String(cause) };
+        }
+      }),
+    );
+    const unexpected = results.filter(({ status, ok }) => !ok.includes(status));
+    // Soft, so the checks of what the burst left behind below run (and report) either way.
+    expect
+      .soft(
+        unexpected.map(({ label, status, body }) => `${label}: ${status} ${body.slice(0, 200)}`),
+        'every request answered in time, with no 5xx',
+      )
+      .toEqual([]);
+
+    // Nothing empty was kept: each page is whole again, and what the CDN stand-in then serves from its copy too.
+    for (const path of [cachedPage, search]) {
+      await expect
+        .poll(async () => (await (await request.get(path, { timeout: 40_000 })).text()).includes('</main>'), {
+          message: `${path} answers whole`,
+          timeout: 60_000,
+        })
+        .toBe(true);
+      const copy = await request.get(path);
+      expect(copy.headers()['cache-status'], path).toMatch(/; hit$/);
+      expect(await copy.text(), path).toContain('</main>');
+    }
+    expect((await request.get('/about')).status()).toBe(200);
   });
 });
