@@ -194,8 +194,12 @@ test.describe('Manage Blogs', () => {
     await page.keyboard.type('A third-party report should describe ');
     await modal.getByRole('button', { name: 'Bold' }).click();
     await expect(modal.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true');
+    // The toolbar hands the focus back to the editor on the next frame: type only once it is there.
+    await expect(editor).toBeFocused();
     await page.keyboard.type('what you did');
     await modal.getByRole('button', { name: 'Bold' }).click();
+    await expect(modal.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'false');
+    await expect(editor).toBeFocused();
     await page.keyboard.type(' and how often.');
     await page.keyboard.press('Enter');
     await modal.getByRole('button', { name: 'Bulleted list' }).click();

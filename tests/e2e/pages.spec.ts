@@ -90,7 +90,7 @@ test('the privacy policy has 20 numbered sections and the dates', async ({ page 
   await page.goto('/privacy-policy');
   await expect(page.locator('.legal__body h2')).toHaveCount(20);
   await expect(page.locator('.legal__body h2').last()).toContainText('20.');
-  await expect(page.getByText('Effective: 22 July 2025 · Last updated: 22 July 2025')).toBeVisible();
+  await expect(page.getByText('Effective: 22 July 2025 · Last updated: 26 November 2026')).toBeVisible();
 });
 
 test('the terms state the not-an-RTO disclaimer', async ({ page }) => {

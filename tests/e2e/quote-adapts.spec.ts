@@ -58,5 +58,5 @@ test('finding 3: "My industry isn\'t listed" goes on without a category and the 
   await page.waitForFunction(() => performance.now() > 3200);
   await wizard.getByRole('button', { name: 'Submit Request' }).click();
   await expect(heading).toHaveText('Thank you, Kai!');
-  await expect(wizard.getByTestId('quote-reference')).toHaveText(/^\d{8}T\d{9}Z-[0-9a-f]{8}$/);
+  await expect(wizard.getByTestId('quote-reference')).toHaveText(/^RPL-[2-9A-HJKMNP-Z]{6,8}$/);
 });

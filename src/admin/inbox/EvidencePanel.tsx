@@ -182,7 +182,10 @@ function ItemReview({
   onSaved: (view: StaffApplicantView) => void;
 }) {
   const fieldId = useId();
-  const [status, setStatus] = useState<'accepted' | 'needs-more'>(item.review?.status ?? 'accepted');
+  // Unreviewed: what was sent is offered for acceptance; an item with nothing sent, for asking.
+  const [status, setStatus] = useState<'accepted' | 'needs-more'>(
+    item.review?.status ?? (files.length ? 'accepted' : 'needs-more'),
+  );
   const [note, setNote] = useState(item.review?.note ?? '');
   const review = useMutation({
     mutationFn: () =>

@@ -74,7 +74,8 @@ export function QuoteResult(props: Props) {
             <Upload size={20} aria-hidden="true" /> Upload your evidence
           </a>
         )}
-        {phone && (
+        {/* With nothing listed for the trade, the honest answer below carries the call button. */}
+        {phone && !honestEmpty && (
           <a className="btn btn--primary" href={telHref(phone)}>
             <Phone size={20} aria-hidden="true" /> Call us now: {phone}
           </a>
