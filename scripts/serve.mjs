@@ -41,6 +41,10 @@ const env = {
   NETLIFY_WARM_FUNCTIONS: '1',
   // Each new function instance (a worker thread, see patches/) compiles the CLI's runtime and the function's code;
   // Node's on-disk compile cache spares it compiling the same files again.
+  // Every function instance is a worker thread of the CLI's one process, and they share its libuv pool (4 threads by
+  // default) for scrypt and for the local blob server's file access alike: a few parallel sign-ins would hold all
+  // four with password checks while the blob reads and writes they wait on queue behind them.
+  UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
   NODE_COMPILE_CACHE:
     process.env.NODE_COMPILE_CACHE ?? new URL('../node_modules/.cache/node-compile-cache', import.meta.url).pathname,
   // Functions purge cached answers through the local CDN stand-in (src/server/cdn.ts).

@@ -1,3 +1,7 @@
+import { createHash } from 'node:crypto';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { getStore, type Store } from '@netlify/blobs';
 
 /**
@@ -61,17 +65,57 @@ async function readVersioned<T>(
 }
 
 /**
- * One writer per key inside this process, across all its threads: the local emulation runs every
- * function instance as a worker thread of one process, and its blob server's conditional writes are not
- * atomic (it checks an ETag made from the file time in milliseconds, then writes), so two instances can
- * both land a write from the same read. Where that must never happen (the sign-in counters), the whole
- * read-modify-write runs under a lock the threads share: the Web Locks API, process-wide in Node. On
- * Netlify, where instances are separate processes, it changes nothing and the conditional writes decide.
+ * One writer per key on this machine, across threads and processes: the local emulation runs every function
+ * instance as a worker thread of one process, and its blob server's conditional writes are not atomic (it
+ * checks an ETag made from the file time in milliseconds, then writes), so two instances can both land a write
+ * from the same read. Where that must never happen (the sign-in counters), the whole read-modify-write runs
+ * holding a lock file made with an exclusive create in the system's temporary folder: the threads of
+ * `npm start` and the users CLI share it. (Node's Web Locks API, tried first, stops granting locks when half a
+ * dozen worker threads contend.) On Netlify each instance has its own temporary folder, so it changes nothing
+ * there and the conditional writes decide. A caller waits at most `maxWaitMs`, then gets LockBusyError; a lock
+ * file older than LOCK_STUCK_MS belongs to a holder that died and is taken over.
  */
-export function acrossThreads<T>(id: string, task: () => Promise<T>): Promise<T> {
-  const locks = (globalThis as { navigator?: { locks?: LockManager } }).navigator?.locks;
-  return locks ? withLock(locks, `blobs:${id}`, task) : task();
+export async function acrossThreads<T>(
+  id: string,
+  task: () => Promise<T>,
+  maxWaitMs = Number.POSITIVE_INFINITY,
+): Promise<T> {
+  const path = join(LOCK_DIR, `${createHash('sha256').update(id).digest('hex').slice(0, 32)}.lock`);
+  await mkdir(LOCK_DIR, { recursive: true });
+  const started = Date.now();
+  for (let attempt = 0; ; attempt++) {
+    try {
+      await writeFile(path, String(process.pid), { flag: 'wx' });
+      break;
+    } catch (cause) {
+      if ((cause as NodeJS.ErrnoException).code !== 'EEXIST') throw cause;
+    }
+    const held = await stat(path).then(
+      (info) => Date.now() - info.mtimeMs,
+      () => 0,
+    );
+    if (held > LOCK_STUCK_MS) {
+      console.error(
+        `Lock "${id.split('\n')[0]}" was held for over ${LOCK_STUCK_MS} ms by a holder that died; taking it over.`,
+      );
+      await rm(path, { force: true });
+      continue;
+    }
+    if (Date.now() - started > maxWaitMs)
+      throw new LockBusyError(`Lock "${id.split('\n')[0]}" stayed busy for ${maxWaitMs} ms`);
+    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * Math.min(100, 5 * 2 ** attempt)));
+  }
+  try {
+    return await task();
+  } finally {
+    await rm(path, { force: true });
+  }
 }
+
+const LOCK_DIR = join(tmpdir(), 'rpl-site-locks');
+
+/** The lock stayed with other writers for longer than the caller would wait (it then refuses, never hangs). */
+export class LockBusyError extends Error {}
 
 /**
  * One writer per key inside this thread; the conditional writes handle writers elsewhere. (The local
@@ -91,44 +135,6 @@ export function serialised<T>(id: string, task: () => Promise<T>): Promise<T> {
 
 /** A holder of a lock for longer than this (no update takes a fraction of it) is taken to be dead. */
 const LOCK_STUCK_MS = 10_000;
-const LOCK_CHECK_MS = 1_000;
-
-/**
- * Runs `task` holding the lock `name`. Node never releases the locks of a worker thread that was
- * terminated while holding them, so each holder also holds a stamp lock (`name#<time acquired>`) that
- * shows waiters since when the lock is held; a waiter that finds it held for over LOCK_STUCK_MS takes it
- * over. A long queue of live writers never triggers that: each of them holds the lock only briefly.
- */
-async function withLock<T>(locks: LockManager, name: string, task: () => Promise<T>): Promise<T> {
-  let started = false;
-  const run = () => {
-    started = true;
-    return locks.request(`${name}#${Date.now()}`, { mode: 'shared' }, task);
-  };
-  // A waiting lock request does not keep Node's event loop alive; this timer does.
-  const alive = setInterval(() => {}, 60_000);
-  try {
-    for (;;) {
-      try {
-        return await locks.request(name, { signal: AbortSignal.timeout(LOCK_CHECK_MS) }, run);
-      } catch (cause) {
-        if (started || !(cause instanceof Error && cause.name === 'TimeoutError')) throw cause;
-      }
-      const { held = [] } = await locks.query();
-      const stamps = held
-        .map((lock) => lock.name ?? '')
-        .filter((held) => held.startsWith(`${name}#`))
-        .map((held) => Number(held.slice(name.length + 1)));
-      const since = Math.max(0, ...stamps);
-      if (since > 0 && Date.now() - since > LOCK_STUCK_MS) {
-        console.error(`Lock "${name}" has been held for over ${LOCK_STUCK_MS} ms by a dead holder; taking it over.`);
-        return await locks.request(name, { steal: true }, run);
-      }
-    }
-  } finally {
-    clearInterval(alive);
-  }
-}
 
 /**
  * How long a conditional write keeps trying. After each refused write it waits a random time between 0

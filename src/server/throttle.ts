@@ -54,10 +54,17 @@ async function readCounter(key: string): Promise<Counter | null> {
  * of this process (the local emulation's instances, see acrossThreads); a damaged one reads as absent.
  */
 function updateCounter(key: string, change: (current: Counter | null) => Counter | undefined) {
-  return acrossThreads(`throttle\n${key}`, () =>
-    updateJSON<unknown>(store(), key, (stored) => change(parseCounter(key, stored))),
+  // A burst of parallel sign-ins queues here; one that would wait longer than this is refused as busy (429)
+  // instead of holding its function instance until the platform's time limit.
+  return acrossThreads(
+    `throttle\n${key}`,
+    () => updateJSON<unknown>(store(), key, (stored) => change(parseCounter(key, stored))),
+    COUNTER_LOCK_WAIT_MS,
   );
 }
+
+/** How long a sign-in waits for a counter another instance is updating before it is refused as busy. */
+const COUNTER_LOCK_WAIT_MS = 4000;
 
 const store = () => dataStore('throttle');
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 40);
