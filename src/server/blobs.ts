@@ -65,12 +65,12 @@ async function readVersioned<T>(
 }
 
 /**
- * One writer per key on this machine, across threads and processes: the local emulation runs every function
+ * One writer per key in this process, across all its threads: the local emulation runs every function
  * instance as a worker thread of one process, and its blob server's conditional writes are not atomic (it
  * checks an ETag made from the file time in milliseconds, then writes), so two instances can both land a write
  * from the same read. Where that must never happen (the sign-in counters), the whole read-modify-write runs
- * holding a lock file made with an exclusive create in the system's temporary folder: the threads of
- * `npm start` and the users CLI share it. (Node's Web Locks API, tried first, stops granting locks when half a
+ * holding a lock file made with an exclusive create in a temporary folder of the process, which all its worker
+ * threads share. (Node's Web Locks API, tried first, stops granting locks when half a
  * dozen worker threads contend.) On Netlify each instance has its own temporary folder, so it changes nothing
  * there and the conditional writes decide. A caller waits at most `maxWaitMs`, then gets LockBusyError; a lock
  * file older than LOCK_STUCK_MS belongs to a holder that died and is taken over.
@@ -112,7 +112,9 @@ export async function acrossThreads<T>(
   }
 }
 
-const LOCK_DIR = join(tmpdir(), 'rpl-site-locks');
+// Per process, like the instances it serialises (worker threads share the process id): separate test runs, each
+// with its own blob server, never wait on each other's counters.
+const LOCK_DIR = join(tmpdir(), `rpl-site-locks-${process.pid}`);
 
 /** The lock stayed with other writers for longer than the caller would wait (it then refuses, never hangs). */
 export class LockBusyError extends Error {}
