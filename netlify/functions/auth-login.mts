@@ -6,7 +6,7 @@ import { DECOY_HASH, verifyPassword } from '../../src/server/passwords';
 import { getUser, toPublicUser } from '../../src/server/users';
 import { AuthNotConfiguredError, issueToken } from '../../src/server/tokens';
 import { notConfigured } from '../../src/server/auth';
-import { lockedFor, lockedMessage, reserveAttempt, settle } from '../../src/server/throttle';
+import { lockedFor, lockedMessage, reserveAttempt, settle, SIGN_IN_LOCK_WAIT_MS } from '../../src/server/throttle';
 import { LINK_SENT, sendSignInLink } from '../../src/server/sign-in-links';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
@@ -21,7 +21,7 @@ export default async (request: Request, context: Context) => {
   const ip = context.ip || 'unknown';
 
   // Reserve the attempt before any hashing, so parallel guesses cannot slip past the lock.
-  const reservation = await reserveAttempt(username, ip);
+  const reservation = await reserveAttempt(username, ip, Date.now(), [], SIGN_IN_LOCK_WAIT_MS);
   if (!reservation.ok) {
     if (reservation.failed) return busy();
     // Only the account-wide lock stands in the way (an attack from many addresses): see below.
@@ -69,7 +69,7 @@ export default async (request: Request, context: Context) => {
 async function accountLocked(username: string, password: string, ip: string, context: Context): Promise<Response> {
   const user = await getUser(username);
   const accountWait = await lockedFor(username, ip);
-  const reservation = await reserveAttempt(username, ip, Date.now(), ['account']);
+  const reservation = await reserveAttempt(username, ip, Date.now(), ['account'], SIGN_IN_LOCK_WAIT_MS);
   if (!reservation.ok) return reservation.failed ? busy() : tooMany(reservation.waitMs);
   const owner = user?.email ? user : null;
   const valid = await verifyPassword(password, owner?.passwordHash ?? DECOY_HASH);

@@ -103,7 +103,8 @@ export async function acrossThreads<T>(
     }
     if (Date.now() - started > maxWaitMs)
       throw new LockBusyError(`Lock "${id.split('\n')[0]}" stayed busy for ${maxWaitMs} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * Math.min(100, 5 * 2 ** attempt)));
+    // Short polls: an update holds the lock for tens of milliseconds, and the next writer should not idle long after.
+    await new Promise((resolve) => setTimeout(resolve, 2 + Math.random() * Math.min(20, 2 * 2 ** attempt)));
   }
   try {
     return await task();

@@ -53,18 +53,24 @@ async function readCounter(key: string): Promise<Counter | null> {
  * Read-modify-write of a counter (conditional writes, see updateJSON), one at a time across the threads
  * of this process (the local emulation's instances, see acrossThreads); a damaged one reads as absent.
  */
-function updateCounter(key: string, change: (current: Counter | null) => Counter | undefined) {
-  // A burst of parallel sign-ins queues here; one that would wait longer than this is refused as busy (429)
-  // instead of holding its function instance until the platform's time limit.
+function updateCounter(
+  key: string,
+  change: (current: Counter | null) => Counter | undefined,
+  maxWaitMs = Number.POSITIVE_INFINITY,
+) {
   return acrossThreads(
     `throttle\n${key}`,
     () => updateJSON<unknown>(store(), key, (stored) => change(parseCounter(key, stored))),
-    COUNTER_LOCK_WAIT_MS,
+    maxWaitMs,
   );
 }
 
-/** How long a sign-in waits for a counter another instance is updating before it is refused as busy. */
-const COUNTER_LOCK_WAIT_MS = 4000;
+/**
+ * How long a sign-in request waits for a counter another instance is updating: a burst of parallel sign-ins
+ * queues there, and one that would wait longer is refused as busy (429) instead of holding its function
+ * instance until the platform's time limit. (Tools and tests that count failures wait as long as it takes.)
+ */
+export const SIGN_IN_LOCK_WAIT_MS = 8000;
 
 const store = () => dataStore('throttle');
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 40);
@@ -171,7 +177,15 @@ export async function lockedFor(username: string, ip: string, now = Date.now()):
 }
 
 export type Reservation =
-  | { ok: true; id: string; username: string; ip: string; scopes: ScopeName[] }
+  | {
+      ok: true;
+      id: string;
+      username: string;
+      ip: string;
+      scopes: ScopeName[];
+      /** How long its counter updates wait for another instance's (a sign-in request: SIGN_IN_LOCK_WAIT_MS). */
+      maxWaitMs?: number;
+    }
   /** `refusedBy` names the scopes that said no; `failed` is set when a counter could not be written at all. */
   | { ok: false; waitMs: number; refusedBy: ScopeName[]; failed?: boolean };
 
@@ -188,6 +202,7 @@ export async function reserveAttempt(
   ip: string,
   now = Date.now(),
   skip: ScopeName[] = [],
+  maxWaitMs = Number.POSITIVE_INFINITY,
 ): Promise<Reservation> {
   const { ipHash, keys } = scopes(username, ip);
   const id = randomUUID();
@@ -206,23 +221,27 @@ export async function reserveAttempt(
       const policy = POLICIES[scope];
       let wait = 0;
       try {
-        await updateCounter(keys[scope], (current) => {
-          wait = 0;
-          const pending = livePending(current, now);
-          const exempt = scope === 'account' && Boolean(current?.trusted?.includes(ipHash));
-          if (!exempt) {
-            if (current && current.lockedUntil > now) {
-              wait = current.lockedUntil - now;
-              return undefined;
+        await updateCounter(
+          keys[scope],
+          (current) => {
+            wait = 0;
+            const pending = livePending(current, now);
+            const exempt = scope === 'account' && Boolean(current?.trusted?.includes(ipHash));
+            if (!exempt) {
+              if (current && current.lockedUntil > now) {
+                wait = current.lockedUntil - now;
+                return undefined;
+              }
+              const failures = liveFailures(current, now);
+              if (pending.length >= Math.max(policy.threshold - failures, 1)) {
+                wait = Math.max(1000, Math.min(...pending.map((entry) => entry.until)) - now);
+                return undefined;
+              }
             }
-            const failures = liveFailures(current, now);
-            if (pending.length >= Math.max(policy.threshold - failures, 1)) {
-              wait = Math.max(1000, Math.min(...pending.map((entry) => entry.until)) - now);
-              return undefined;
-            }
-          }
-          return { ...emptyCounter(), ...current, pending: [...pending, { id, until: now + PENDING_MS }] };
-        });
+            return { ...emptyCounter(), ...current, pending: [...pending, { id, until: now + PENDING_MS }] };
+          },
+          maxWaitMs,
+        );
         return { scope, reserved: wait === 0, wait };
       } catch (cause) {
         console.error(`Sign-in throttle: could not reserve an attempt (${scope}): ${String(cause)}`);
@@ -231,10 +250,10 @@ export async function reserveAttempt(
     }),
   );
   const refused = outcomes.filter((outcome) => !outcome.reserved);
-  if (refused.length === 0) return { ok: true, id, username, ip, scopes: wanted };
+  if (refused.length === 0) return { ok: true, id, username, ip, scopes: wanted, maxWaitMs };
   // Give back what was reserved; if that fails the entries expire by themselves.
   const reserved = outcomes.filter((outcome) => outcome.reserved).map((outcome) => outcome.scope);
-  await settle({ ok: true, id, username, ip, scopes: reserved }, 'release', now).catch(() => {});
+  await settle({ ok: true, id, username, ip, scopes: reserved, maxWaitMs }, 'release', now).catch(() => {});
   return {
     ok: false,
     waitMs: Math.max(...refused.map((outcome) => outcome.wait)),
@@ -258,24 +277,28 @@ export async function settle(
   const { ipHash, keys } = scopes(reservation.username, reservation.ip);
   await Promise.all(
     reservation.scopes.map((scope) =>
-      updateCounter(keys[scope], (current) => {
-        const pending = livePending(current, now).filter((entry) => entry.id !== reservation.id);
-        const base: Counter = { ...emptyCounter(), ...current, pending };
-        if (!pending.length) delete base.pending;
-        if (outcome === 'release') return current ? base : undefined;
-        if (outcome === 'success') {
-          if (scope === 'pair') return { ...base, failures: 0, lastFailureAt: 0, lockedUntil: 0 };
-          if (scope === 'account')
-            return {
-              ...base,
-              trusted: [...(current?.trusted ?? []).filter((entry) => entry !== ipHash), ipHash].slice(-20),
-            };
-          return current ? base : undefined;
-        }
-        const failures = liveFailures(current, now) + 1;
-        const lock = lockDuration(failures, POLICIES[scope]);
-        return { ...base, failures, lastFailureAt: now, lockedUntil: lock ? now + lock : 0 };
-      }),
+      updateCounter(
+        keys[scope],
+        (current) => {
+          const pending = livePending(current, now).filter((entry) => entry.id !== reservation.id);
+          const base: Counter = { ...emptyCounter(), ...current, pending };
+          if (!pending.length) delete base.pending;
+          if (outcome === 'release') return current ? base : undefined;
+          if (outcome === 'success') {
+            if (scope === 'pair') return { ...base, failures: 0, lastFailureAt: 0, lockedUntil: 0 };
+            if (scope === 'account')
+              return {
+                ...base,
+                trusted: [...(current?.trusted ?? []).filter((entry) => entry !== ipHash), ipHash].slice(-20),
+              };
+            return current ? base : undefined;
+          }
+          const failures = liveFailures(current, now) + 1;
+          const lock = lockDuration(failures, POLICIES[scope]);
+          return { ...base, failures, lastFailureAt: now, lockedUntil: lock ? now + lock : 0 };
+        },
+        reservation.maxWaitMs,
+      ),
     ),
   );
 }
