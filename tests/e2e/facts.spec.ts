@@ -170,10 +170,12 @@ test('the settings form works at 360px and by keyboard, with validation messages
   ).toBeChecked();
   await page.getByRole('group', { name: 'Business details' }).getByLabel('ABN').fill('51 824 753 557');
   // Keyboard: the claim switch toggles with Space.
-  const claimSwitch = page.getByRole('group', { name: 'Sectors', exact: false }).getByLabel('Show on the site');
+  // (Success rate ships switched off until staff give a source visitors can see.)
+  const claimSwitch = page.getByRole('group', { name: 'Success rate', exact: false }).getByLabel('Show on the site');
+  await expect(claimSwitch).not.toBeChecked();
   await claimSwitch.focus();
   await page.keyboard.press('Space');
-  await expect(claimSwitch).not.toBeChecked();
+  await expect(claimSwitch).toBeChecked();
   await page.getByRole('button', { name: 'Save Settings' }).click();
   await expect(page.getByRole('alert')).toContainText('Please correct the highlighted fields.');
   const abn = page.getByRole('group', { name: 'Business details' }).getByLabel('ABN');
