@@ -144,7 +144,9 @@ export default function ApplicantPage() {
     if (response.ok || response.status === 404) await refresh(token);
   }
 
-  if (load.state === 'loading') return <p className="apply__status">Opening your page…</p>;
+  // Rendered into the static page too, as the new-link view without its form: the first paint already shows the
+  // page's heading and note, and when no link turns up the same elements stay and the form appears below them.
+  if (load.state === 'loading') return <NewLink message="Opening your page…" pending />;
   if (load.state === 'none') return <NewLink message={load.message} />;
 
   const { view } = load;
@@ -309,7 +311,7 @@ function ChecklistGroup({
 }
 
 /** Asking for a new link: the same neutral answer whatever is typed. */
-function NewLink({ message }: { message?: string }) {
+function NewLink({ message, pending = false }: { message?: string; pending?: boolean }) {
   const id = useId();
   const [answer, setAnswer] = useState('');
   const [error, setError] = useState('');
@@ -337,10 +339,10 @@ function NewLink({ message }: { message?: string }) {
   return (
     <div className="apply apply--narrow">
       <h1 className="apply__title">Your applicant page</h1>
-      <p className="apply__note">
+      <p className="apply__note" role="status">
         {message ?? 'Open this page from the link in the e-mail we sent after your free quote request.'}
       </p>
-      <section aria-labelledby={`${id}-title`} className="apply__card">
+      <section aria-labelledby={`${id}-title`} className="apply__card" hidden={pending}>
         <h2 id={`${id}-title`}>Send me a new link</h2>
         {answer ? (
           <p role="status" className="apply__done">
