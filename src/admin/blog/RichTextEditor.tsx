@@ -164,6 +164,9 @@ export default function RichTextEditor({
             title={label}
             aria-pressed={key === 'link' ? undefined : (state?.[key] ?? false)}
             aria-expanded={key === 'link' ? linkOpen : undefined}
+            // A click keeps the focus (and the caret) in the text, so what is typed next lands there at once,
+            // not on the button until the editor takes the focus back on the next frame.
+            onMouseDown={key === 'link' ? undefined : (event) => event.preventDefault()}
             onClick={run}
           >
             <Icon size={18} aria-hidden="true" />
