@@ -13,6 +13,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export ASTRO_TELEMETRY_DISABLED=1
+# The browser first: without it the browser tests would fail only after minutes of building and unit tests.
+if ! bash scripts/ensure-browsers.sh; then
+  echo "0 passed, 1 failed"
+  exit 1
+fi
 rm -rf test-results && mkdir -p test-results
 passed=0
 failed=0
