@@ -1,16 +1,8 @@
 /** Catalogue facts shared by pages, islands and functions (no framework, no DOM). */
 
-/** AQF levels from lowest to highest, the order used for sorting and the level filter. */
-export const LEVELS = [
-  'Certificate II',
-  'Certificate III',
-  'Certificate IV',
-  'Diploma',
-  'Advanced Diploma',
-  'Graduate Certificate',
-  'Graduate Diploma',
-] as const;
-export type Level = (typeof LEVELS)[number];
+import { LEVELS, type Level } from '../schemas/levels';
+
+export { LEVELS, type Level };
 
 export const AQF_LEVEL: Record<Level, number> = {
   'Certificate II': 2,

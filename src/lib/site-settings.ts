@@ -14,28 +14,6 @@ export function publicSettings(settings: SiteSettings): SiteSettings {
   return { contactInfo, socialMedia, business, partnerRtos, claims, prices };
 }
 
-let buildTimeSettings: Promise<SiteSettings> | undefined;
-
-/**
- * The settings the pre-rendered header, footer and contact page show: the ones staff saved (read from
- * the blob store when the build has access to it, as on Netlify and under the local CLI), else the
- * defaults. Read once per build. In the browser a small script refreshes them from the public API, so a
- * save shows before the next build finishes.
- */
-export function getSiteSettings(): Promise<SiteSettings> {
-  buildTimeSettings ??= (async () => {
-    if (!process.env.NETLIFY_BLOBS_CONTEXT) return defaultSiteSettings;
-    try {
-      const { readSettings } = await import('../server/settings');
-      return publicSettings(await readSettings());
-    } catch (cause) {
-      console.warn('Site settings: could not read the saved settings, using the defaults.', cause);
-      return defaultSiteSettings;
-    }
-  })();
-  return buildTimeSettings;
-}
-
 export const socialLabels: Record<SocialNetwork, string> = {
   facebook: 'Facebook',
   instagram: 'Instagram',

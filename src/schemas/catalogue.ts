@@ -1,5 +1,5 @@
 import * as v from 'valibot';
-import { LEVELS } from '../lib/catalogue';
+import { LEVELS } from './levels';
 import { limitParam } from './query';
 import { SearchTermListSchema } from './search-terms';
 

@@ -236,5 +236,3 @@ export const SiteSettingsInputSchema = v.object({
 });
 export type SocialNetwork = keyof SiteSettings['socialMedia'];
 export type PartnerRto = SiteSettings['partnerRtos'][number];
-
-export { isShownSocialLink } from '../lib/social.ts';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import * as v from 'valibot';
-import { SiteSettingsSchema, isShownSocialLink } from '../../src/schemas/site-settings';
+import { isShownSocialLink } from '../../src/lib/social';
+import { SiteSettingsSchema } from '../../src/schemas/site-settings';
 import { defaultSiteSettings, telHref, visibleSocialLinks } from '../../src/lib/site-settings';
 
 describe('site settings defaults', () => {
