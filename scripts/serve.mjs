@@ -12,6 +12,7 @@ import { startCompressingProxy } from './compressing-proxy.mjs';
 import { supervise } from './supervise.mjs';
 import { loadBodyRoutes } from './lib/function-routes.mjs';
 import { startLocalBuildHook } from './local-rebuild.mjs';
+import { invokeThroughCli, readSchedules, startSchedules } from './local-schedules.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -93,6 +94,8 @@ if (seeded.status !== 0) console.error(`Could not seed the sample blog posts:\n$
 spawnSync(netlify, ['--telemetry-disable'], { env, stdio: 'ignore' });
 
 let proxy;
+// The scheduled functions run on their schedules, as on Netlify (scripts/local-schedules.mjs).
+let schedules;
 // Paths a request body may go to (the functions' and the server-rendered pages'), read after each build.
 let bodyRoutes = [];
 const cli = supervise({
@@ -121,6 +124,15 @@ const cli = supervise({
       if (ready || !chunk.toString().includes('Local dev server ready')) return;
       ready = true;
       bodyRoutes = loadBodyRoutes();
+      schedules?.close();
+      try {
+        schedules = startSchedules({
+          schedules: readSchedules(),
+          invoke: invokeThroughCli(`http://127.0.0.1:${netlifyPort}`),
+        });
+      } catch (cause) {
+        console.error(`\n  The scheduled functions do not run: ${cause.message}\n`);
+      }
       if (attempt > 0) return console.log(`\n  The site is back at ${publicUrl}\n`);
       proxy = await startCompressingProxy({
         port: Number(port),
@@ -139,11 +151,13 @@ const cli = supervise({
       `\n  ${message}${message.endsWith('restarting it.') ? ' The site answers again once it has rebuilt.' : ''}\n`,
     ),
   onStopped: (code) => {
+    schedules?.close();
     proxy?.close();
     buildHook?.close();
     process.exit(code ?? 0);
   },
   onGiveUp: (code) => {
+    schedules?.close();
     proxy?.close();
     buildHook?.close();
     process.exit(code || 1);
