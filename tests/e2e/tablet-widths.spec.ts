@@ -99,3 +99,27 @@ test(
     await expect(card.getByRole('link', { name: 'Get a Free Quote' })).toBeVisible();
   },
 );
+
+test(
+  'finding: just above 1024px the header also fits the Dashboard button of a stored staff session',
+  ONCE,
+  async ({ page }) => {
+    await page.goto('/about');
+    await page.evaluate(() => {
+      localStorage.setItem('token', 'a.b.c');
+      localStorage.setItem('user', JSON.stringify({ firstName: 'Sam' }));
+    });
+    await page.reload({ waitUntil: 'networkidle' });
+    const banner = page.getByRole('banner');
+    for (const width of [1025, 1060, 1100, 1200]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expect(banner.getByRole('link', { name: 'Dashboard' })).toBeVisible();
+      const { scrollWidth, clientWidth, outside } = await overflow(page);
+      expect(scrollWidth, `at ${width}px the page is wider than the screen: ${outside.join(', ')}`).toBeLessThanOrEqual(
+        clientWidth,
+      );
+      const box = (await banner.getByRole('link', { name: 'Free Quote', exact: true }).boundingBox())!;
+      expect(box.x + box.width, `at ${width}px: Free Quote ends on screen`).toBeLessThanOrEqual(clientWidth);
+    }
+  },
+);
