@@ -107,7 +107,12 @@ document.addEventListener('click', (event) => {
 });
 const loader = document.querySelector<HTMLElement>('[data-page-loader]');
 if (root.classList.contains('is-arriving') && loader) {
-  loader.addEventListener('animationend', () => root.classList.remove('is-arriving'), { once: true });
+  // The overlay's fade may already have ended before this script ran (a slow phone): its animation is then
+  // finished (kept by `forwards`), and the overlay goes at once instead of waiting for an end already past.
+  const arrived = () => root.classList.remove('is-arriving');
+  const fades = loader.getAnimations();
+  if (fades.length === 0) arrived();
+  else void Promise.all(fades.map((fade) => fade.finished)).then(arrived, arrived);
 }
 // Coming back through the history cache restores the old page: start at the top as on any path change.
 window.addEventListener('pageshow', (event) => {
