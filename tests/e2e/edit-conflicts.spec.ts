@@ -6,7 +6,9 @@ import { ONCE } from './helpers/viewports';
  * Nothing typed in the admin is lost between tabs and forms: a stale settings save is refused with the
  * choice of what to keep, a catalogue conflict shows both values of each differing field and saves a per-field
  * merge, and leaving a changed course form asks first. The settings test edits staff-only source notes and
- * puts them back; the course conflict test puts the course back as it found it.
+ * puts them back; the course conflict test puts the course back as it found it. They run last, in this order,
+ * in their own project (playwright.config.ts): any other save of the settings in between would be a real
+ * conflict, and the course saves start a rebuild.
  */
 
 /** The signed-in page's bearer header, for the API calls that play the other person. */
@@ -23,6 +25,43 @@ async function readSettings(request: APIRequestContext, headers: Record<string, 
     claims: Record<string, { source: string }>;
   } & Record<string, unknown>;
 }
+
+test(
+  'finding 8: leaving a changed course form by "Back to the list" or a header link asks first and keeps the edits when the person stays',
+  ONCE,
+  async ({ page }) => {
+    await signInWithForm(page, await createStaff('leave'), '/admin/courses');
+    await openCourse(page, 'BSB40320');
+    const about = page.getByLabel('About (card and page summary)');
+    await about.fill('Typed, not saved');
+    const ask = page.getByRole('alertdialog', { name: /unsaved changes/ });
+
+    await page.getByRole('button', { name: 'Back to the list' }).click();
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(ask).toBeHidden();
+    await expect(about).toHaveValue('Typed, not saved');
+
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Dashboard' }).click();
+    await expect(ask).toBeVisible();
+    await ask.getByRole('button', { name: 'Keep editing' }).click();
+    await expect(page).toHaveURL(/\/admin\/courses$/);
+    await expect(about).toHaveValue('Typed, not saved');
+
+    // Closing the tab asks too (the browser's own question).
+    const question = page.waitForEvent('dialog');
+    await page.close({ runBeforeUnload: true });
+    const dialog = await question;
+    expect(dialog.type()).toBe('beforeunload');
+    await dialog.dismiss();
+    await expect(about).toHaveValue('Typed, not saved');
+
+    // Leaving is a choice: confirmed, the header link goes.
+    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Dashboard' }).click();
+    await ask.getByRole('button', { name: 'Discard changes' }).click();
+    await expect(page).toHaveURL(/\/admin\/dashboard$/);
+  },
+);
 
 test(
   'finding 6: two tabs saving settings get 200 and 409, and the second tab sees the choice and keeps both changes',
@@ -161,42 +200,5 @@ test(
         data: { version: now.version, edit: original.edit },
       });
     }
-  },
-);
-
-test(
-  'finding 8: leaving a changed course form by "Back to the list" or a header link asks first and keeps the edits when the person stays',
-  ONCE,
-  async ({ page }) => {
-    await signInWithForm(page, await createStaff('leave'), '/admin/courses');
-    await openCourse(page, 'BSB40320');
-    const about = page.getByLabel('About (card and page summary)');
-    await about.fill('Typed, not saved');
-    const ask = page.getByRole('alertdialog', { name: /unsaved changes/ });
-
-    await page.getByRole('button', { name: 'Back to the list' }).click();
-    await expect(ask).toBeVisible();
-    await ask.getByRole('button', { name: 'Keep editing' }).click();
-    await expect(ask).toBeHidden();
-    await expect(about).toHaveValue('Typed, not saved');
-
-    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Dashboard' }).click();
-    await expect(ask).toBeVisible();
-    await ask.getByRole('button', { name: 'Keep editing' }).click();
-    await expect(page).toHaveURL(/\/admin\/courses$/);
-    await expect(about).toHaveValue('Typed, not saved');
-
-    // Closing the tab asks too (the browser's own question).
-    const question = page.waitForEvent('dialog');
-    await page.close({ runBeforeUnload: true });
-    const dialog = await question;
-    expect(dialog.type()).toBe('beforeunload');
-    await dialog.dismiss();
-    await expect(about).toHaveValue('Typed, not saved');
-
-    // Leaving is a choice: confirmed, the header link goes.
-    await page.getByRole('navigation', { name: 'Admin' }).getByRole('link', { name: 'Dashboard' }).click();
-    await ask.getByRole('button', { name: 'Discard changes' }).click();
-    await expect(page).toHaveURL(/\/admin\/dashboard$/);
   },
 );
