@@ -29,7 +29,7 @@ import { repositoryCatalogue } from '../../src/catalogue/index';
 const MAX_BODY = 64 * 1024;
 
 const CONFLICT = (by: string) =>
-  `This was changed by ${by} after you opened it. Their version is shown; copy your changes over it and save again.`;
+  `This was changed by ${by} after you opened it, so your changes were not saved. Compare the two versions and choose what to keep.`;
 
 /**
  * Staff edit the catalogue (admin role only); every save is kept in the `catalogue` store, purges the

@@ -18,7 +18,8 @@ const REBUILD_NOTES = {
 /**
  * GET  /api/public/site-settings -> {contactInfo, socialMedia, business, partnerRtos, claims, prices}, cached at the CDN until the next save.
  * GET  /api/admin/site-settings  -> the same plus who saved it last (staff only).
- * POST /api/admin/site-settings  -> validates and saves the full settings object (staff only); a group
+ * POST /api/admin/site-settings  -> validates and saves the full settings object with the `version` it was
+ *      loaded at (staff only): 200, or 409 with the newer settings when someone saved in between; a group
  *      added after launch that the body leaves out keeps its saved value.
  */
 export default async (request: Request) => {
@@ -45,16 +46,29 @@ export default async (request: Request) => {
   const prices = body.data.prices ?? current.prices;
   const unknown = await unknownCatalogueTargets(body.data.partnerRtos ? partnerRtos : [], prices, partnerRtos);
   if (unknown.length) return error(400, unknown[0]!.message, unknown);
-  const { settings, rebuild } = await saveSettings(
+  const { version, ...sent } = body.data;
+  const result = await saveSettings(
     {
-      ...body.data,
-      business: body.data.business ?? current.business,
+      ...sent,
+      business: sent.business ?? current.business,
       partnerRtos,
-      claims: body.data.claims ?? current.claims,
+      claims: sent.claims ?? current.claims,
       prices,
     },
+    version,
     auth.user.username,
   );
+  if (!result.ok) {
+    const by = result.current.updatedBy ?? 'someone else';
+    return json(
+      {
+        message: `These settings were changed by ${by} after you opened them, so your changes were not saved. Compare the two versions and choose what to keep.`,
+        current: result.current,
+      },
+      { status: 409 },
+    );
+  }
+  const { settings, rebuild } = result;
   return json({
     success: true,
     message: 'Settings saved successfully!',

@@ -16,12 +16,12 @@ const pages = {
   blogs: { title: 'Manage Blogs', Page: lazy(() => import('./BlogsPage')), permission: 'blogs' },
   categories: {
     title: 'Manage Categories',
-    Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CategoriesPage }))),
+    Page: lazy(() => import('./catalogue/CategoriesPage').then((m) => ({ default: m.CategoriesPage }))),
     permission: 'catalogue',
   },
   courses: {
     title: 'Manage Courses',
-    Page: lazy(() => import('./CataloguePage').then((m) => ({ default: m.CoursesPage }))),
+    Page: lazy(() => import('./catalogue/CoursesPage').then((m) => ({ default: m.CoursesPage }))),
     permission: 'catalogue',
   },
 } as const satisfies Record<string, { title: string; Page: unknown; permission: Permission | null }>;

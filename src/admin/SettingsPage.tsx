@@ -2,135 +2,28 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import * as v from 'valibot';
-import {
-  CLAIM_KEYS,
-  PUBLIC_SOURCE_CLAIMS,
-  SiteSettingsSchema,
-  registerUrlFor,
-  type ClaimKey,
-  type SiteSettings,
-} from '../schemas/site-settings';
+import { CLAIM_KEYS, SiteSettingsSchema, type SiteSettings } from '../schemas/site-settings';
 import { defaultSiteSettings } from '../lib/site-settings';
 import { issuesToFieldErrors } from './field-errors';
 import { api, ApiError } from './api';
 import { Loading } from './Loading';
-import { fieldId, TextField } from './settings/fields';
+import { EditConflict, useEditConflict } from './edits/EditConflict';
+import { useLeaveGuard } from './edits/useLeaveGuard';
+import { ClaimFields } from './settings/ClaimFields';
+import { fieldId, Input } from './settings/fields';
 import { emptyPrice, PricesSection, type CatalogueChoices } from './settings/PricesSection';
-import { RtoDelivers } from './settings/RtoDelivers';
-
-type Field = {
-  group: 'contactInfo' | 'socialMedia' | 'business';
-  name: string;
-  label: string;
-  type: 'email' | 'tel' | 'text' | 'url';
-  autoComplete?: string;
-  hint?: string;
-  inputMode?: 'numeric';
-};
-
-const contactFields: Field[] = [
-  { group: 'contactInfo', name: 'email', label: 'E-mail', type: 'email', autoComplete: 'off' },
-  { group: 'contactInfo', name: 'phone', label: 'Phone', type: 'tel', autoComplete: 'off' },
-  {
-    group: 'contactInfo',
-    name: 'phoneSecondary',
-    label: 'Secondary phone',
-    type: 'tel',
-    autoComplete: 'off',
-    hint: 'Leave empty to hide it.',
-  },
-  {
-    group: 'contactInfo',
-    name: 'businessHours',
-    label: 'Business hours',
-    type: 'text',
-    hint: 'For example: Mon - Sat: 8:00 am - 7:00 pm',
-  },
-  { group: 'contactInfo', name: 'address', label: 'Address', type: 'text' },
-];
-const socialFields: Field[] = [
-  { group: 'socialMedia', name: 'facebook', label: 'Facebook URL', type: 'url', hint: 'Leave empty to hide the link.' },
-  {
-    group: 'socialMedia',
-    name: 'instagram',
-    label: 'Instagram URL',
-    type: 'url',
-    hint: 'Leave empty to hide the link.',
-  },
-  { group: 'socialMedia', name: 'youtube', label: 'YouTube URL', type: 'url', hint: 'Leave empty to hide the link.' },
-];
-const businessFields: Field[] = [
-  {
-    group: 'business',
-    name: 'legalName',
-    label: 'Legal name',
-    type: 'text',
-    autoComplete: 'off',
-    hint: 'The entity that runs this service, as on the ABN register. Shown in the privacy policy and terms.',
-  },
-  {
-    group: 'business',
-    name: 'abn',
-    label: 'ABN',
-    type: 'text',
-    autoComplete: 'off',
-    inputMode: 'numeric',
-    hint: '11 digits, for example 51 824 753 556.',
-  },
-];
-
-const claimLabels: Record<ClaimKey, { label: string; value: string; hint: string }> = {
-  successRate: { label: 'Success rate (About page)', value: 'Figure (per cent)', hint: 'A number, shown with "%".' },
-  satisfaction: { label: 'Satisfaction (About page)', value: 'Figure (out of 5)', hint: 'For example 4.9.' },
-  completionTime: {
-    label: 'Completion time (every page that states it)',
-    value: 'Timeframe',
-    hint: 'For example 4-8 weeks. Course pages show it as an estimate.',
-  },
-  process: {
-    label: 'Four-step process (home page)',
-    value: 'Section heading',
-    hint: 'The heading of the home page process section.',
-  },
-};
-
-interface RtoDraft {
-  legalName: string;
-  code: string;
-  categories: string[];
-  courses: string[];
-}
-type FormState = Omit<SiteSettings, 'partnerRtos'> & { partnerRtos: RtoDraft[] };
-
-interface SaveAnswer {
-  success: boolean;
-  message: string;
-  note?: string;
-  settings: SiteSettings;
-}
-
-function toForm(settings: SiteSettings): FormState {
-  const withDefaults = { ...defaultSiteSettings, ...settings };
-  return {
-    contactInfo: { ...withDefaults.contactInfo },
-    socialMedia: { ...withDefaults.socialMedia },
-    business: { ...withDefaults.business },
-    // The register link is derived from the code, so it is neither shown as a field nor sent back.
-    partnerRtos: withDefaults.partnerRtos.map(({ legalName, code, categories, courses }) => ({
-      legalName,
-      code,
-      categories: [...categories],
-      courses: [...courses],
-    })),
-    claims: Object.fromEntries(
-      CLAIM_KEYS.map((key) => [key, { ...withDefaults.claims[key] }]),
-    ) as SiteSettings['claims'],
-    prices: (withDefaults.prices ?? []).map((price) => ({ ...price })),
-  };
-}
-
-const same = (a: FormState, b: FormState) => JSON.stringify(a) === JSON.stringify(b);
-const emptyRto = (): RtoDraft => ({ legalName: '', code: '', categories: [], courses: [] });
+import { RtoFields } from './settings/RtoFields';
+import { businessFields, contactFields, socialFields, type Field } from './settings/settings-fields';
+import {
+  emptyRto,
+  newerSettings,
+  sameForm,
+  settingsLabel,
+  toForm,
+  versionOf,
+  type FormState,
+  type SaveAnswer,
+} from './settings/settings-form';
 
 export default function SettingsPage() {
   const queryClient = useQueryClient();
@@ -143,11 +36,15 @@ export default function SettingsPage() {
           ...defaultSiteSettings,
           ...answer,
         };
-        return { settings: { contactInfo, socialMedia, business, partnerRtos, claims, prices }, failed: false };
+        return {
+          settings: { contactInfo, socialMedia, business, partnerRtos, claims, prices },
+          version: versionOf(answer),
+          failed: false,
+        };
       } catch (cause) {
         // If the load is not OK the built-in defaults are used, with a toast.
         console.error('Site settings could not be loaded', cause);
-        return { settings: defaultSiteSettings, failed: true };
+        return { settings: defaultSiteSettings, version: 0, failed: true };
       }
     },
   });
@@ -166,13 +63,18 @@ export default function SettingsPage() {
   });
   const [form, setForm] = useState<FormState | null>(null);
   const [saved, setSaved] = useState<FormState | null>(null);
+  // The version the form was loaded at: a save names it and is refused (409) when someone saved since.
+  const [version, setVersion] = useState(0);
   const [errors, setErrors] = useState<Record<string, string>>({});
+  const conflicts = useEditConflict<FormState>();
+  const { conflict } = conflicts;
   const [banner, setBanner] = useState<{ kind: 'success' | 'error'; text: string; note?: string } | null>(null);
 
   useEffect(() => {
     if (!loaded || form) return;
     setForm(toForm(loaded.settings));
     setSaved(toForm(loaded.settings));
+    setVersion(loaded.version);
     if (loaded.failed) toast.error('Failed to load settings');
   }, [loaded, form]);
 
@@ -186,26 +88,35 @@ export default function SettingsPage() {
     if (target instanceof HTMLInputElement) target.focus();
   }, [formReady]);
 
-  const dirty = form !== null && saved !== null && !same(form, saved);
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    addEventListener('beforeunload', warn);
-    return () => removeEventListener('beforeunload', warn);
-  }, [dirty]);
+  const dirty = form !== null && saved !== null && !sameForm(form, saved);
+  const { dialog } = useLeaveGuard(dirty);
 
   const save = useMutation({
-    mutationFn: (settings: SiteSettings) => api<SaveAnswer>('/admin/site-settings', { method: 'POST', body: settings }),
+    mutationFn: ({ settings, at }: { settings: SiteSettings; at: number }) =>
+      api<SaveAnswer>('/admin/site-settings', { method: 'POST', body: { ...settings, version: at } }),
     onSuccess: (answer) => {
       const settings = toForm(answer.settings);
       setForm(settings);
       setSaved(toForm(answer.settings));
-      queryClient.setQueryData(['site-settings'], { settings: answer.settings, failed: false });
+      setVersion(versionOf(answer.settings));
+      conflicts.clear();
+      queryClient.setQueryData(['site-settings'], {
+        settings: answer.settings,
+        version: versionOf(answer.settings),
+        failed: false,
+      });
       queryClient.invalidateQueries({ queryKey: ['launch-readiness'] });
       setBanner({ kind: 'success', text: 'Settings saved successfully!', note: answer.note });
       toast.success('Settings saved successfully!');
     },
     onError: (cause) => {
+      const newer = cause instanceof ApiError && cause.status === 409 ? newerSettings(cause.body) : null;
+      if (newer) {
+        // Someone saved since this form was loaded: nothing was saved; the choice of what to keep is shown.
+        conflicts.show({ message: cause.message, ...newer });
+        toast.error('Failed to save settings');
+        return;
+      }
       if (cause instanceof ApiError && cause.errors.length)
         setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
       const text = cause instanceof ApiError && cause.fromServer ? cause.message : 'Failed to save settings';
@@ -234,10 +145,10 @@ export default function SettingsPage() {
       (next[field.group] as Record<string, string>)[field.name] = value;
     });
 
-  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
-    event.preventDefault();
+  /** Checks `values` with the server's schema and saves them on top of version `at`. */
+  function submit(values: FormState, at: number) {
     setBanner(null);
-    const checked = v.safeParse(SiteSettingsSchema, form!);
+    const checked = v.safeParse(SiteSettingsSchema, values);
     if (!checked.success) {
       const fieldErrors = issuesToFieldErrors(checked.issues);
       setErrors(fieldErrors);
@@ -246,7 +157,12 @@ export default function SettingsPage() {
       return;
     }
     setErrors({});
-    save.mutate(checked.output);
+    save.mutate({ settings: checked.output, at });
+  }
+
+  function onSubmit(event: SubmitEvent<HTMLFormElement>) {
+    event.preventDefault();
+    submit(form!, version);
   }
 
   function onReset() {
@@ -277,6 +193,25 @@ export default function SettingsPage() {
           <p>{banner.text}</p>
           {banner.note && <p className="admin-banner__note">{banner.note}</p>}
         </div>
+      )}
+      {conflict && (
+        <EditConflict
+          conflict={conflict}
+          mine={form}
+          label={settingsLabel}
+          saving={busy}
+          onSave={(value, over) => {
+            setForm(value);
+            setVersion(conflicts.settle(conflict));
+            submit(value, over);
+          }}
+          onTake={(theirs) => {
+            setForm(theirs);
+            setSaved(theirs);
+            setVersion(conflicts.settle(conflict));
+            setErrors({});
+          }}
+        />
       )}
       <form className="settings-form" onSubmit={onSubmit} noValidate aria-busy={busy}>
         <fieldset className="admin-card" disabled={busy} id="contact">
@@ -388,160 +323,7 @@ export default function SettingsPage() {
           {dirty && !busy && <span className="admin-dirty">Unsaved changes</span>}
         </div>
       </form>
+      {dialog}
     </>
-  );
-}
-
-function Input({
-  field,
-  value,
-  error,
-  onChange,
-}: {
-  field: Field;
-  value: string;
-  error?: string;
-  onChange: (field: Field, value: string) => void;
-}) {
-  const path = `${field.group}.${field.name}`;
-  return (
-    <TextField
-      path={path}
-      label={field.label}
-      type={field.type}
-      value={value}
-      error={error}
-      hint={field.hint}
-      autoComplete={field.autoComplete}
-      inputMode={field.inputMode ?? (field.type === 'tel' ? 'tel' : undefined)}
-      onChange={(value) => onChange(field, value)}
-    />
-  );
-}
-
-function RtoFields({
-  index,
-  rto,
-  choices,
-  errors,
-  onChange,
-  onRemove,
-}: {
-  index: number;
-  rto: RtoDraft;
-  choices: CatalogueChoices | undefined;
-  errors: Record<string, string>;
-  onChange: <K extends keyof RtoDraft>(name: K, value: RtoDraft[K]) => void;
-  onRemove: () => void;
-}) {
-  const path = (name: string) => `partnerRtos.${index}.${name}`;
-  const title = rto.legalName.trim() || `Partner RTO ${index + 1}`;
-  const code = rto.code.trim();
-  return (
-    <fieldset className="settings-subcard" data-testid="rto-row">
-      <legend>{title}</legend>
-      <TextField
-        label="Legal name"
-        path={path('legalName')}
-        value={rto.legalName}
-        error={errors[path('legalName')]}
-        onChange={(value) => onChange('legalName', value)}
-      />
-      <TextField
-        label="RTO code"
-        inputMode="numeric"
-        hint={
-          /^\d{4,6}$/.test(code) ? (
-            <>
-              4 to 6 digits, exactly as on training.gov.au. Pages link to{' '}
-              <a href={registerUrlFor(code)} target="_blank" rel="noopener noreferrer">
-                {registerUrlFor(code)}
-              </a>
-              .
-            </>
-          ) : (
-            '4 to 6 digits, exactly as on training.gov.au. Pages link to its register entry.'
-          )
-        }
-        path={path('code')}
-        value={rto.code}
-        error={errors[path('code')]}
-        onChange={(value) => onChange('code', value)}
-      />
-      <RtoDelivers
-        index={index}
-        categories={rto.categories}
-        courses={rto.courses}
-        choices={choices}
-        errors={errors}
-        onChange={(name, value) => onChange(name, value)}
-      />
-      {rto.categories.length === 0 && rto.courses.length === 0 && (
-        <p className="admin-hint" role="note">
-          This RTO delivers nothing yet, so no page names it.
-        </p>
-      )}
-      <div>
-        <button type="button" className="admin-btn admin-btn--ghost" onClick={onRemove}>
-          Remove {title}
-        </button>
-      </div>
-    </fieldset>
-  );
-}
-
-function ClaimFields({
-  claimKey,
-  claim,
-  errors,
-  onChange,
-}: {
-  claimKey: ClaimKey;
-  claim: SiteSettings['claims'][ClaimKey];
-  errors: Record<string, string>;
-  onChange: (name: 'value' | 'source' | 'publicSource' | 'enabled', value: string | boolean) => void;
-}) {
-  const { label, value, hint } = claimLabels[claimKey];
-  const path = (name: string) => `claims.${claimKey}.${name}`;
-  const switchId = fieldId(path('enabled'));
-  return (
-    <fieldset className="settings-subcard">
-      <legend>{label}</legend>
-      <div className="admin-check">
-        <input
-          id={switchId}
-          type="checkbox"
-          checked={claim.enabled}
-          onChange={(event) => onChange('enabled', event.target.checked)}
-        />
-        <label htmlFor={switchId}>Show on the site</label>
-      </div>
-      <TextField
-        path={path('value')}
-        label={value}
-        value={claim.value}
-        error={errors[path('value')]}
-        hint={hint}
-        onChange={(next) => onChange('value', next)}
-      />
-      <TextField
-        path={path('source')}
-        label="Source note"
-        value={claim.source}
-        error={errors[path('source')]}
-        hint="Where the claim comes from and when it was last checked (staff only, not shown on the site)."
-        onChange={(next) => onChange('source', next)}
-      />
-      {PUBLIC_SOURCE_CLAIMS.includes(claimKey) && (
-        <TextField
-          path={path('publicSource')}
-          label="Source shown to visitors"
-          value={claim.publicSource}
-          error={errors[path('publicSource')]}
-          hint='Shown under the figure, for example "Based on 212 reviews on Google, March 2027".'
-          onChange={(next) => onChange('publicSource', next)}
-        />
-      )}
-    </fieldset>
   );
 }

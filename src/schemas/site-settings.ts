@@ -229,6 +229,12 @@ export type SiteSettings = v.InferOutput<typeof SiteSettingsSchema>;
  */
 export const SiteSettingsInputSchema = v.object({
   ...SiteSettingsSchema.entries,
+  /** The version the settings were loaded at (0: never saved); a save over a newer one is refused (409). */
+  version: v.pipe(
+    v.number('The version of the settings you edited is missing'),
+    v.integer('version must be a whole number'),
+    v.minValue(0, 'version cannot be negative'),
+  ),
   business: v.optional(BusinessSchema),
   partnerRtos: v.optional(SiteSettingsSchema.entries.partnerRtos),
   claims: v.optional(ClaimsSchema),

@@ -19,8 +19,16 @@ test.describe('facts staff own', () => {
       (await (
         await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })
       ).json()) as SiteSettings,
-    save: (data: unknown) =>
-      request.post('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` }, data }),
+    /** Saves on top of whatever is stored now (settings saves carry the version they replace). */
+    save: async (data: unknown) => {
+      const { version } = (await (
+        await request.get('/api/admin/site-settings', { headers: { authorization: `Bearer ${token}` } })
+      ).json()) as { version: number };
+      return request.post('/api/admin/site-settings', {
+        headers: { authorization: `Bearer ${token}` },
+        data: { ...(data as object), version },
+      });
+    },
   });
 
   test.beforeAll(async ({ request }) => {

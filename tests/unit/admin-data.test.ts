@@ -125,11 +125,19 @@ describe('site settings API', () => {
     },
     socialMedia: { facebook: 'https://facebook.com/example', instagram: '', youtube: '#' },
   };
-  const post = (body: unknown, init: RequestInit = {}) =>
+  /** A save at the stored version (objects only; a string is sent as it is). */
+  const post = async (body: unknown, init: RequestInit = {}) =>
     settingsHandler(
       new Request(
         'http://localhost/api/admin/site-settings',
-        auth({ method: 'POST', body: typeof body === 'string' ? body : JSON.stringify(body), ...init }),
+        auth({
+          method: 'POST',
+          body:
+            typeof body === 'string'
+              ? body
+              : JSON.stringify({ ...(body as object), version: (await readSettings()).version }),
+          ...init,
+        }),
       ),
     );
 

@@ -392,6 +392,7 @@ describe('images of a deleted post', () => {
         ...settings,
         socialMedia: { ...settings.socialMedia, instagram: `https://rplpathways.com.au${settingsImage.imageUrl}` },
       },
+      settings.version,
       'workflow-admin',
     );
 

@@ -46,7 +46,7 @@ const CONTROLLED_FILES: Record<string, string> = {
   'src/lib/claims.ts': 'the claim machinery: the timeframe copy is written with, found and replaced',
   'src/content.config.ts': 'checks the copy states the timeframe the claim machinery replaces',
   'src/schemas/site-settings.ts': 'staff-facing input example in a validation message',
-  'src/admin/SettingsPage.tsx': 'staff-facing input example',
+  'src/admin/settings/settings-fields.ts': 'staff-facing input example',
   'public/media/how-rpl-works.en.vtt': 'explainer captions: the clip is shown only while explainerShown() holds',
   'scripts/media/make-explainer.mjs': 'generates the explainer and its captions (gated like the captions)',
 };

@@ -173,7 +173,7 @@ const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/site-settings',
     methods: ['GET', 'POST'],
     auth: true,
-    body: defaultSiteSettings as unknown as Record<string, unknown>,
+    body: { ...defaultSiteSettings, version: 0 } as unknown as Record<string, unknown>,
     writes: on2xx('settings'),
     covers: 'body {contactInfo, socialMedia, business, partnerRtos, claims} nested, 16 KB cap, token',
   },

@@ -26,12 +26,12 @@ describe('saving partner RTOs in the settings', () => {
   afterAll(() => blobs.stop());
   beforeEach(() => dataStore('settings').deleteAll());
 
-  const save = (partnerRtos: unknown[]) =>
+  const save = async (partnerRtos: unknown[]) =>
     settingsHandler(
       new Request('http://localhost/api/admin/site-settings', {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ ...defaultSiteSettings, partnerRtos }),
+        body: JSON.stringify({ ...defaultSiteSettings, partnerRtos, version: (await readSettings()).version }),
       }),
     );
 

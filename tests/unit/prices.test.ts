@@ -79,12 +79,12 @@ describe('saving fees in the settings', () => {
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
 
-  const save = (prices: unknown[], partnerRtos: unknown[] = [RTO]) =>
+  const save = async (prices: unknown[], partnerRtos: unknown[] = [RTO]) =>
     settingsHandler(
       new Request('http://localhost/api/admin/site-settings', {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ ...defaultSiteSettings, partnerRtos, prices }),
+        body: JSON.stringify({ ...defaultSiteSettings, partnerRtos, prices, version: (await readSettings()).version }),
       }),
     );
   const refusal = async (response: Response) => ({ status: response.status, body: await response.json() });

@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useId, useRef, useState, type ChangeEvent, type SubmitEvent } from 'react';
+import { lazy, Suspense, useEffect, useId, useRef, useState, type SubmitEvent } from 'react';
 import { History, X } from 'lucide-react';
 import { toast } from 'sonner';
 import * as v from 'valibot';
@@ -6,9 +6,6 @@ import {
   AdminBlogSchema,
   BLOG_LIMITS,
   BlogInputSchema,
-  CONTENT_TYPES,
-  DEFAULT_AUTHOR,
-  DEFAULT_CATEGORY,
   MAX_KEYWORDS,
   MAX_TAGS,
   slugify,
@@ -16,83 +13,29 @@ import {
   type ContentType,
 } from '../../schemas/blog';
 import { api, ApiError, failureText } from '../api';
+import { issuesToFieldErrors } from '../field-errors';
+import { Loading } from '../Loading';
+import { EditConflict, useEditConflict } from '../edits/EditConflict';
+import { useLeaveGuard } from '../edits/useLeaveGuard';
+import { clearAutosave, readAutosave, writeAutosave } from './autosave';
+import { blogFieldLabel, EMPTY_FORM, formFromBlog, formFromSaved, payload, sameForm, type BlogForm } from './blog-form';
+import BlogTextField, { FieldError } from './BlogTextField';
+import ChipsInput from './ChipsInput';
+import ContentField from './ContentField';
+import ImageUpload from './ImageUpload';
+import KeptChanges from './KeptChanges';
+import { markdownPreview } from './MarkdownEditor';
+import Modal from './Modal';
+import SlugField from './SlugField';
+import ToggleButton from './ToggleButton';
+import './blog-admin.css';
+
+const RevisionHistory = lazy(() => import('./RevisionHistory'));
 
 /** The specification's words for a save that failed without a message from the server. */
 const GENERIC_SAVE_ERROR = 'Something went wrong. Please try again.';
-import { issuesToFieldErrors } from '../field-errors';
-import { clearAutosave, readAutosave, writeAutosave } from './autosave';
-import ChipsInput from './ChipsInput';
-import ConfirmDialog from './ConfirmDialog';
-import ImageUpload from './ImageUpload';
-import MarkdownEditor, { markdownPreview } from './MarkdownEditor';
-import Modal from './Modal';
-import { Loading } from '../Loading';
-import RichTextEditor from './RichTextEditor';
-import ToggleButton from './ToggleButton';
-
-const RevisionHistory = lazy(() => import('./RevisionHistory'));
-import './blog-admin.css';
-
-/** The form's state: the post's input, with the publish time as the date-time field holds it (local time). */
-export type BlogForm = Required<Omit<v.InferInput<typeof BlogInputSchema>, 'publishAt'>> & {
-  publishAt: string;
-  contentType: ContentType;
-};
-
-export const EMPTY_FORM: BlogForm = {
-  title: '',
-  excerpt: '',
-  content: '',
-  contentType: 'html',
-  author: DEFAULT_AUTHOR,
-  featuredImage: '',
-  featuredImageAlt: '',
-  category: DEFAULT_CATEGORY,
-  tags: [],
-  seoKeywords: [],
-  metaTitle: '',
-  metaDescription: '',
-  slug: '',
-  isPublished: false,
-  publishAt: '',
-};
-
-/** An ISO time as a datetime-local field shows it, in this browser's time zone. */
-function toLocalInput(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  const pad = (n: number) => String(n).padStart(2, '0');
-  return `${date.getFullYear()}-${pad(date.getMonth() + 1)}-${pad(date.getDate())}T${pad(date.getHours())}:${pad(date.getMinutes())}`;
-}
-
-export function formFromBlog(blog: AdminBlog): BlogForm {
-  const fields = Object.fromEntries(Object.keys(EMPTY_FORM).map((key) => [key, blog[key as keyof AdminBlog]]));
-  return {
-    ...(fields as BlogForm),
-    tags: [...blog.tags],
-    seoKeywords: [...blog.seoKeywords],
-    publishAt: toLocalInput(blog.publishAt),
-  };
-}
-
-/** A form kept by the autosave, field by field: only values of the right type are taken back. */
-function formFromSaved(saved: Record<string, unknown>, base: BlogForm): BlogForm {
-  const form: Record<string, unknown> = { ...base };
-  for (const [key, fallback] of Object.entries(base)) {
-    const value = saved[key];
-    if (
-      Array.isArray(fallback)
-        ? Array.isArray(value) && value.every((item) => typeof item === 'string')
-        : typeof value === typeof fallback
-    )
-      form[key] = value;
-  }
-  if (!CONTENT_TYPES.includes(form.contentType as ContentType)) form.contentType = base.contentType;
-  return form as BlogForm;
-}
-
-const same = (a: BlogForm, b: BlogForm) => JSON.stringify(a) === JSON.stringify(b);
 type SaveAnswer = { success: boolean; message: string; blog: AdminBlog };
+type TextName = 'title' | 'excerpt' | 'author' | 'category' | 'metaTitle' | 'metaDescription' | 'publishAt';
 
 /** The 'Create New Blog Post' / 'Edit Blog Post' modal with every field of the post. */
 export default function BlogFormDialog({
@@ -109,10 +52,12 @@ export default function BlogFormDialog({
   const [version, setVersion] = useState(blog?.version ?? 0);
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [alert, setAlert] = useState('');
-  const [conflict, setConflict] = useState<AdminBlog | null>(null);
+  const conflicts = useEditConflict<BlogForm>();
+  const { conflict } = conflicts;
+  // The newer post a conflict came with: its address for the link to it.
+  const [newer, setNewer] = useState<AdminBlog | null>(null);
   const [saving, setSaving] = useState(false);
   const [uploading, setUploading] = useState(false);
-  const [confirmClose, setConfirmClose] = useState(false);
   const [current, setCurrent] = useState<AdminBlog | null>(blog);
   const [showHistory, setShowHistory] = useState(false);
   // The rich text editor reads its content once; a new key gives it a restored text.
@@ -120,14 +65,15 @@ export default function BlogFormDialog({
   // Kept in this browser by an earlier session of this editor that never saved (closed tab, crash, reload).
   const [kept, setKept] = useState(() => {
     const entry = readAutosave(blog?._id ?? null);
-    return entry && !same(formFromSaved(entry.form, initial.current), initial.current) ? entry : null;
+    return entry && !sameForm(formFromSaved(entry.form, initial.current), initial.current) ? entry : null;
   });
   // A draft's address follows its title until someone chooses one; a published post keeps its own.
   const [slugChosen, setSlugChosen] = useState(() =>
     blog ? blog.publishedAt === null && blog.slug !== slugify(blog.title) : false,
   );
   const id = useId();
-  const dirty = !same(form, initial.current);
+  const dirty = !sameForm(form, initial.current);
+  const { confirmLeave, dialog } = useLeaveGuard(dirty, 'You have unsaved changes. Close without saving them?');
   const editing = current !== null;
   const everPublished = current?.publishedAt != null;
   const shownSlug = slugChosen
@@ -137,14 +83,6 @@ export default function BlogFormDialog({
       : form.title.trim()
         ? slugify(form.title)
         : '';
-
-  // Unsaved changes are not lost by leaving the page either.
-  useEffect(() => {
-    if (!dirty) return;
-    const warn = (event: BeforeUnloadEvent) => event.preventDefault();
-    addEventListener('beforeunload', warn);
-    return () => removeEventListener('beforeunload', warn);
-  }, [dirty]);
 
   // Every change of an open form is kept in this browser until it is saved or thrown away.
   useEffect(() => {
@@ -158,8 +96,10 @@ export default function BlogFormDialog({
 
   function requestClose() {
     if (saving) return;
-    if (dirty) setConfirmClose(true);
-    else onClose();
+    confirmLeave(() => {
+      clearAutosave(current?._id ?? null);
+      onClose();
+    });
   }
 
   function switchContentType(next: ContentType) {
@@ -169,20 +109,9 @@ export default function BlogFormDialog({
     setForm((current) => ({ ...current, contentType: next, content }));
   }
 
-  /** What is sent: the address only when chosen, the publish time as an ISO time (or the text typed, to be refused). */
-  function payload() {
-    const at = form.publishAt.trim();
-    const time = at ? new Date(at) : null;
-    return {
-      ...form,
-      slug: slugChosen ? form.slug : '',
-      publishAt: form.isPublished || !at ? null : time && !Number.isNaN(time.getTime()) ? time.toISOString() : at,
-    };
-  }
-
-  async function save(atVersion: number) {
+  async function save(atVersion: number, values = form) {
     setAlert('');
-    const body = payload();
+    const body = payload(values, slugChosen);
     // The same schema the server applies: same rules, same messages.
     const checked = v.safeParse(BlogInputSchema, body);
     if (!checked.success) {
@@ -207,7 +136,7 @@ export default function BlogFormDialog({
       onSaved(answer.blog);
     } catch (cause) {
       if (cause instanceof ApiError && cause.status === 409) {
-        // Someone saved a newer version: keep everything typed here, say so, offer to save over it.
+        // Someone saved a newer version: keep everything typed here, say so, offer the choice.
         showConflict(cause.message, (cause.body as { current?: unknown } | undefined)?.current);
       } else if (cause instanceof ApiError) {
         if (cause.errors.length) setErrors(Object.fromEntries(cause.errors.map((e) => [e.field, e.message])));
@@ -223,24 +152,26 @@ export default function BlogFormDialog({
     }
   }
 
-  function showConflict(message: string, newer: unknown) {
-    const parsed = v.safeParse(AdminBlogSchema, newer);
-    setConflict(parsed.success ? parsed.output : null);
-    setAlert(`Error saving blog: ${message}`);
+  function showConflict(message: string, newerPost: unknown) {
+    const parsed = v.safeParse(AdminBlogSchema, newerPost);
+    if (parsed.success) {
+      setNewer(parsed.output);
+      conflicts.show({ message, theirs: formFromBlog(parsed.output), version: parsed.output.version });
+    } else setAlert(`Error saving blog: ${message}`);
   }
 
-  function restored(blog: AdminBlog, revision: number) {
-    const next = formFromBlog(blog);
+  /** The form now shows `blog` as saved (a restored revision, or their version taken from a conflict). */
+  function loadSaved(saved: AdminBlog) {
+    const next = formFromBlog(saved);
     initial.current = next;
     setForm(next);
-    setCurrent(blog);
-    setVersion(blog.version);
+    setCurrent(saved);
+    setVersion(saved.version);
     setEditorKey((key) => key + 1);
     setErrors({});
     setAlert('');
-    setConflict(null);
-    clearAutosave(blog._id);
-    toast.success(`Version ${revision} restored`);
+    conflicts.clear();
+    clearAutosave(saved._id);
   }
 
   function onSubmit(event: SubmitEvent<HTMLFormElement>) {
@@ -250,52 +181,21 @@ export default function BlogFormDialog({
     void save(version);
   }
 
-  function overwrite() {
-    if (!conflict) return;
-    setVersion(conflict.version);
-    setConflict(null);
-    void save(conflict.version);
-  }
-
-  const fieldId = (name: string) => `${id}-${name}`;
-  const errorId = (name: string) => (errors[name] ? `${id}-${name}-error` : undefined);
-  const fieldError = (name: string) =>
-    errors[name] ? (
-      <p id={`${id}-${name}-error`} className="admin-error">
-        {errors[name]}
-      </p>
-    ) : null;
-  /** A text field of the post: its label (* when required), input or textarea, hint and error, linked up. */
   const textField = (
-    name: 'title' | 'excerpt' | 'author' | 'category' | 'metaTitle' | 'metaDescription' | 'publishAt',
+    name: TextName,
     label: string,
-    { required, rows, type = 'text', hint }: { required?: boolean; rows?: number; type?: string; hint?: string } = {},
-  ) => {
-    const control = {
-      id: fieldId(name),
-      value: form[name],
-      required,
-      maxLength: name === 'publishAt' ? undefined : BLOG_LIMITS[name],
-      'aria-invalid': errors[name] ? true : undefined,
-      'aria-describedby': [hint && `${id}-${name}-hint`, errorId(name)].filter(Boolean).join(' ') || undefined,
-      onChange: (event: ChangeEvent<HTMLInputElement & HTMLTextAreaElement>) => set(name, event.target.value),
-    };
-    return (
-      <div className="admin-field">
-        <label htmlFor={control.id}>
-          {required ? `${label} ` : label}
-          {required && <span aria-hidden="true">*</span>}
-        </label>
-        {rows ? <textarea {...control} rows={rows} /> : <input {...control} type={type} />}
-        {hint && (
-          <p id={`${id}-${name}-hint`} className="admin-hint">
-            {hint}
-          </p>
-        )}
-        {fieldError(name)}
-      </div>
-    );
-  };
+    options: { required?: boolean; rows?: number; type?: string; hint?: string } = {},
+  ) => (
+    <BlogTextField
+      id={`${id}-${name}`}
+      label={label}
+      value={form[name]}
+      error={errors[name]}
+      onChange={(value) => set(name, value)}
+      maxLength={name === 'publishAt' ? undefined : BLOG_LIMITS[name]}
+      {...options}
+    />
+  );
   const chips = (name: 'tags' | 'seoKeywords', label: string, placeholder: string, max: number) => (
     <ChipsInput
       label={label}
@@ -330,38 +230,20 @@ export default function BlogFormDialog({
 
         <div className="blog-form__body">
           {kept && (
-            <div className="admin-banner blog-form__kept" role="status">
-              <p>
-                Unsaved changes{kept.title ? ` to “${kept.title}”` : ''} from{' '}
-                {new Date(kept.savedAt).toLocaleString('en-AU', { dateStyle: 'medium', timeStyle: 'short' })} were kept
-                in this browser.
-              </p>
-              <div className="blog-form__conflict">
-                <button
-                  type="button"
-                  className="admin-btn admin-btn--primary"
-                  onClick={() => {
-                    const next = formFromSaved(kept.form, initial.current);
-                    setForm(next);
-                    setEditorKey((key) => key + 1);
-                    if (next.slug && next.slug !== initial.current.slug) setSlugChosen(true);
-                    setKept(null);
-                  }}
-                >
-                  Restore unsaved changes
-                </button>
-                <button
-                  type="button"
-                  className="admin-btn admin-btn--ghost"
-                  onClick={() => {
-                    clearAutosave(current?._id ?? null);
-                    setKept(null);
-                  }}
-                >
-                  Discard them
-                </button>
-              </div>
-            </div>
+            <KeptChanges
+              kept={kept}
+              onRestore={() => {
+                const next = formFromSaved(kept.form, initial.current);
+                setForm(next);
+                setEditorKey((key) => key + 1);
+                if (next.slug && next.slug !== initial.current.slug) setSlugChosen(true);
+                setKept(null);
+              }}
+              onDiscard={() => {
+                clearAutosave(current?._id ?? null);
+                setKept(null);
+              }}
+            />
           )}
           {showHistory && current && (
             <div id={`${id}-history`}>
@@ -370,107 +252,66 @@ export default function BlogFormDialog({
                   blog={current}
                   version={version}
                   dirty={dirty}
-                  onRestored={restored}
+                  onRestored={(restored, revision) => {
+                    loadSaved(restored);
+                    toast.success(`Version ${revision} restored`);
+                  }}
                   onConflict={showConflict}
                 />
               </Suspense>
             </div>
           )}
+          {conflict && (
+            <EditConflict
+              conflict={conflict}
+              mine={form}
+              label={blogFieldLabel}
+              lead="Error saving blog: "
+              saving={saving}
+              onSave={(value, over) => {
+                setForm(value);
+                setEditorKey((key) => key + 1);
+                setVersion(conflicts.settle(conflict));
+                void save(over, value);
+              }}
+              onTake={() => {
+                if (newer) loadSaved(newer);
+              }}
+            >
+              {newer?.isPublished && (
+                <a href={`/blog/${newer.slug}`} target="_blank" rel="noopener">
+                  See the published post
+                </a>
+              )}
+            </EditConflict>
+          )}
           {alert && (
             <div className="admin-banner is-error" role="alert">
               <p>{alert}</p>
-              {conflict && (
-                <div className="blog-form__conflict">
-                  <button type="button" className="admin-btn admin-btn--primary" onClick={overwrite} disabled={saving}>
-                    Save my version anyway
-                  </button>
-                  <a href={`/blog/${conflict.slug}`} target="_blank" rel="noopener">
-                    See the published post
-                  </a>
-                </div>
-              )}
             </div>
           )}
 
           {textField('title', 'Title', { required: true })}
-
-          <div className="admin-field">
-            <label htmlFor={fieldId('slug')}>Address</label>
-            <div className="slug-field">
-              <span className="slug-field__prefix" aria-hidden="true">
-                /blog/
-              </span>
-              <input
-                id={fieldId('slug')}
-                type="text"
-                value={shownSlug}
-                maxLength={BLOG_LIMITS.slug}
-                spellCheck={false}
-                autoCapitalize="off"
-                aria-invalid={errors.slug ? true : undefined}
-                aria-describedby={`${id}-slug-hint${errors.slug ? ` ${id}-slug-error` : ''}`}
-                onChange={(event) => {
-                  setSlugChosen(true);
-                  set('slug', event.target.value);
-                }}
-              />
-            </div>
-            <p id={`${id}-slug-hint`} className="admin-hint">
-              {everPublished
-                ? 'This post has been published, so its address stays as it is. If you change it, the old address keeps working and sends readers to the new one.'
-                : 'Made from the title until the post is first published. Lower-case letters, digits and hyphens.'}
-            </p>
-            {fieldError('slug')}
-          </div>
-
+          <SlugField
+            id={`${id}-slug`}
+            value={shownSlug}
+            everPublished={everPublished}
+            error={errors.slug}
+            onChange={(value) => {
+              setSlugChosen(true);
+              set('slug', value);
+            }}
+          />
           {textField('excerpt', 'Excerpt', { required: true, rows: 3 })}
-
-          <div className="admin-field content-field">
-            <div className="content-field__head">
-              <label
-                id={`${id}-content-label`}
-                htmlFor={form.contentType === 'markdown' ? fieldId('content') : undefined}
-              >
-                Content <span aria-hidden="true">*</span>
-              </label>
-              <div className="segmented" role="group" aria-label="Content format">
-                <button
-                  type="button"
-                  aria-pressed={form.contentType === 'html'}
-                  onClick={() => switchContentType('html')}
-                >
-                  HTML Editor
-                </button>
-                <button
-                  type="button"
-                  aria-pressed={form.contentType === 'markdown'}
-                  onClick={() => switchContentType('markdown')}
-                >
-                  Markdown
-                </button>
-              </div>
-            </div>
-            {form.contentType === 'html' ? (
-              <RichTextEditor
-                key={`html-${editorKey}`}
-                value={form.content}
-                onChange={(html) => set('content', html)}
-                labelId={`${id}-content-label`}
-                invalid={Boolean(errors.content)}
-                describedBy={errorId('content')}
-              />
-            ) : (
-              <MarkdownEditor
-                key="markdown"
-                id={fieldId('content')}
-                value={form.content}
-                onChange={(text) => set('content', text)}
-                invalid={Boolean(errors.content)}
-                describedBy={errorId('content')}
-              />
-            )}
-            {fieldError('content')}
-          </div>
+          <ContentField
+            id={`${id}-content`}
+            value={form.content}
+            contentType={form.contentType}
+            editorKey={editorKey}
+            error={errors.content}
+            onChange={(value) => set('content', value)}
+            onSwitch={switchContentType}
+          />
 
           <div className="blog-form__row">
             {textField('author', 'Author')}
@@ -484,7 +325,7 @@ export default function BlogFormDialog({
             onAltChange={(alt) => set('featuredImageAlt', alt)}
             onBusyChange={setUploading}
           />
-          {fieldError('featuredImage')}
+          <FieldError id={`${id}-featuredImage`} error={errors.featuredImage} />
 
           <div className="blog-form__row">
             {chips('tags', 'Tags', 'Type a tag and press Enter', MAX_TAGS)}
@@ -523,19 +364,7 @@ export default function BlogFormDialog({
           </button>
         </footer>
       </form>
-      <ConfirmDialog
-        open={confirmClose}
-        message="You have unsaved changes. Close without saving them?"
-        confirmLabel="Discard changes"
-        cancelLabel="Keep editing"
-        danger
-        onConfirm={() => {
-          setConfirmClose(false);
-          clearAutosave(current?._id ?? null);
-          onClose();
-        }}
-        onCancel={() => setConfirmClose(false)}
-      />
+      {dialog}
     </Modal>
   );
 }

@@ -1,4 +1,5 @@
 import { useEffect, useId, useRef } from 'react';
+import './ConfirmDialog.css';
 
 /**
  * An accessible confirmation (native modal <dialog>: focus moves in, Escape cancels, the page behind is

@@ -1,3 +1,4 @@
+import type { Field } from './settings-fields';
 import { useId, type ReactNode } from 'react';
 
 /** The id of a settings field's input, from its path in the settings (`claims.successRate.source`). */
@@ -46,5 +47,33 @@ export function TextField(props: {
         </p>
       )}
     </div>
+  );
+}
+
+/** One plain field of a settings group. */
+export function Input({
+  field,
+  value,
+  error,
+  onChange,
+}: {
+  field: Field;
+  value: string;
+  error?: string;
+  onChange: (field: Field, value: string) => void;
+}) {
+  const path = `${field.group}.${field.name}`;
+  return (
+    <TextField
+      path={path}
+      label={field.label}
+      type={field.type}
+      value={value}
+      error={error}
+      hint={field.hint}
+      autoComplete={field.autoComplete}
+      inputMode={field.inputMode ?? (field.type === 'tel' ? 'tel' : undefined)}
+      onChange={(value) => onChange(field, value)}
+    />
   );
 }
