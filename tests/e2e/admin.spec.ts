@@ -2,6 +2,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { ONCE } from './helpers/viewports';
 import AxeBuilder from '@axe-core/playwright';
 import { createStaff } from './helpers/accounts';
+import { test as signedIn } from './helpers/staff-session';
 import { openUserStore } from '../../scripts/lib/user-store.ts';
 import { setEmail } from '../../src/server/users.ts';
 import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
@@ -124,143 +125,122 @@ test.describe('staff sign-in', ONCE, () => {
 });
 
 test.describe('dashboard and catalogue screens', () => {
-  test('dashboard shows the real figures, growth colours and navigation cards', async ({ page, request }) => {
-    const account = await createStaff();
-    await page.goto('/admin/login');
-    await signIn(page, account);
-    await page.waitForURL('**/admin/dashboard');
-    const token = await page.evaluate(() => localStorage.getItem('token'));
-    const stats = await (
-      await request.get('/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${token}` } })
-    ).json();
-    const courses = (await (await request.get('/api/courses?limit=1000')).json()).total;
-    const categories = (await (await request.get('/api/categories')).json()).length;
-    expect(stats.overview.totalCourses).toBe(courses);
-    expect(stats.overview.totalCategories).toBe(categories);
+  signedIn(
+    'dashboard shows the real figures, growth colours and navigation cards',
+    async ({ page, request, staff }) => {
+      const { account } = staff;
+      await page.goto('/admin/dashboard');
+      const token = await page.evaluate(() => localStorage.getItem('token'));
+      const stats = await (
+        await request.get('/api/admin/dashboard-stats', { headers: { authorization: `Bearer ${token}` } })
+      ).json();
+      const courses = (await (await request.get('/api/courses?limit=1000')).json()).total;
+      const categories = (await (await request.get('/api/categories')).json()).length;
+      expect(stats.overview.totalCourses).toBe(courses);
+      expect(stats.overview.totalCategories).toBe(categories);
 
-    await expect(page.getByTestId('stat-total-courses').locator('.stat-card__value')).toHaveText(String(courses));
-    await expect(page.getByTestId('stat-categories').locator('.stat-card__value')).toHaveText(String(categories));
-    await expect(page.getByTestId('stat-blog-posts')).toContainText('Published articles');
-    await expect(page.getByTestId('stat-total-views')).toContainText('This month');
-    for (const card of await page.locator('.stat-card__growth:has(.visually-hidden)').all()) {
-      const text = (await card.textContent()) ?? '';
-      // Up is green, down red, and a count that did not change neutral (never a red "0%").
-      await expect(card).toHaveClass(
-        /^(Growth: )?\+/.test(text) ? /is-up/ : /^(Growth: )?No change/.test(text) ? /is-flat/ : /is-down/,
-      );
-      expect(text).not.toMatch(/(^|\s|-)0%/);
-    }
-    await expect(page.locator('.admin-user')).toContainText(`${account.firstName} ${account.lastName}`);
-    await expect(page.locator('.admin-user__initials')).toHaveText('TE');
-    for (const name of ['Manage Courses', 'Manage Categories', 'Manage Blogs', 'Site Settings']) {
-      await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible();
-    }
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations).toEqual([]);
+      await expect(page.getByTestId('stat-total-courses').locator('.stat-card__value')).toHaveText(String(courses));
+      await expect(page.getByTestId('stat-categories').locator('.stat-card__value')).toHaveText(String(categories));
+      await expect(page.getByTestId('stat-blog-posts')).toContainText('Published articles');
+      await expect(page.getByTestId('stat-total-views')).toContainText('This month');
+      for (const card of await page.locator('.stat-card__growth:has(.visually-hidden)').all()) {
+        const text = (await card.textContent()) ?? '';
+        // Up is green, down red, and a count that did not change neutral (never a red "0%").
+        await expect(card).toHaveClass(
+          /^(Growth: )?\+/.test(text) ? /is-up/ : /^(Growth: )?No change/.test(text) ? /is-flat/ : /is-down/,
+        );
+        expect(text).not.toMatch(/(^|\s|-)0%/);
+      }
+      await expect(page.locator('.admin-user')).toContainText(`${account.firstName} ${account.lastName}`);
+      await expect(page.locator('.admin-user__initials')).toHaveText('TE');
+      for (const name of ['Manage Courses', 'Manage Categories', 'Manage Blogs', 'Site Settings']) {
+        await expect(page.getByRole('link', { name: new RegExp(name) })).toBeVisible();
+      }
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations).toEqual([]);
 
-    await page.getByRole('link', { name: /Manage Courses/ }).click();
-    await expect(page.getByRole('table')).toContainText('CPC30220');
-    await expect(page.getByText(/reach the public pages with the next rebuild/)).toBeVisible();
-    await expect(page.locator('.catalogue-count')).toContainText(`${courses} published courses`);
-    await page.goto('/admin/categories');
-    await expect(page.getByRole('table').getByRole('row')).toHaveCount(categories + 1);
-  });
+      await page.getByRole('link', { name: /Manage Courses/ }).click();
+      await expect(page.getByRole('table')).toContainText('CPC30220');
+      await expect(page.getByText(/reach the public pages with the next rebuild/)).toBeVisible();
+      await expect(page.locator('.catalogue-count')).toContainText(`${courses} published courses`);
+      await page.goto('/admin/categories');
+      await expect(page.getByRole('table').getByRole('row')).toHaveCount(categories + 1);
+    },
+  );
 });
 
 test.describe('site settings', () => {
   // Settings are site-wide: one project changes them, so the two viewports do not race each other.
-  test('a save shows in the public header and footer; bad input is refused with the field named', {
-    tag: '@desktop-only',
-  }, async ({ page, browser }) => {
-    const account = await createStaff();
-    await page.goto('/admin/login');
-    await signIn(page, account);
-    await page.waitForURL('**/admin/dashboard');
-    await page.goto('/admin/settings');
-    await expect(page.getByText('Manage contact information and social media links')).toBeVisible();
+  signedIn(
+    'a save shows in the public header and footer; bad input is refused with the field named',
+    {
+      tag: '@desktop-only',
+    },
+    async ({ page, browser }) => {
+      await page.goto('/admin/settings');
+      await expect(page.getByText('Manage contact information and social media links')).toBeVisible();
 
-    const secondary = page.getByLabel('Secondary phone');
-    const facebook = page.getByLabel('Facebook URL');
-    const youtube = page.getByLabel('YouTube URL');
-    const phone = `0491 570 ${String(Math.floor(Math.random() * 900) + 100)}`;
+      const secondary = page.getByLabel('Secondary phone');
+      const facebook = page.getByLabel('Facebook URL');
+      const youtube = page.getByLabel('YouTube URL');
+      const phone = `0491 570 ${String(Math.floor(Math.random() * 900) + 100)}`;
 
-    await page.getByLabel('E-mail').fill('not-an-email');
-    await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByText('Enter a valid e-mail address')).toBeVisible();
-    await expect(page.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true');
+      await page.getByLabel('E-mail').fill('not-an-email');
+      await page.getByRole('button', { name: 'Save Settings' }).click();
+      await expect(page.getByText('Enter a valid e-mail address')).toBeVisible();
+      await expect(page.getByLabel('E-mail')).toHaveAttribute('aria-invalid', 'true');
 
-    await page.getByRole('button', { name: 'Reset to Defaults' }).click();
-    await expect(page.getByLabel('E-mail')).toHaveValue('support@rplpathways.com.au');
-    await secondary.fill(phone);
-    await facebook.fill('https://www.facebook.com/rpl.pathways.test');
-    await youtube.fill('');
-    await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
+      await page.getByRole('button', { name: 'Reset to Defaults' }).click();
+      await expect(page.getByLabel('E-mail')).toHaveValue('support@rplpathways.com.au');
+      await secondary.fill(phone);
+      await facebook.fill('https://www.facebook.com/rpl.pathways.test');
+      await youtube.fill('');
+      await page.getByRole('button', { name: 'Save Settings' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
 
-    // Reload: the saved values come back from the store.
-    await page.reload();
-    await expect(secondary).toHaveValue(phone);
+      // Reload: the saved values come back from the store.
+      await page.reload();
+      await expect(secondary).toHaveValue(phone);
 
-    // The public pages pick the change up (desktop header strip and footer).
-    await page.goto('/about');
-    const footer = page.locator('footer');
-    await expect(footer.getByRole('link', { name: phone })).toHaveAttribute('href', `tel:${phone.replace(/\s/g, '')}`);
-    await expect(page.locator('.top-strip a[aria-label^="Facebook"]')).toHaveAttribute(
-      'href',
-      'https://www.facebook.com/rpl.pathways.test',
-    );
-    await expect(page.locator('.top-strip a[aria-label^="YouTube"]')).toBeHidden();
+      // The public pages pick the change up (desktop header strip and footer).
+      await page.goto('/about');
+      const footer = page.locator('footer');
+      await expect(footer.getByRole('link', { name: phone })).toHaveAttribute(
+        'href',
+        `tel:${phone.replace(/\s/g, '')}`,
+      );
+      await expect(page.locator('.top-strip a[aria-label^="Facebook"]')).toHaveAttribute(
+        'href',
+        'https://www.facebook.com/rpl.pathways.test',
+      );
+      await expect(page.locator('.top-strip a[aria-label^="YouTube"]')).toBeHidden();
 
-    // And at phone size, in the menu's Follow Us block.
-    const phoneContext = await browser.newContext({
-      viewport: { width: 360, height: 780 },
-      isMobile: true,
-      hasTouch: true,
-    });
-    const phonePage = await phoneContext.newPage();
-    await phonePage.goto('/');
-    await expect(phonePage.locator('footer').getByRole('link', { name: phone })).toBeAttached();
-    await phonePage.getByRole('button', { name: /menu/i }).click();
-    await expect(phonePage.getByRole('dialog').locator('a[aria-label^="Facebook"]')).toHaveAttribute(
-      'href',
-      'https://www.facebook.com/rpl.pathways.test',
-    );
-    await expect(phonePage.getByRole('dialog').locator('a[aria-label^="YouTube"]')).toBeHidden();
-    await phoneContext.close();
+      // And at phone size, in the menu's Follow Us block.
+      const phoneContext = await browser.newContext({
+        viewport: { width: 360, height: 780 },
+        isMobile: true,
+        hasTouch: true,
+      });
+      const phonePage = await phoneContext.newPage();
+      await phonePage.goto('/');
+      await expect(phonePage.locator('footer').getByRole('link', { name: phone })).toBeAttached();
+      await phonePage.getByRole('button', { name: /menu/i }).click();
+      await expect(phonePage.getByRole('dialog').locator('a[aria-label^="Facebook"]')).toHaveAttribute(
+        'href',
+        'https://www.facebook.com/rpl.pathways.test',
+      );
+      await expect(phonePage.getByRole('dialog').locator('a[aria-label^="YouTube"]')).toBeHidden();
+      await phoneContext.close();
 
-    // Put the defaults back for everyone else.
-    await page.goto('/admin/settings');
-    await page.getByRole('button', { name: 'Reset to Defaults' }).click();
-    await page.getByRole('button', { name: 'Save Settings' }).click();
-    await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations).toEqual([]);
-  });
-});
-
-test.describe('admin API without a valid token', () => {
-  test('every admin endpoint answers 401', { tag: '@desktop-only' }, async ({ request }) => {
-    const endpoints: [string, 'get' | 'post'][] = [
-      ['/api/auth/verify', 'get'],
-      ['/api/auth/logout', 'post'],
-      ['/api/admin/dashboard-stats', 'get'],
-      ['/api/admin/site-settings', 'get'],
-      ['/api/admin/site-settings', 'post'],
-      ['/api/admin/inquiries', 'get'],
-      ['/api/admin/inquiries/export.csv', 'get'],
-    ];
-    for (const [path, method] of endpoints) {
-      const headerSets: Record<string, string>[] = [
-        {},
-        { authorization: 'Bearer not-a-real-token-at-all' },
-        { authorization: 'Basic c3RhZmY6c3RhZmY=' },
-      ];
-      for (const headers of headerSets) {
-        const response = await request[method](path, { headers, data: method === 'post' ? {} : undefined });
-        expect(response.status(), `${method.toUpperCase()} ${path}`).toBe(401);
-      }
-    }
-  });
+      // Put the defaults back for everyone else.
+      await page.goto('/admin/settings');
+      await page.getByRole('button', { name: 'Reset to Defaults' }).click();
+      await page.getByRole('button', { name: 'Save Settings' }).click();
+      await expect(page.getByRole('status').filter({ hasText: 'Settings saved successfully!' }).first()).toBeVisible();
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations).toEqual([]);
+    },
+  );
 });
 
 /** The sign-in link in the local outbox's mail to this address ('' while there is none). */
@@ -357,7 +337,7 @@ test('admin login page has no axe violations', async ({ page }) => {
 
 test.describe('inquiries inbox', () => {
   // Thirty new inquiries at once would push other tests' inquiries off the inbox's first page: this runs after them.
-  test(
+  signedIn(
     'finding 9: the inbox pages 25 at a time with Previous and Next, with counts per filter',
     { tag: '@after-others' },
     async ({ page }, testInfo) => {
@@ -381,10 +361,7 @@ test.describe('inquiries inbox', () => {
       } finally {
         await target.close();
       }
-      const account = await createStaff();
-      await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
-      await signIn(page, account);
-      await page.waitForURL('**/admin/inquiries');
+      await page.goto('/admin/inquiries');
       const pager = page.getByRole('navigation', { name: 'Inquiry pages' });
       await expect(page.locator('.inbox-item')).toHaveCount(25);
       await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
@@ -406,7 +383,7 @@ test.describe('inquiries inbox', () => {
     },
   );
 
-  test(
+  signedIn(
     'a contact message shows in the inbox with its e-mail status and can be marked handled',
     ONCE,
     async ({ page, request }, testInfo) => {
@@ -424,10 +401,7 @@ test.describe('inquiries inbox', () => {
       });
       expect(sent.status()).toBe(200);
 
-      const account = await createStaff();
-      await page.goto('/admin/login');
-      await signIn(page, account);
-      await page.waitForURL('**/admin/dashboard');
+      await page.goto('/admin/dashboard');
       await page.getByRole('link', { name: 'Inquiries', exact: true }).first().click();
       await page.waitForURL('**/admin/inquiries');
 
@@ -481,65 +455,64 @@ test.describe('inbox as a daily tool', () => {
     }
   }
 
-  test('search finds an inquiry by e-mail; a note and an assignment are kept with who and when', async ({
-    page,
-  }, testInfo) => {
-    const stamp = `${testInfo.project.name}${Date.now()}`;
-    const email = `find-${stamp}@example.com`;
-    await storeInquiry(`Quote${stamp}`, email, true);
-    await storeInquiry(`Other${stamp}`, `other-${stamp}@example.com`);
-    const colleague = await createStaff('colleague');
-    const account = await createStaff();
-    await page.goto('/admin/login?next=%2Fadmin%2Finquiries');
-    await signIn(page, account);
-    await page.waitForURL('**/admin/inquiries');
+  signedIn(
+    'search finds an inquiry by e-mail; a note and an assignment are kept with who and when',
+    async ({ page, staff }, testInfo) => {
+      const stamp = `${testInfo.project.name}${Date.now()}`;
+      const email = `find-${stamp}@example.com`;
+      await storeInquiry(`Quote${stamp}`, email, true);
+      await storeInquiry(`Other${stamp}`, `other-${stamp}@example.com`);
+      const colleague = await createStaff('colleague');
+      const { account } = staff;
+      await page.goto('/admin/inquiries');
 
-    await page.getByRole('button', { name: /^All/ }).click();
-    await page.getByLabel('Search inquiries').fill(email.toUpperCase());
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await eventually(page.getByRole('status').filter({ hasText: /1 inquiry matches/ })).toBeVisible();
-    const item = page.locator('.inbox-item');
-    await eventually(item).toHaveCount(1);
-    await eventually(item).toContainText(email);
+      await page.getByRole('button', { name: /^All/ }).click();
+      await page.getByLabel('Search inquiries').fill(email.toUpperCase());
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await eventually(page.getByRole('status').filter({ hasText: /1 inquiry matches/ })).toBeVisible();
+      const item = page.locator('.inbox-item');
+      await eventually(item).toHaveCount(1);
+      await eventually(item).toContainText(email);
 
-    // The detail view: the quote's answers, then the note and the assignment.
-    await item.getByRole('button', { name: /Details, notes and assignment/ }).click();
-    await eventually(
-      item.getByRole('definition').filter({ hasText: 'CPC30220 – Certificate III in Carpentry' }),
-    ).toBeVisible();
-    await eventually(item.getByText('Eight years framing houses.')).toBeVisible();
-    await item.getByRole('button', { name: 'Add note' }).click();
-    await eventually(item.getByRole('alert')).toHaveText('Write the note first');
-    await item.getByLabel('Add a note').fill('Rang back, sending the evidence list.');
-    await item.getByRole('button', { name: 'Add note' }).click();
-    await eventually(item.locator('.inbox-note')).toHaveCount(1);
-    await item.getByLabel('Assign to').selectOption(colleague.username);
-    await item.getByRole('button', { name: 'Save assignment' }).click();
-    await eventually(item.locator('.inbox-item__assignee')).toHaveText('Assigned to Test Editor');
+      // The detail view: the quote's answers, then the note and the assignment.
+      await item.getByRole('button', { name: /Details, notes and assignment/ }).click();
+      await eventually(
+        item.getByRole('definition').filter({ hasText: 'CPC30220 – Certificate III in Carpentry' }),
+      ).toBeVisible();
+      await eventually(item.getByText('Eight years framing houses.')).toBeVisible();
+      await item.getByRole('button', { name: 'Add note' }).click();
+      await eventually(item.getByRole('alert')).toHaveText('Write the note first');
+      await item.getByLabel('Add a note').fill('Rang back, sending the evidence list.');
+      await item.getByRole('button', { name: 'Add note' }).click();
+      await eventually(item.locator('.inbox-note')).toHaveCount(1);
+      await item.getByLabel('Assign to').selectOption(colleague.username);
+      await item.getByRole('button', { name: 'Save assignment' }).click();
+      await eventually(item.locator('.inbox-item__assignee')).toHaveText('Assigned to Test Editor');
 
-    // After a reload it is all still there, from the store.
-    await page.reload();
-    await page.getByRole('button', { name: /^All/ }).click();
-    await page.getByLabel('Search inquiries').fill(email);
-    await page.getByLabel('Search inquiries').press('Enter');
-    await eventually(item).toHaveCount(1);
-    await eventually(item.getByRole('button', { name: /\(1 note\)/ })).toBeVisible();
-    await item.getByRole('button', { name: /Details, notes and assignment/ }).click();
-    const note = item.locator('.inbox-note');
-    await eventually(note).toContainText('Rang back, sending the evidence list.');
-    await eventually(note).toContainText(`${account.firstName} ${account.lastName} ·`);
-    await eventually(item.getByText(/^Assigned to Test Editor \(changed by Test Editor, .+\)$/)).toBeVisible();
-    await eventually(item.getByLabel('Assign to')).toHaveValue(colleague.username);
-    const axe = await new AxeBuilder({ page }).analyze();
-    expect(axe.violations).toEqual([]);
+      // After a reload it is all still there, from the store.
+      await page.reload();
+      await page.getByRole('button', { name: /^All/ }).click();
+      await page.getByLabel('Search inquiries').fill(email);
+      await page.getByLabel('Search inquiries').press('Enter');
+      await eventually(item).toHaveCount(1);
+      await eventually(item.getByRole('button', { name: /\(1 note\)/ })).toBeVisible();
+      await item.getByRole('button', { name: /Details, notes and assignment/ }).click();
+      const note = item.locator('.inbox-note');
+      await eventually(note).toContainText('Rang back, sending the evidence list.');
+      await eventually(note).toContainText(`${account.firstName} ${account.lastName} ·`);
+      await eventually(item.getByText(/^Assigned to Test Editor \(changed by Test Editor, .+\)$/)).toBeVisible();
+      await eventually(item.getByLabel('Assign to')).toHaveValue(colleague.username);
+      const axe = await new AxeBuilder({ page }).analyze();
+      expect(axe.violations).toEqual([]);
 
-    // A search that matches nothing says so; clearing it shows the list again.
-    await page.getByLabel('Search inquiries').fill(`nobody-${stamp}`);
-    await page.getByRole('button', { name: 'Search', exact: true }).click();
-    await eventually(page.getByText(`No inquiries match "nobody-${stamp}".`)).toBeVisible();
-    await page.getByRole('button', { name: 'Clear search' }).click();
-    await eventually(page.locator('.inbox-item').first()).toBeVisible();
-  });
+      // A search that matches nothing says so; clearing it shows the list again.
+      await page.getByLabel('Search inquiries').fill(`nobody-${stamp}`);
+      await page.getByRole('button', { name: 'Search', exact: true }).click();
+      await eventually(page.getByText(`No inquiries match "nobody-${stamp}".`)).toBeVisible();
+      await page.getByRole('button', { name: 'Clear search' }).click();
+      await eventually(page.locator('.inbox-item').first()).toBeVisible();
+    },
+  );
 
   test(
     'the dashboard counts new inquiries since this staff member last opened the inbox and links there',

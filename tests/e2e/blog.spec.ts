@@ -4,11 +4,12 @@ import AxeBuilder from '@axe-core/playwright';
 import sharp from 'sharp';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
+import { test as signedIn } from './helpers/staff-session';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'];
 
-const signInTo = async (page: Page, path: string) => signInWithForm(page, await createStaff('blog'), path);
+/** Opens an admin page with the worker's shared staff session (see helpers/staff-session.ts). */
+const openSignedIn = (page: Page, path: string) => page.goto(path);
 
 /** Opens the new-post dialog and fills its title and excerpt. */
 async function newPost(page: Page, title: string, excerpt: string) {
@@ -80,11 +81,11 @@ test.describe('public blog', () => {
     expect((await (await viewCall).json()).views).toBeGreaterThan(before);
   });
 
-  test(
+  signedIn(
     'finding: a post page shows the live view count above 0, even from a cached page rendered at 0 views',
     ONCE,
-    async ({ page, request }, testInfo) => {
-      const { auth } = await staffSession(request, 'views');
+    async ({ page, request, staff }, testInfo) => {
+      const auth = { authorization: `Bearer ${staff.token}` };
       const title = `Fresh views ${testInfo.project.name} ${Date.now()}`;
       const { blog } = await (
         await request.post('/api/blogs', {
@@ -177,105 +178,109 @@ test.describe('public blog', () => {
 });
 
 test.describe('Manage Blogs', () => {
-  test('create a post with an image, publish, see it on /blog, unpublish, delete', ONCE, async ({ page }, testInfo) => {
-    test.setTimeout(90_000);
-    const title = `Site Supervisor Evidence ${testInfo.project.name} ${Date.now()}`;
-    await signInTo(page, '/admin/blogs');
-    await expect(page.getByRole('heading', { name: 'Manage Blogs', level: 1 })).toBeVisible();
+  signedIn(
+    'create a post with an image, publish, see it on /blog, unpublish, delete',
+    ONCE,
+    async ({ page }, testInfo) => {
+      test.setTimeout(90_000);
+      const title = `Site Supervisor Evidence ${testInfo.project.name} ${Date.now()}`;
+      await openSignedIn(page, '/admin/blogs');
+      await expect(page.getByRole('heading', { name: 'Manage Blogs', level: 1 })).toBeVisible();
 
-    await page.getByRole('button', { name: 'New Blog Post' }).click();
-    const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
-    await expect(modal).toBeVisible();
-    await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
-    await modal.getByLabel('Excerpt').fill('What a supervisor can write that helps your RPL assessment.');
+      await page.getByRole('button', { name: 'New Blog Post' }).click();
+      const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
+      await expect(modal).toBeVisible();
+      await modal.getByRole('textbox', { name: 'Title', exact: true }).fill(title);
+      await modal.getByLabel('Excerpt').fill('What a supervisor can write that helps your RPL assessment.');
 
-    const editor = modal.getByRole('textbox', { name: 'Content' });
-    await editor.click();
-    await page.keyboard.type('A third-party report should describe ');
-    await modal.getByRole('button', { name: 'Bold' }).click();
-    await expect(modal.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true');
-    // The toolbar hands the focus back to the editor on the next frame: type only once it is there.
-    await expect(editor).toBeFocused();
-    await page.keyboard.type('what you did');
-    await modal.getByRole('button', { name: 'Bold' }).click();
-    await expect(modal.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'false');
-    await expect(editor).toBeFocused();
-    await page.keyboard.type(' and how often.');
-    await page.keyboard.press('Enter');
-    await modal.getByRole('button', { name: 'Bulleted list' }).click();
-    await page.keyboard.type('Tasks performed');
+      const editor = modal.getByRole('textbox', { name: 'Content' });
+      await editor.click();
+      await page.keyboard.type('A third-party report should describe ');
+      await modal.getByRole('button', { name: 'Bold' }).click();
+      await expect(modal.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'true');
+      // The toolbar hands the focus back to the editor on the next frame: type only once it is there.
+      await expect(editor).toBeFocused();
+      await page.keyboard.type('what you did');
+      await modal.getByRole('button', { name: 'Bold' }).click();
+      await expect(modal.getByRole('button', { name: 'Bold' })).toHaveAttribute('aria-pressed', 'false');
+      await expect(editor).toBeFocused();
+      await page.keyboard.type(' and how often.');
+      await page.keyboard.press('Enter');
+      await modal.getByRole('button', { name: 'Bulleted list' }).click();
+      await page.keyboard.type('Tasks performed');
 
-    // The image: a real PNG made here, uploaded through the drop zone's file input.
-    const png = await sharp({ create: { width: 1200, height: 675, channels: 3, background: '#01675f' } })
-      .png()
-      .toBuffer();
-    await modal
-      .locator('input[type="file"]')
-      .setInputFiles({ name: 'site-photo.png', mimeType: 'image/png', buffer: png });
-    await expect(modal.getByRole('button', { name: 'Remove Image' })).toBeVisible({ timeout: 20_000 });
-    await modal.getByLabel('Image alt text').fill('A site supervisor signing off a report');
+      // The image: a real PNG made here, uploaded through the drop zone's file input.
+      const png = await sharp({ create: { width: 1200, height: 675, channels: 3, background: '#01675f' } })
+        .png()
+        .toBuffer();
+      await modal
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'site-photo.png', mimeType: 'image/png', buffer: png });
+      await expect(modal.getByRole('button', { name: 'Remove Image' })).toBeVisible({ timeout: 20_000 });
+      await modal.getByLabel('Image alt text').fill('A site supervisor signing off a report');
 
-    const tags = modal.getByRole('textbox', { name: 'Tags', exact: true });
-    for (const tag of ['Evidence', '  ', 'evidence', 'Supervisors']) {
-      await tags.fill(tag);
-      await tags.press('Enter');
-    }
-    await expect(modal.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([
-      'Evidence',
-      'Supervisors',
-    ]);
-    await expect(modal.getByRole('checkbox', { name: 'Publish immediately' })).not.toBeChecked();
-    await modal.getByRole('button', { name: 'Create Blog' }).click();
-    await expect(modal).toBeHidden();
+      const tags = modal.getByRole('textbox', { name: 'Tags', exact: true });
+      for (const tag of ['Evidence', '  ', 'evidence', 'Supervisors']) {
+        await tags.fill(tag);
+        await tags.press('Enter');
+      }
+      await expect(modal.getByRole('list', { name: 'Tags' }).getByRole('listitem')).toHaveText([
+        'Evidence',
+        'Supervisors',
+      ]);
+      await expect(modal.getByRole('checkbox', { name: 'Publish immediately' })).not.toBeChecked();
+      await modal.getByRole('button', { name: 'Create Blog' }).click();
+      await expect(modal).toBeHidden();
 
-    const card = page.locator('.blog-admin-card').filter({ hasText: title });
-    await expect(card.getByText('Draft', { exact: true })).toBeVisible();
-    const slug = (await page.evaluate(async (t) => {
-      const answer = await fetch('/api/blogs/admin/all', {
-        headers: { Authorization: `Bearer ${localStorage.getItem('token')}` },
-      }).then((r) => r.json());
-      return answer.blogs.find((b: { title: string }) => b.title === t).slug;
-    }, title)) as string;
-    expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404); // a draft is not public
+      const card = page.locator('.blog-admin-card').filter({ hasText: title });
+      await expect(card.getByText('Draft', { exact: true })).toBeVisible();
+      const slug = (await page.evaluate(async (t) => {
+        const answer = await fetch('/api/blogs/admin/all', {
+          headers: { Authorization: `Bearer ${localStorage.getItem('token')}` },
+        }).then((r) => r.json());
+        return answer.blogs.find((b: { title: string }) => b.title === t).slug;
+      }, title)) as string;
+      expect((await page.request.get(`/blog/${slug}`)).status()).toBe(404); // a draft is not public
 
-    await card.getByRole('button', { name: 'Publish' }).click();
-    await expect(card.getByText('Published', { exact: true })).toBeVisible();
+      await card.getByRole('button', { name: 'Publish' }).click();
+      await expect(card.getByText('Published', { exact: true })).toBeVisible();
 
-    await page.goto('/blog');
-    await page.locator('.blog-card').filter({ hasText: title }).getByRole('link').click();
-    await expect(page).toHaveURL(new RegExp(`/blog/${slug}$`));
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
-    await expect(page.locator('.post-content strong')).toHaveText('what you did');
-    await expect(page.locator('.post-content li')).toHaveText('Tasks performed');
-    const image = page.getByRole('img', { name: 'A site supervisor signing off a report' });
-    await expect(image).toBeVisible();
-    await expect
-      .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
-      .toBeGreaterThan(0);
-    await expect(page.locator('.post-footer .tag')).toHaveText(['Evidence', 'Supervisors']);
+      await page.goto('/blog');
+      await page.locator('.blog-card').filter({ hasText: title }).getByRole('link').click();
+      await expect(page).toHaveURL(new RegExp(`/blog/${slug}$`));
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText(title);
+      await expect(page.locator('.post-content strong')).toHaveText('what you did');
+      await expect(page.locator('.post-content li')).toHaveText('Tasks performed');
+      const image = page.getByRole('img', { name: 'A site supervisor signing off a report' });
+      await expect(image).toBeVisible();
+      await expect
+        .poll(() => image.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(0);
+      await expect(page.locator('.post-footer .tag')).toHaveText(['Evidence', 'Supervisors']);
 
-    await page.goto('/admin/blogs');
-    await card.getByRole('button', { name: 'Unpublish' }).click();
-    await expect(card.getByText('Draft', { exact: true })).toBeVisible();
-    await page.goto('/blog');
-    await expect(page.locator('.blog-card').filter({ hasText: title })).toHaveCount(0);
-    expect((await page.goto(`/blog/${slug}`))?.status()).toBe(404);
-    await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog Not Found');
+      await page.goto('/admin/blogs');
+      await card.getByRole('button', { name: 'Unpublish' }).click();
+      await expect(card.getByText('Draft', { exact: true })).toBeVisible();
+      await page.goto('/blog');
+      await expect(page.locator('.blog-card').filter({ hasText: title })).toHaveCount(0);
+      expect((await page.goto(`/blog/${slug}`))?.status()).toBe(404);
+      await expect(page.getByRole('heading', { level: 1 })).toHaveText('Blog Not Found');
 
-    await page.goto('/admin/blogs');
-    await card.getByRole('button', { name: 'Delete' }).click();
-    const confirm = page.getByRole('alertdialog', { name: 'Are you sure you want to delete this blog?' });
-    await expect(confirm).toBeVisible();
-    await confirm.getByRole('button', { name: 'Delete' }).click();
-    await expect(card).toHaveCount(0);
-  });
+      await page.goto('/admin/blogs');
+      await card.getByRole('button', { name: 'Delete' }).click();
+      const confirm = page.getByRole('alertdialog', { name: 'Are you sure you want to delete this blog?' });
+      await expect(confirm).toBeVisible();
+      await confirm.getByRole('button', { name: 'Delete' }).click();
+      await expect(card).toHaveCount(0);
+    },
+  );
 
-  test(
+  signedIn(
     'form rules: required fields, Markdown preview, unsaved-changes warning, edit conflict',
     ONCE,
     async ({ page }, testInfo) => {
       test.setTimeout(90_000);
-      await signInTo(page, '/admin/blogs');
+      await openSignedIn(page, '/admin/blogs');
       await page.getByRole('button', { name: 'New Blog Post' }).click();
       const modal = page.getByRole('dialog', { name: 'Create New Blog Post' });
       await modal.getByRole('button', { name: 'Create Blog' }).click();
@@ -339,22 +344,22 @@ test.describe('Manage Blogs', () => {
     },
   );
 
-  test('the Manage Blogs page has zero axe violations', async ({ page }) => {
-    await signInTo(page, '/admin/blogs');
+  signedIn('the Manage Blogs page has zero axe violations', async ({ page }) => {
+    await openSignedIn(page, '/admin/blogs');
     await expect(page.locator('.blog-admin-card').first()).toBeVisible();
     expect(await axe(page)).toEqual([]);
   });
 });
 
 test.describe('Blog workflow', () => {
-  /** Signs in on the Manage Blogs page; answers the bearer header for API calls of the same account. */
+  /** Opens the Manage Blogs page signed in; answers the bearer header for API calls of the same account. */
   async function staffOnBlogs(page: Page) {
-    await signInTo(page, '/admin/blogs');
+    await openSignedIn(page, '/admin/blogs');
     const token = await page.evaluate(() => localStorage.getItem('token'));
     return { authorization: `Bearer ${token}` };
   }
 
-  test(
+  signedIn(
     'a post scheduled a little ahead stays hidden, then goes live by itself once it is due (the schedule runs locally)',
     ONCE,
     async ({ page }, testInfo) => {
@@ -400,7 +405,7 @@ test.describe('Blog workflow', () => {
     },
   );
 
-  test('restore an older revision from the history', ONCE, async ({ page }, testInfo) => {
+  signedIn('restore an older revision from the history', ONCE, async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     const auth = await staffOnBlogs(page);
     const title = `Revisions ${testInfo.project.name} ${Date.now()}`;
@@ -444,7 +449,7 @@ test.describe('Blog workflow', () => {
     await page.request.delete(`/api/blogs/${blog._id}`, { headers: auth });
   });
 
-  test("changing a published post's address keeps the old one as a 301", ONCE, async ({ page }, testInfo) => {
+  signedIn("changing a published post's address keeps the old one as a 301", ONCE, async ({ page }, testInfo) => {
     test.setTimeout(90_000);
     const auth = await staffOnBlogs(page);
     const stamp = `${testInfo.project.name}-${Date.now()}`;
@@ -482,117 +487,124 @@ test.describe('Blog workflow', () => {
     expect((await page.request.get(`/blog/${blog.slug}`, { maxRedirects: 0 })).status()).toBe(404);
   });
 
-  test('the open draft is kept in the browser and offered back after a reload', ONCE, async ({ page }, testInfo) => {
-    test.setTimeout(90_000);
-    await staffOnBlogs(page);
-    const title = `Kept draft ${testInfo.project.name} ${Date.now()}`;
-    const modal = await newPost(page, title, 'Typed before the browser went away.');
-    await modal.getByRole('textbox', { name: 'Content' }).click();
-    await page.keyboard.type('Half a paragraph');
+  signedIn(
+    'the open draft is kept in the browser and offered back after a reload',
+    ONCE,
+    async ({ page }, testInfo) => {
+      test.setTimeout(90_000);
+      await staffOnBlogs(page);
+      const title = `Kept draft ${testInfo.project.name} ${Date.now()}`;
+      const modal = await newPost(page, title, 'Typed before the browser went away.');
+      await modal.getByRole('textbox', { name: 'Content' }).click();
+      await page.keyboard.type('Half a paragraph');
 
-    // The page asks before leaving with unsaved changes; leave anyway, as a crash would.
-    page.on('dialog', (dialog) => void dialog.accept());
-    await page.reload();
-    await page.getByRole('button', { name: `Continue editing “${title}”` }).click({ timeout: 20_000 });
-    const again = page.getByRole('dialog', { name: 'Create New Blog Post' });
-    await expect(again.getByText(`Unsaved changes to “${title}”`)).toBeVisible();
-    await expect(again.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue('');
-    await again.getByRole('button', { name: 'Restore unsaved changes' }).click();
-    await expect(again.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue(title);
-    await expect(again.getByLabel('Excerpt')).toHaveValue('Typed before the browser went away.');
-    await expect(again.getByRole('textbox', { name: 'Content' })).toContainText('Half a paragraph');
+      // The page asks before leaving with unsaved changes; leave anyway, as a crash would.
+      page.on('dialog', (dialog) => void dialog.accept());
+      await page.reload();
+      await page.getByRole('button', { name: `Continue editing “${title}”` }).click({ timeout: 20_000 });
+      const again = page.getByRole('dialog', { name: 'Create New Blog Post' });
+      await expect(again.getByText(`Unsaved changes to “${title}”`)).toBeVisible();
+      await expect(again.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue('');
+      await again.getByRole('button', { name: 'Restore unsaved changes' }).click();
+      await expect(again.getByRole('textbox', { name: 'Title', exact: true })).toHaveValue(title);
+      await expect(again.getByLabel('Excerpt')).toHaveValue('Typed before the browser went away.');
+      await expect(again.getByRole('textbox', { name: 'Content' })).toContainText('Half a paragraph');
 
-    // Thrown away on purpose: nothing is offered any more.
-    await again.getByRole('button', { name: 'Cancel' }).click();
-    await page
-      .getByRole('alertdialog', { name: /unsaved changes/ })
-      .getByRole('button', { name: 'Discard changes' })
-      .click();
-    await page.reload();
-    await expect(page.locator('.blog-admin-card').first()).toBeVisible({ timeout: 20_000 });
-    await expect(page.getByRole('button', { name: /^Continue editing/ })).toHaveCount(0);
-  });
+      // Thrown away on purpose: nothing is offered any more.
+      await again.getByRole('button', { name: 'Cancel' }).click();
+      await page
+        .getByRole('alertdialog', { name: /unsaved changes/ })
+        .getByRole('button', { name: 'Discard changes' })
+        .click();
+      await page.reload();
+      await expect(page.locator('.blog-admin-card').first()).toBeVisible({ timeout: 20_000 });
+      await expect(page.getByRole('button', { name: /^Continue editing/ })).toHaveCount(0);
+    },
+  );
 
-  test("editor toolbar: headings, quotes, links held to the sanitiser's rules, pictures from the media picker with alt text", async ({
-    page,
-  }, testInfo) => {
-    test.setTimeout(120_000);
-    const auth = await staffOnBlogs(page);
-    const title = `Toolbar ${testInfo.project.name} ${Date.now()}`;
-    const modal = await newPost(page, title, 'Every tool once.');
-    const editor = modal.getByRole('textbox', { name: 'Content' });
-    await editor.click();
-    await modal.getByRole('button', { name: 'Heading', exact: true }).click();
-    await page.keyboard.type('What counts as evidence');
-    await page.keyboard.press('Enter');
-    await modal.getByRole('button', { name: 'Quote' }).click();
-    await page.keyboard.type('Show what you did, not what you know.');
-    await page.keyboard.press('Enter');
-    await page.keyboard.press('Enter');
-    await page.keyboard.type('See the register');
-    await page.keyboard.press('Shift+Home');
+  signedIn(
+    "editor toolbar: headings, quotes, links held to the sanitiser's rules, pictures from the media picker with alt text",
+    async ({ page }, testInfo) => {
+      test.setTimeout(120_000);
+      const auth = await staffOnBlogs(page);
+      const title = `Toolbar ${testInfo.project.name} ${Date.now()}`;
+      const modal = await newPost(page, title, 'Every tool once.');
+      const editor = modal.getByRole('textbox', { name: 'Content' });
+      await editor.click();
+      await modal.getByRole('button', { name: 'Heading', exact: true }).click();
+      await page.keyboard.type('What counts as evidence');
+      await page.keyboard.press('Enter');
+      await modal.getByRole('button', { name: 'Quote' }).click();
+      await page.keyboard.type('Show what you did, not what you know.');
+      await page.keyboard.press('Enter');
+      await page.keyboard.press('Enter');
+      await page.keyboard.type('See the register');
+      await page.keyboard.press('Shift+Home');
 
-    await modal.getByRole('button', { name: 'Link' }).click();
-    const address = modal.getByRole('textbox', { name: 'Link address' });
-    await address.fill('javascript:alert(1)');
-    await modal.getByRole('button', { name: 'Apply' }).click();
-    await expect(modal.getByText('This address cannot be linked.')).toBeVisible();
-    await address.fill('https://training.gov.au/');
-    await modal.getByRole('button', { name: 'Apply' }).click();
-    await expect(editor.getByRole('link', { name: 'See the register' })).toHaveAttribute(
-      'href',
-      'https://training.gov.au/',
-    );
-    // The editor takes the focus back from the address field with the linked text still selected, and learns
-    // of a caret moved by End from the browser a moment later. Enter pressed before it has would replace the
-    // linked text, so wait until the editor's own selection is the caret (a person is never that fast).
-    const caretOnly = () =>
-      editor.evaluate((element) => {
-        const { selection } = (element as HTMLElement & { editor: { state: { selection: { empty: boolean } } } }).editor
-          .state;
-        return selection.empty;
-      });
-    await expect(editor).toBeFocused();
-    await expect.poll(caretOnly).toBe(false);
-    await page.keyboard.press('End');
-    await expect.poll(caretOnly).toBe(true);
-    await page.keyboard.press('Enter');
-    await expect(editor.locator('p').filter({ has: page.getByRole('link', { name: 'See the register' }) })).toHaveCount(
-      1,
-    );
+      await modal.getByRole('button', { name: 'Link' }).click();
+      const address = modal.getByRole('textbox', { name: 'Link address' });
+      await address.fill('javascript:alert(1)');
+      await modal.getByRole('button', { name: 'Apply' }).click();
+      await expect(modal.getByText('This address cannot be linked.')).toBeVisible();
+      await address.fill('https://training.gov.au/');
+      await modal.getByRole('button', { name: 'Apply' }).click();
+      await expect(editor.getByRole('link', { name: 'See the register' })).toHaveAttribute(
+        'href',
+        'https://training.gov.au/',
+      );
+      // The editor takes the focus back from the address field with the linked text still selected, and learns
+      // of a caret moved by End from the browser a moment later. Enter pressed before it has would replace the
+      // linked text, so wait until the editor's own selection is the caret (a person is never that fast).
+      const caretOnly = () =>
+        editor.evaluate((element) => {
+          const { selection } = (element as HTMLElement & { editor: { state: { selection: { empty: boolean } } } })
+            .editor.state;
+          return selection.empty;
+        });
+      await expect(editor).toBeFocused();
+      await expect.poll(caretOnly).toBe(false);
+      await page.keyboard.press('End');
+      await expect.poll(caretOnly).toBe(true);
+      await page.keyboard.press('Enter');
+      await expect(
+        editor.locator('p').filter({ has: page.getByRole('link', { name: 'See the register' }) }),
+      ).toHaveCount(1);
 
-    await modal.getByRole('button', { name: 'Image', exact: true }).click();
-    const picker = page.getByRole('dialog', { name: 'Insert an image' });
-    const png = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#c9e265' } })
-      .png()
-      .toBuffer();
-    await picker.locator('input[type="file"]').setInputFiles({ name: 'lime.png', mimeType: 'image/png', buffer: png });
-    await expect(picker.locator('.media-picker__item[aria-pressed="true"]')).toBeVisible({ timeout: 20_000 });
-    await page.screenshot({ path: testInfo.outputPath('media-picker.png') });
-    await picker.getByRole('button', { name: 'Insert image' }).click();
-    await expect(picker.getByText('Describe the picture in the alt text before inserting it.')).toBeVisible();
-    await picker.getByRole('textbox', { name: 'Alt text' }).fill('A lime green square');
-    await picker.getByRole('button', { name: 'Insert image' }).click();
-    await expect(picker).toBeHidden();
-    await expect(editor.getByRole('img', { name: 'A lime green square' })).toBeVisible();
-    await page.screenshot({ path: testInfo.outputPath('editor-toolbar.png') });
-    await modal.getByRole('button', { name: 'Create Blog' }).click();
-    await expect(modal).toBeHidden({ timeout: 20_000 });
+      await modal.getByRole('button', { name: 'Image', exact: true }).click();
+      const picker = page.getByRole('dialog', { name: 'Insert an image' });
+      const png = await sharp({ create: { width: 800, height: 450, channels: 3, background: '#c9e265' } })
+        .png()
+        .toBuffer();
+      await picker
+        .locator('input[type="file"]')
+        .setInputFiles({ name: 'lime.png', mimeType: 'image/png', buffer: png });
+      await expect(picker.locator('.media-picker__item[aria-pressed="true"]')).toBeVisible({ timeout: 20_000 });
+      await page.screenshot({ path: testInfo.outputPath('media-picker.png') });
+      await picker.getByRole('button', { name: 'Insert image' }).click();
+      await expect(picker.getByText('Describe the picture in the alt text before inserting it.')).toBeVisible();
+      await picker.getByRole('textbox', { name: 'Alt text' }).fill('A lime green square');
+      await picker.getByRole('button', { name: 'Insert image' }).click();
+      await expect(picker).toBeHidden();
+      await expect(editor.getByRole('img', { name: 'A lime green square' })).toBeVisible();
+      await page.screenshot({ path: testInfo.outputPath('editor-toolbar.png') });
+      await modal.getByRole('button', { name: 'Create Blog' }).click();
+      await expect(modal).toBeHidden({ timeout: 20_000 });
 
-    const { blogs } = await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json();
-    const saved = blogs.find((blog: { title: string }) => blog.title === title);
-    expect(saved.content).toContain('<h2>What counts as evidence</h2>');
-    expect(saved.content).toMatch(/<blockquote><p>Show what you did, not what you know\.<\/p><\/blockquote>/);
-    expect(saved.content).toContain('href="https://training.gov.au/"');
-    expect(saved.content).toMatch(
-      /<img[^>]+src="\/api\/uploads\/[a-f0-9]{32}\.webp"[^>]*alt="A lime green square"|<img[^>]+alt="A lime green square"[^>]*src="\/api\/uploads\//,
-    );
+      const { blogs } = await (await page.request.get('/api/blogs/admin/all', { headers: auth })).json();
+      const saved = blogs.find((blog: { title: string }) => blog.title === title);
+      expect(saved.content).toContain('<h2>What counts as evidence</h2>');
+      expect(saved.content).toMatch(/<blockquote><p>Show what you did, not what you know\.<\/p><\/blockquote>/);
+      expect(saved.content).toContain('href="https://training.gov.au/"');
+      expect(saved.content).toMatch(
+        /<img[^>]+src="\/api\/uploads\/[a-f0-9]{32}\.webp"[^>]*alt="A lime green square"|<img[^>]+alt="A lime green square"[^>]*src="\/api\/uploads\//,
+      );
 
-    // The same picture is offered again for the next post, and goes when its only post is deleted.
-    const image = /\/api\/uploads\/[a-f0-9]{32}\.webp/.exec(saved.content)![0];
-    const library = await (await page.request.get('/api/uploads', { headers: auth })).json();
-    expect(library.images.map((entry: { imageUrl: string }) => entry.imageUrl)).toContain(image);
-    await page.request.delete(`/api/blogs/${saved._id}`, { headers: auth });
-    expect((await page.request.get(image)).status()).toBe(404);
-  });
+      // The same picture is offered again for the next post, and goes when its only post is deleted.
+      const image = /\/api\/uploads\/[a-f0-9]{32}\.webp/.exec(saved.content)![0];
+      const library = await (await page.request.get('/api/uploads', { headers: auth })).json();
+      expect(library.images.map((entry: { imageUrl: string }) => entry.imageUrl)).toContain(image);
+      await page.request.delete(`/api/blogs/${saved._id}`, { headers: auth });
+      expect((await page.request.get(image)).status()).toBe(404);
+    },
+  );
 });

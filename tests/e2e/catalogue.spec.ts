@@ -192,14 +192,6 @@ test.describe("finding 4: unknown categories say 'Category not found.'", () => {
     await expect(page.getByRole('link', { name: 'Back to All Categories' })).toHaveAttribute('href', '/courses');
     await axe(page);
   });
-
-  test('the category API answers 404 with the exact message for an unknown category', ONCE, async ({ request }) => {
-    for (const path of ['/api/categories/no-such-category', '/api/categories/no-such-category/courses']) {
-      const response = await request.get(path);
-      expect(response.status(), path).toBe(404);
-      expect(await response.json(), path).toEqual({ message: 'Category not found.' });
-    }
-  });
 });
 
 test.describe('search results page', () => {

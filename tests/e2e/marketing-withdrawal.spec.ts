@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ONCE } from './helpers/viewports';
 import { axeViolations } from './helpers/still';
-import { createStaff, signInWithForm } from './helpers/accounts';
+import { test as signedIn } from './helpers/staff-session';
 
 /**
  * Withdrawing marketing consent from the link in the acknowledgement e-mail. The local server keeps mail in
@@ -83,14 +83,14 @@ test(
   },
 );
 
-test(
+signedIn(
   'finding 8: staff record a withdrawal in the inbox and every inquiry from the address shows it',
   ONCE,
   async ({ page, request }) => {
     const email = uniqueEmail('staff-withdraw');
     await sendContact(request, email);
     await sendContact(request, email);
-    await signInWithForm(page, await createStaff('withdraw'), '/admin/inquiries');
+    await page.goto('/admin/inquiries');
     await page.getByLabel('Search inquiries').fill(email);
     await page.getByRole('button', { name: 'Search', exact: true }).click();
     const items = page.locator('.inbox-item');

@@ -3,11 +3,9 @@
  * Races between function instances run against the model of the platform's conditional writes
  * (helpers/platform-blobs.ts); everything else against a real local blob server.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SIGN_IN_PASSWORD as PASSWORD, signInAccount, signInSuite, signInWith } from './helpers/sign-in';
 import { inInstance, platformModel } from './helpers/platform-blobs';
-import { createUser } from '../../src/server/users';
 import { POLICIES } from '../../src/server/throttle';
 import loginHandler from '../../netlify/functions/auth-login.mts';
 
@@ -17,42 +15,14 @@ vi.mock('@netlify/blobs', async (importOriginal) =>
 
 /** Every password check the sign-in makes, counted. */
 const checks = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/server/passwords', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/server/passwords')>();
-  return {
-    ...real,
-    verifyPassword: (...args: Parameters<typeof real.verifyPassword>) => {
-      checks.count++;
-      return real.verifyPassword(...args);
-    },
-  };
-});
+vi.mock('../../src/server/passwords', async (importOriginal) =>
+  (await import('./helpers/sign-in')).countingPasswords(await importOriginal(), checks),
+);
 
-const SECRET = 'login-hardening-secret-that-is-long-enough-0123';
-const PASSWORD = 'correct horse battery staple';
-let n = 0;
-const uniqueName = () => `hard${Date.now().toString(36)}${n++}`;
+signInSuite('login-hardening-secret-that-is-long-enough-0123');
 
-const login = (body: unknown, ip: string) =>
-  loginHandler(
-    new Request('http://localhost/api/auth/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-    { ip } as Context,
-  );
-
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
-beforeAll(async () => {
-  process.env.JWT_SECRET = SECRET;
-  blobs = await startBlobs();
-});
-afterAll(() => blobs.stop());
-beforeEach(() => {
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-});
+const login = ({ username, password }: { username: string; password: string }, ip: string) =>
+  signInWith(loginHandler, username, password, ip);
 
 describe('finding 3: the lockout can be raced', () => {
   beforeEach(() => {
@@ -64,8 +34,7 @@ describe('finding 3: the lockout can be raced', () => {
   });
 
   it('30 parallel wrong guesses from one address, spread over instances, check at most the policy number of passwords', async () => {
-    const username = uniqueName();
-    await createUser({ username, firstName: 'Race', lastName: 'Target', role: 'admin', password: PASSWORD });
+    const username = await signInAccount('hard');
     checks.count = 0;
     const answers = await Promise.all(
       Array.from({ length: 30 }, (_, i) =>
@@ -88,8 +57,7 @@ describe('finding 3: the lockout can be raced', () => {
   }, 60_000);
 
   it('under load no answer is a 500; a counter write that cannot land refuses the attempt (429) without checking the password', async () => {
-    const username = uniqueName();
-    await createUser({ username, firstName: 'Race', lastName: 'Target', role: 'admin', password: PASSWORD });
+    const username = await signInAccount('hard');
     checks.count = 0;
     platformModel.refuseWrites = (store) => store === 'throttle';
     const answers = await Promise.all(
@@ -105,8 +73,7 @@ describe('finding 3: the lockout can be raced', () => {
   }, 60_000);
 
   it('many addresses guessing one account at once each keep their own limit (no lost updates)', async () => {
-    const username = uniqueName();
-    await createUser({ username, firstName: 'Race', lastName: 'Target', role: 'admin', password: PASSWORD });
+    const username = await signInAccount('hard');
     checks.count = 0;
     const answers = await Promise.all(
       Array.from({ length: 40 }, (_, i) =>

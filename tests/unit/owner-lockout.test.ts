@@ -4,10 +4,17 @@
  * link by e-mail (to the address stored on the account), and staff can unlock the account with the
  * users CLI. Runs against a real local blob server; mail goes to the local outbox store.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
-import { createUser, getUser, setEmail, setPassword } from '../../src/server/users';
+import {
+  SIGN_IN_PASSWORD as PASSWORD,
+  postJson,
+  signInAccount,
+  signInSuite,
+  signInWith,
+  uniqueName,
+} from './helpers/sign-in';
+import { getUser, setEmail, setPassword } from '../../src/server/users';
 import { dataStore } from '../../src/server/blobs';
 import { authenticate } from '../../src/server/auth';
 import { addressScope, lockedFor, POLICIES, recordFailure, unlockAccount } from '../../src/server/throttle';
@@ -17,50 +24,25 @@ import linkHandler from '../../netlify/functions/auth-link.mts';
 
 /** Every password check the sign-in makes, counted. */
 const checks = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/server/passwords', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/server/passwords')>();
-  return {
-    ...real,
-    verifyPassword: (...args: Parameters<typeof real.verifyPassword>) => {
-      checks.count++;
-      return real.verifyPassword(...args);
-    },
-  };
-});
+vi.mock('../../src/server/passwords', async (importOriginal) =>
+  (await import('./helpers/sign-in')).countingPasswords(await importOriginal(), checks),
+);
 
-const PASSWORD = 'the owner password is long';
-let n = 0;
-const uniqueName = () => `owner${Date.now().toString(36)}${n++}`;
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
-
-beforeAll(async () => {
-  process.env.JWT_SECRET = 'owner-lockout-secret-that-is-long-enough-0123456';
+signInSuite('owner-lockout-secret-that-is-long-enough-0123456');
+beforeAll(() => {
   delete process.env.RESEND_API_KEY;
-  blobs = await startBlobs();
-});
-afterAll(() => blobs.stop());
-beforeEach(() => {
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 
 /** Work a function hands to the platform to finish after answering (context.waitUntil). */
 const background: Promise<unknown>[] = [];
-const post = (handler: typeof loginHandler, path: string, body: unknown, ip: string) =>
-  handler(
-    new Request(`http://localhost${path}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify(body),
-    }),
-    { ip, waitUntil: (work: Promise<unknown>) => background.push(work) } as unknown as Context,
-  );
+const waitUntil = (work: Promise<unknown>) => background.push(work);
 const login = (username: string, password: string, ip: string) =>
-  post(loginHandler, '/api/auth/login', { username, password }, ip);
+  signInWith(loginHandler, username, password, ip, { waitUntil } as Partial<Context>);
 const backgroundDone = async () => {
   while (background.length) await Promise.all(background.splice(0));
 };
-const redeem = (token: string, ip: string) => post(linkHandler, '/api/auth/link', { token }, ip);
+const redeem = (token: string, ip: string) =>
+  postJson(linkHandler, '/api/auth/link', { token }, { ip, waitUntil } as Partial<Context> & { ip: string });
 
 /** The attack of the finding: the account-wide threshold of failures, spread over 20 addresses guessing at once. */
 async function lockAccountFromTwentyAddresses(username: string) {
@@ -87,9 +69,8 @@ const tokenIn = (text: string) => /\?link=([A-Za-z0-9_-]{43})/.exec(text)?.[1] ?
 
 describe('finding 4: an attacker can keep the owner out', () => {
   it('the correct password from a new address gets a one-time sign-in link by e-mail, which signs in once', async () => {
-    const username = uniqueName();
+    const username = await signInAccount('owner', { withEmail: true });
     const email = `${username}@example.com`;
-    await createUser({ username, firstName: 'Olive', lastName: 'Owner', role: 'admin', email, password: PASSWORD });
     await lockAccountFromTwentyAddresses(username);
 
     const answer = await login(username, PASSWORD, '198.18.0.1');
@@ -126,9 +107,8 @@ describe('finding 4: an attacker can keep the owner out', () => {
   }, 60_000);
 
   it('a wrong password under the lock gets the same answer and never sends a mail', async () => {
-    const username = uniqueName();
+    const username = await signInAccount('owner', { withEmail: true });
     const email = `${username}@example.com`;
-    await createUser({ username, firstName: 'Olive', lastName: 'Owner', role: 'admin', email, password: PASSWORD });
     await lockAccountFromTwentyAddresses(username);
     for (let i = 0; i < 3; i++) {
       const answer = await login(username, `a wrong guess ${i}`, '198.18.1.1');
@@ -146,9 +126,8 @@ describe('finding 4: an attacker can keep the owner out', () => {
   }, 60_000);
 
   it('links expire, are bound to the account, and a password reset cancels them', async () => {
-    const username = uniqueName();
+    const username = await signInAccount('owner', { withEmail: true });
     const email = `${username}@example.com`;
-    await createUser({ username, firstName: 'Olive', lastName: 'Owner', role: 'admin', email, password: PASSWORD });
     await lockAccountFromTwentyAddresses(username);
     await login(username, PASSWORD, '198.18.2.1');
     await login(username, PASSWORD, '198.18.2.2');
@@ -165,8 +144,7 @@ describe('finding 4: an attacker can keep the owner out', () => {
   }, 60_000);
 
   it('without an e-mail address the lock holds; a staff unlock (users CLI) lets the owner in', async () => {
-    const username = uniqueName();
-    await createUser({ username, firstName: 'Olive', lastName: 'Owner', role: 'admin', password: PASSWORD });
+    const username = await signInAccount('owner');
     await lockAccountFromTwentyAddresses(username);
     const refused = await login(username, PASSWORD, '198.18.3.1');
     expect(refused.status).toBe(429);
@@ -178,8 +156,7 @@ describe('finding 4: an attacker can keep the owner out', () => {
   }, 60_000);
 
   it('accounts take an optional e-mail address (create --email, set-email)', async () => {
-    const username = uniqueName();
-    await createUser({ username, firstName: 'Eve', lastName: 'Mail', role: 'editor', password: PASSWORD });
+    const username = await signInAccount('owner', { role: 'editor' });
     expect((await getUser(username))!.email).toBeUndefined();
     await setEmail(username, ' Eve@Example.com ');
     expect((await getUser(username))!.email).toBe('eve@example.com');
@@ -191,18 +168,9 @@ describe('finding 4: an attacker can keep the owner out', () => {
 
 describe('finding 3: the owner-lockout path leaks and can be worked around', () => {
   it('finding 3: every locked state answers the same text after the same work (one password check)', async () => {
-    const withEmail = uniqueName();
-    const withoutEmail = uniqueName();
-    const unknown = uniqueName();
-    await createUser({
-      username: withEmail,
-      firstName: 'Olive',
-      lastName: 'Owner',
-      role: 'admin',
-      email: `${withEmail}@example.com`,
-      password: PASSWORD,
-    });
-    await createUser({ username: withoutEmail, firstName: 'No', lastName: 'Mail', role: 'admin', password: PASSWORD });
+    const withEmail = await signInAccount('owner', { withEmail: true });
+    const withoutEmail = await signInAccount('owner');
+    const unknown = uniqueName('owner');
     for (const username of [withEmail, withoutEmail, unknown]) await lockAccountFromTwentyAddresses(username);
 
     const cases = [
@@ -224,9 +192,7 @@ describe('finding 3: the owner-lockout path leaks and can be worked around', () 
   }, 60_000);
 
   it("finding 3: a correct password while locked does not reset the address's counter", async () => {
-    const username = uniqueName();
-    const email = `${username}@example.com`;
-    await createUser({ username, firstName: 'Olive', lastName: 'Owner', role: 'admin', email, password: PASSWORD });
+    const username = await signInAccount('owner', { withEmail: true });
     await lockAccountFromTwentyAddresses(username);
     checks.count = 0;
     // An attacker who knows candidates interleaves the right password to reset the address's limit.
@@ -239,8 +205,7 @@ describe('finding 3: the owner-lockout path leaks and can be worked around', () 
   }, 60_000);
 
   it('finding 3: two addresses in one IPv6 /64 share a counter; IPv4-mapped IPv6 counts as the IPv4 address', async () => {
-    const username = uniqueName();
-    await createUser({ username, firstName: 'Six', lastName: 'Net', role: 'admin', password: PASSWORD });
+    const username = await signInAccount('owner');
     for (let i = 0; i < POLICIES.pair.threshold; i++)
       expect((await login(username, `wrong ${i}`, `2001:db8:5:6::${i + 1}`)).status).toBe(401);
     checks.count = 0;
@@ -251,8 +216,7 @@ describe('finding 3: the owner-lockout path leaks and can be worked around', () 
     // Another /64 is another client.
     expect((await login(username, PASSWORD, '2001:db8:5:7::1')).status).toBe(200);
 
-    const other = uniqueName();
-    await createUser({ username: other, firstName: 'Four', lastName: 'Net', role: 'admin', password: PASSWORD });
+    const other = await signInAccount('owner');
     for (let i = 0; i < POLICIES.pair.threshold; i++) await login(other, `wrong ${i}`, '203.0.113.50');
     for (const mapped of ['::ffff:203.0.113.50', '::ffff:cb00:7132'])
       expect((await login(other, PASSWORD, mapped)).status, mapped).toBe(429);
@@ -267,9 +231,8 @@ describe('finding 3: the owner-lockout path leaks and can be worked around', () 
   }, 60_000);
 
   it('finding 3: a 4th link request in 15 minutes sends no mail and answers the same', async () => {
-    const username = uniqueName();
+    const username = await signInAccount('owner', { withEmail: true });
     const email = `${username}@example.com`;
-    await createUser({ username, firstName: 'Olive', lastName: 'Owner', role: 'admin', email, password: PASSWORD });
     await lockAccountFromTwentyAddresses(username);
     const messages = new Set<string>();
     for (let i = 0; i < 4; i++) {

@@ -4,56 +4,25 @@
  * real local blob server, the one the local site uses. Each simulated function instance is a fresh copy of
  * the login module (its own module state, as each worker thread of the local site has), in one process.
  */
-import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
-import { createUser } from '../../src/server/users';
+import { describe, expect, it, vi } from 'vitest';
+import { type Handler, SIGN_IN_PASSWORD as PASSWORD, signInAccount, signInSuite, signInWith } from './helpers/sign-in';
 import { dataStore } from '../../src/server/blobs';
 import { POLICIES, unlockAccount } from '../../src/server/throttle';
 
 /** Every password check the sign-in makes, counted (across all module copies). */
 const checks = vi.hoisted(() => ({ count: 0 }));
-vi.mock('../../src/server/passwords', async (importOriginal) => {
-  const real = await importOriginal<typeof import('../../src/server/passwords')>();
-  return {
-    ...real,
-    verifyPassword: (...args: Parameters<typeof real.verifyPassword>) => {
-      checks.count++;
-      return real.verifyPassword(...args);
-    },
-  };
-});
+vi.mock('../../src/server/passwords', async (importOriginal) =>
+  (await import('./helpers/sign-in')).countingPasswords(await importOriginal(), checks),
+);
 
-const PASSWORD = 'the right password is long';
-let n = 0;
-const uniqueName = () => `local${Date.now().toString(36)}${n++}`;
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+signInSuite('sign-in-lock-local-secret-long-enough-0123456');
 
-beforeAll(async () => {
-  process.env.JWT_SECRET = 'sign-in-lock-local-secret-long-enough-0123456';
-  blobs = await startBlobs();
-});
-afterAll(() => blobs.stop());
-beforeEach(() => {
-  vi.spyOn(console, 'log').mockImplementation(() => {});
-  vi.spyOn(console, 'error').mockImplementation(() => {});
-});
-
-type Handler = (request: Request, context: Context) => Promise<Response>;
 /** A new function instance: the login module and everything it imports evaluated afresh. */
 async function freshInstance(): Promise<Handler> {
   vi.resetModules();
   return (await import('../../netlify/functions/auth-login.mts')).default as Handler;
 }
-const login = (handler: Handler, username: string, password: string, ip: string) =>
-  handler(
-    new Request('http://localhost/api/auth/login', {
-      method: 'POST',
-      headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ username, password }),
-    }),
-    { ip } as Context,
-  );
+const login = signInWith;
 
 /** Every sign-in counter of the store, overwritten with `text`. */
 async function damageCounters(text: string) {
@@ -64,8 +33,7 @@ async function damageCounters(text: string) {
 
 describe('finding 10: parallel wrong sign-ins and damaged counters on the local site', () => {
   it('finding 10: 12 parallel wrong sign-ins, each in its own instance, check at most 5 passwords', async () => {
-    const username = uniqueName();
-    await createUser({ username, firstName: 'Race', lastName: 'Local', role: 'admin', password: PASSWORD });
+    const username = await signInAccount('local');
     const instances: Handler[] = [];
     for (let i = 0; i < 12; i++) instances.push(await freshInstance());
     checks.count = 0;
@@ -89,8 +57,7 @@ describe('finding 10: parallel wrong sign-ins and damaged counters on the local 
     'finding 10: a counter that is %s counts as absent: the right password signs in, not "busy"',
     async (_, text) => {
       const handler = await freshInstance();
-      const username = uniqueName();
-      await createUser({ username, firstName: 'Empty', lastName: 'Counter', role: 'admin', password: PASSWORD });
+      const username = await signInAccount('local');
       expect((await login(handler, username, 'a wrong guess', '198.51.100.10')).status).toBe(401);
       expect(await damageCounters(text)).toBeGreaterThan(0);
       const answer = await login(handler, username, PASSWORD, '198.51.100.10');
@@ -103,8 +70,7 @@ describe('finding 10: parallel wrong sign-ins and damaged counters on the local 
 
   it('finding 10: unlock repairs empty counters of a locked account', async () => {
     const handler = await freshInstance();
-    const username = uniqueName();
-    await createUser({ username, firstName: 'Locked', lastName: 'Out', role: 'admin', password: PASSWORD });
+    const username = await signInAccount('local');
     for (let i = 0; i < POLICIES.pair.threshold; i++) await login(handler, username, `wrong ${i}`, '198.51.100.11');
     expect((await login(handler, username, PASSWORD, '198.51.100.11')).status).toBe(429);
     await damageCounters('');

@@ -225,9 +225,10 @@ describe('forged and malformed tokens', () => {
     await expectRefusedEverywhere(`Bearer ${make()}`);
   });
 
-  it('no token, another scheme, or a token in the query string: 401', async () => {
+  it('no token, a bearer that is not a token, another scheme, or a token in the query string: 401', async () => {
     const token = mint();
     await expectRefusedEverywhere(null);
+    await expectRefusedEverywhere('Bearer not-a-real-token-at-all');
     await expectRefusedEverywhere(`Basic ${Buffer.from(`${VICTIM}:${PASSWORD}`).toString('base64')}`);
     await expectRefusedEverywhere(`Token ${token}`);
     await expectRefusedEverywhere(`Bearer ${token} ${token}`);
