@@ -40,7 +40,7 @@ export default async (request: Request, context: Context) => {
   if (!auth.ok) return auth.response;
   const { session } = auth;
   try {
-    if (route === 'record') return json(applicantView(session), { headers: PRIVATE });
+    if (route === 'record') return json(await applicantView(session), { headers: PRIVATE });
 
     if (route === 'callback') {
       const body = await parseJsonBody(CallbackRequestSchema, request, 1024);

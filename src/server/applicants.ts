@@ -5,6 +5,7 @@ import { bearerToken, unauthorized } from './auth';
 import { RefusedInput } from './http';
 import { eraseInquiryPersonalData, getInquiry, referenceOf, type InquiryRecord } from './inquiries';
 import { resultOfQuote } from './quote-result';
+import { loadCatalogue } from './catalogue';
 import { ACCEPTED_FILES, CONTENT_TYPES, sanitiseFileName, sniffDocument } from './file-types';
 import {
   ApplicantRecordSchema,
@@ -67,11 +68,11 @@ export const itemIdOf = (text: string) => `ev-${createHash('sha256').update(text
  * The qualifications of an inquiry's applicant page (the ones shown on its result: chosen first, then
  * suggested) and one merged checklist: an item several of them name appears once, with every code naming it.
  */
-export function checklistOf(inquiry: InquiryRecord): {
+export async function checklistOf(inquiry: InquiryRecord): Promise<{
   qualifications: ApplicantView['qualifications'];
   checklist: ChecklistItem[];
-} {
-  const items = inquiry.kind === 'quote' ? resultOfQuote(inquiry.quote) : [];
+}> {
+  const items = inquiry.kind === 'quote' ? resultOfQuote((await loadCatalogue()).catalogue, inquiry.quote) : [];
   const byText = new Map<string, ChecklistItem>();
   for (const item of items) {
     for (const text of item.evidence) {
@@ -247,8 +248,8 @@ const usedBytes = (record: ApplicantRecord) =>
   record.files.reduce((sum, f) => sum + f.size, 0) + record.pending.reduce((sum, p) => sum + p.size, 0);
 const reviewsOf = (record: ApplicantRecord) => new Map(record.reviews);
 
-export function applicantView({ inquiry, record }: ApplicantSession): ApplicantView {
-  const { qualifications, checklist } = checklistOf(inquiry);
+export async function applicantView({ inquiry, record }: ApplicantSession): Promise<ApplicantView> {
+  const { qualifications, checklist } = await checklistOf(inquiry);
   const reviews = reviewsOf(record);
   return {
     reference: referenceOf(inquiry),
@@ -272,7 +273,7 @@ export async function staffApplicantView(inquiryId: string, now = new Date()): P
   const inquiry = await getInquiry(inquiryId);
   if (!inquiry) return null;
   const record = (await getApplicant(inquiryId)) ?? newApplicant(inquiryId, new Date(inquiry.createdAt));
-  const { qualifications, checklist } = checklistOf(inquiry);
+  const { qualifications, checklist } = await checklistOf(inquiry);
   const reviews = reviewsOf(record);
   return {
     reference: referenceOf(inquiry),
@@ -324,7 +325,7 @@ export async function startUpload(
 ): Promise<{ uploadId: string; chunkBytes: number; chunks: number }> {
   if (input.size > MAX_FILE_BYTES)
     throw new RefusedInput(413, `This file is too large: each file may be at most ${mib(MAX_FILE_BYTES)}.`, 'size');
-  if (input.item !== 'general' && !checklistOf(inquiry).checklist.some((item) => item.id === input.item))
+  if (input.item !== 'general' && !(await checklistOf(inquiry)).checklist.some((item) => item.id === input.item))
     throw new RefusedInput(400, 'Unknown checklist item', 'item');
   const id = randomBytes(16).toString('hex');
   const meta: UploadMeta = {
@@ -503,7 +504,7 @@ export async function reviewItem(
 ): Promise<{ record: ApplicantRecord; item: ChecklistItem } | null> {
   const inquiry = await getInquiry(inquiryId);
   if (!inquiry) return null;
-  const item = checklistOf(inquiry).checklist.find((entry) => entry.id === itemId);
+  const item = (await checklistOf(inquiry)).checklist.find((entry) => entry.id === itemId);
   if (!item) throw new RefusedInput(404, 'There is no such checklist item.');
   const record = await updateApplicant(
     inquiryId,

@@ -53,12 +53,15 @@ const hasBlobs = () =>
  */
 export async function readOverlay(): Promise<{ overlay: Overlay | null; error: string | null }> {
   if (!hasBlobs()) return { overlay: null, error: null };
+  return readEntries((await store().list()).blobs.map((blob) => blob.key));
+}
+
+async function readEntries(keys: readonly string[]): Promise<{ overlay: Overlay | null; error: string | null }> {
   const catalogueStore = store();
-  const { blobs } = await catalogueStore.list();
   const overlay: Overlay = { courses: [], categories: [], checks: [] };
   const schemas = { courses: StoredCourseSchema, categories: StoredCategorySchema, checks: StoredRegisterCheckSchema };
   // In key order, whatever order the store lists them in; saves are checked in this same order.
-  for (const key of blobs.map((blob) => blob.key).sort(byKey)) {
+  for (const key of [...keys].sort(byKey)) {
     const kind = key.startsWith('course/')
       ? 'courses'
       : key.startsWith('category/')
@@ -107,36 +110,54 @@ export interface LoadedCatalogue {
   error: string | null;
 }
 
-/** The catalogue with the saved edits; with unusable edits (or an unreachable store), the repository's. */
-export async function loadCurrentCatalogue(): Promise<LoadedCatalogue> {
-  let read: Awaited<ReturnType<typeof readOverlay>>;
+const fallback = (error: string): LoadedCatalogue => ({ catalogue: repositoryCatalogue(), overlay: null, error });
+
+let cached: { signature: string; value: Promise<LoadedCatalogue> } | undefined;
+
+/**
+ * The catalogue with the saved edits: the one read path of every consumer (the build's pages, the public
+ * API, the quote and its result, the applicant page, the e-mails, the inbox search, the dashboard and the
+ * launch panel). With unusable edits (or an unreachable store), the repository's content, saying why.
+ *
+ * Each call lists the store (keys and etags, one request) and reuses this instance's copy only while that
+ * listing is unchanged, so a save made anywhere (another function instance, another staff member) is seen
+ * by the next call, never after some expiry.
+ */
+export async function loadCatalogue(): Promise<LoadedCatalogue> {
+  if (!hasBlobs()) return { catalogue: repositoryCatalogue(), overlay: null, error: null };
+  let listed: { key: string; etag: string }[];
   try {
-    read = await readOverlay();
+    listed = (await store().list()).blobs;
   } catch (cause) {
     console.error('Catalogue: could not read the saved edits; using the repository content.', cause);
-    return { catalogue: repositoryCatalogue(), overlay: null, error: 'The saved catalogue edits could not be read.' };
+    return fallback('The saved catalogue edits could not be read.');
   }
-  if (read.error) return { catalogue: repositoryCatalogue(), overlay: null, error: read.error };
-  const merged = catalogueWithOverlay(repositoryContent, read.overlay, repositoryCatalogue);
-  return { ...merged, overlay: read.overlay };
-}
-
-let cached: { at: number; value: Promise<LoadedCatalogue> } | undefined;
-/**
- * The catalogue for public answers, kept a few seconds per function instance (each answer is cached at the
- * CDN as well, and purged by every save). `maxAgeMs: Infinity` keeps one copy for the whole build.
- */
-export function loadCatalogue(options: { maxAgeMs?: number } = {}): Promise<LoadedCatalogue> {
-  const maxAgeMs = options.maxAgeMs ?? 10_000;
-  if (!cached || Date.now() - cached.at > maxAgeMs) {
-    const value = loadCurrentCatalogue();
-    cached = { at: Date.now(), value };
-    value.catch(() => (cached = undefined));
+  const signature = listed
+    .map(({ key, etag }) => `${key} ${etag}`)
+    .sort(byKey)
+    .join('\n');
+  if (cached?.signature !== signature) {
+    const value = catalogueFrom(listed.map((blob) => blob.key));
+    cached = { signature, value };
+    value.catch(() => {
+      if (cached?.value === value) cached = undefined;
+    });
   }
   return cached.value;
 }
-/** Forget the cached copy (after a save in this instance). */
-export const forgetCatalogue = () => (cached = undefined);
+
+async function catalogueFrom(keys: readonly string[]): Promise<LoadedCatalogue> {
+  let read: Awaited<ReturnType<typeof readOverlay>>;
+  try {
+    read = await readEntries(keys);
+  } catch (cause) {
+    console.error('Catalogue: could not read the saved edits; using the repository content.', cause);
+    return fallback('The saved catalogue edits could not be read.');
+  }
+  if (read.error) return fallback(read.error);
+  const merged = catalogueWithOverlay(repositoryContent, read.overlay, repositoryCatalogue);
+  return { ...merged, overlay: read.overlay };
+}
 
 /** The saved entry of a course, or null when nobody has saved it yet. */
 export async function readCourseEntry(code: string): Promise<StoredCourse | null> {
@@ -211,7 +232,6 @@ async function checkAndSave<T extends { version: number }>(
     }
     return entry;
   });
-  forgetCatalogue();
   if (conflict) return { ok: false, reason: 'conflict', current: conflict };
   return { ok: true, entry };
 }
@@ -291,14 +311,6 @@ export async function saveRegisterCheck(
     },
   );
 }
-
-// The repository catalogue in the shapes the public API and other modules use (the content as deployed).
-const repository = repositoryCatalogue();
-export const categories = repository.api.categories;
-export const courses = repository.api.courses;
-export const summaries = repository.summaries;
-export const findCourseDetail = repository.api.findCourseDetail;
-export const searchTermsWithoutCourse = repository.searchTermsWithoutCourse;
 
 // ---- The admin's view: every course (retired ones too) with its saved state -------------------------
 

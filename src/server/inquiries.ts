@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import coursesJson from '../../content/courses.json' with { type: 'json' };
 import { dataStore, EDIT_RETRIES, retryDelayMs, serialised, updateJSON } from './blobs.ts';
+import { loadCatalogue } from './catalogue.ts';
+import { repositoryCatalogue } from '../catalogue/index.ts';
 import {
   countAfter,
   idsByMonth,
@@ -268,17 +269,24 @@ async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
 /* ---------- search ---------- */
 
 /** Lower-cased qualification titles by code, so a search for words of a title finds the inquiries naming that code. */
-const TITLES: readonly [code: string, title: string][] = coursesJson.map((course) => [
-  course.code.toLowerCase(),
-  course.title.toLowerCase(),
-]);
+type Titles = readonly (readonly [code: string, title: string])[];
+
+/**
+ * The titles of the catalogue as published now (a qualification staff added included), and of the
+ * repository's qualifications staff have retired since, so older inquiries naming them are still found.
+ */
+async function catalogueTitles(): Promise<Titles> {
+  const { catalogue } = await loadCatalogue();
+  const retired = repositoryCatalogue().courses.filter((course) => !catalogue.courseByCode.has(course.code));
+  return [...catalogue.courses, ...retired].map((course) => [course.code.toLowerCase(), course.title.toLowerCase()]);
+}
 
 /**
  * Whether an index entry's search text matches every word of the query: in the name, the e-mail address,
  * the reference, the phone number (digits only, so any spacing finds it), a qualification code, or the title
  * of a qualification the inquiry names.
  */
-export function searchMatcher(query: string): ((search: string) => boolean) | null {
+export function searchMatcher(query: string, titles: Titles): ((search: string) => boolean) | null {
   // A phone number is one word whatever its spacing or brackets: "0412 345 678", "(04) 1234-5678", "+61 412 345 678".
   const phone = /^[\d\s()+.-]+$/.test(query) ? query.replace(/\D/g, '') : '';
   const asPhone =
@@ -286,7 +294,7 @@ export function searchMatcher(query: string): ((search: string) => boolean) | nu
   const words = asPhone ? [asPhone] : [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
   if (words.length === 0) return null;
   const byTitle = words.map(
-    (word) => new Set(TITLES.filter(([, title]) => title.includes(word)).map(([code]) => code)),
+    (word) => new Set(titles.filter(([, title]) => title.includes(word)).map(([code]) => code)),
   );
   return (search) => {
     let codes: string[] | undefined;
@@ -322,7 +330,7 @@ export async function listInquiries({
   q = '',
 }: InboxListQuery = {}): Promise<Omit<InboxPage, 'staff'>> {
   const summary = await readSummary(indexEntriesOfAllRecords);
-  const matches = searchMatcher(q);
+  const matches = searchMatcher(q, q.trim() ? await catalogueTitles() : []);
   let ids: string[];
   let counts = totals(summary);
   if (matches) {

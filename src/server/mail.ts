@@ -13,6 +13,8 @@ import {
   type MailKind,
 } from './inquiries';
 import { resultOfQuote } from './quote-result';
+import { loadCatalogue } from './catalogue';
+import type { Catalogue } from '../catalogue/index';
 import { mergedChecklist } from '../lib/evidence-checklist';
 import { issueApplicantLink } from './applicants';
 import { withdrawalFooter } from './marketing-consent';
@@ -168,9 +170,10 @@ export const textDocument = (paragraphs: string[], rows: Row[] = []) =>
  */
 export function quoteChecklist(
   record: InquiryRecord,
+  catalogue: Catalogue,
   phone = defaultSiteSettings.contactInfo.phone,
 ): { text: string; html: string } {
-  const items = resultOfQuote(record.quote);
+  const items = resultOfQuote(catalogue, record.quote);
   const title = 'Your indicative result';
   if (record.quote?.notSure && !items.length) {
     const callBack = `${mailSettings().siteUrl}${CALL_BACK_HREF}`;
@@ -240,12 +243,13 @@ export function quoteChecklist(
 /**
  * The two messages of an inquiry, with every header value sanitised and every HTML value escaped. A quote's
  * acknowledgement carries the private link to the applicant page when one could be made (`applicantLink`), and
- * the business phone as staff saved it (`phone`) for a quote answered with no listed qualification.
+ * the business phone as staff saved it (`phone`) for a quote answered with no listed qualification, and the
+ * indicative result from the catalogue as published now (`catalogue`, from loadCatalogue).
  */
 export function composeMail(
   record: InquiryRecord,
   kind: MailKind,
-  { applicantLink, phone }: { applicantLink?: string | null; phone?: string } = {},
+  { applicantLink, phone, catalogue }: { applicantLink?: string | null; phone?: string; catalogue: Catalogue },
 ): OutgoingMail {
   const { from, staffTo, siteUrl } = mailSettings();
   const { contact } = record;
@@ -303,7 +307,7 @@ export function composeMail(
           `Your reference is ${referenceOf(record)}. If you need to add anything, simply reply to this e-mail.`,
           'RPL Pathways',
         ];
-  const checklist = record.kind === 'quote' ? quoteChecklist(record, phone) : { text: '', html: '' };
+  const checklist = record.kind === 'quote' ? quoteChecklist(record, catalogue, phone) : { text: '', html: '' };
   // Every e-mail to a visitor ends with the signed link that withdraws marketing consent.
   const withdraw = withdrawalFooter(siteUrl, record.id);
   return {
@@ -447,6 +451,7 @@ export async function sendHeld(
 ) {
   // The phone number as staff saved it, for a quote answered with no listed qualification.
   const phone = record.kind === 'quote' && kinds.includes('ack') ? await savedPhone() : undefined;
+  const { catalogue } = await loadCatalogue();
   const outcomes: Outcome[] = await Promise.all(
     kinds.map(async (kind): Promise<Outcome> => {
       try {
@@ -455,7 +460,10 @@ export async function sendHeld(
         const link =
           kind === 'ack' && record.kind === 'quote' ? await issueApplicantLink(record.id, now).catch(() => null) : null;
         const { id } = await withTimeout(
-          transport.send(composeMail(record, kind, { applicantLink: link, phone }), record.mail[kind].idempotencyKey),
+          transport.send(
+            composeMail(record, kind, { applicantLink: link, phone, catalogue }),
+            record.mail[kind].idempotencyKey,
+          ),
           SEND_TIMEOUT_MS,
         );
         return { kind, ok: true, id };

@@ -7,8 +7,13 @@ import {
   searchCourses,
   suggest,
 } from '../../src/lib/course-search';
-import { summaries, categories } from '../../src/server/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { LEVELS } from '../../src/lib/catalogue';
+
+const {
+  summaries,
+  api: { categories },
+} = repositoryCatalogue();
 
 const codes = (query: Parameters<typeof searchCourses>[1]) => searchCourses(summaries, query).map((c) => c.code);
 

@@ -1,5 +1,6 @@
 // Privacy at the point of collection: the two optional consents every form asks for, from the shared
 // schemas through the functions into the store, the staff e-mail and the CSV export.
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
 import type { Context } from '@netlify/functions';
@@ -133,9 +134,13 @@ describe('staff see the consents', () => {
   });
 
   it('in the staff notification, never in the visitor’s acknowledgement', () => {
-    const staff = composeMail(record({ partnerRto: false, marketing: true }), 'staff');
+    const staff = composeMail(record({ partnerRto: false, marketing: true }), 'staff', {
+      catalogue: repositoryCatalogue(),
+    });
     expect(staff.text).toMatch(/Share with partner RTO:\nNo/);
     expect(staff.text).toMatch(/Marketing e-mails:\nYes/);
-    expect(composeMail(record({ partnerRto: false, marketing: true }), 'ack').text).not.toMatch(/partner RTO:/);
+    expect(
+      composeMail(record({ partnerRto: false, marketing: true }), 'ack', { catalogue: repositoryCatalogue() }).text,
+    ).not.toMatch(/partner RTO:/);
   });
 });
