@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  answerSearch,
-  CONFIDENCE_THRESHOLD,
-  normalise,
-  scoreCourses,
-  searchCourses,
-  suggest,
-} from '../../src/lib/course-search';
+import { answerSearch, CONFIDENCE_THRESHOLD, scoreCourses, searchCourses, suggest } from '../../src/lib/course-search';
+import { normalise } from '../../src/lib/search-words';
 import { repositoryCatalogue } from '../../src/catalogue/index';
 import { LEVELS } from '../../src/lib/catalogue';
 
