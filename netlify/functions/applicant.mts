@@ -2,15 +2,10 @@ import type { Config, Context } from '@netlify/functions';
 import * as v from 'valibot';
 import { error, json, methodNotAllowed, readCappedBody, RefusedInput } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
-import {
-  applicantOf,
-  applicantView,
-  completeUpload,
-  putChunk,
-  removeUpload,
-  startUpload,
-  UNKNOWN_FILE,
-} from '../../src/server/applicants';
+import { applicantOf } from '../../src/server/applicant-links';
+import { applicantView } from '../../src/server/applicants';
+import { completeUpload, putChunk, removeUpload, startUpload } from '../../src/server/applicant-evidence';
+import { UNKNOWN_FILE } from '../../src/server/applicant-records';
 import { ChunkNumberSchema, StartUploadSchema, UploadIdSchema } from '../../src/schemas/applicant';
 import { CallbackRequestSchema } from '../../src/schemas/inquiry-record';
 import { requestCallback } from '../../src/server/callbacks';

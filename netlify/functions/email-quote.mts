@@ -6,7 +6,7 @@ import { loadCatalogue } from '../../src/server/catalogue';
 import { consentsFrom, updateInquiry } from '../../src/server/inquiries';
 import { feesFor, matchCodes, resultOfQuote } from '../../src/server/quote-result';
 import { readSettings } from '../../src/server/settings';
-import { issueApplicantLink } from '../../src/server/applicants';
+import { issueApplicantLink } from '../../src/server/applicant-links';
 
 /**
  * POST /api/email/quote (docs/routes.md): the five-step free quote. The chosen categories and

@@ -5,7 +5,7 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { QuoteResult } from '../../src/islands/quote/QuoteResult';
 import SearchResults from '../../src/islands/SearchResults';
 import { QuoteFields } from '../../src/admin/inbox/QuoteFields';
-import { composeMail } from '../../src/server/mail';
+import { composeMail } from '../../src/server/mail-messages';
 import { matchCodes, resultFor } from '../../src/server/quote-result';
 import { suggest } from '../../src/lib/course-search';
 import { LEVELS } from '../../src/lib/catalogue';

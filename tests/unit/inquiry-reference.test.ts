@@ -9,16 +9,10 @@ import type { Context } from '@netlify/functions';
 import { startBlobs } from './helpers/blobs';
 import { contactForm, quoteForm, storeContactInquiry, storedContact } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
-import {
-  createInquiry,
-  getInquiry,
-  idOfReference,
-  inquiriesToCsv,
-  listInquiries,
-  newReference,
-  referenceOf,
-} from '../../src/server/inquiries';
-import { composeMail } from '../../src/server/mail';
+import { createInquiry, getInquiry, idOfReference, newReference, referenceOf } from '../../src/server/inquiries';
+import { inquiriesToCsv } from '../../src/server/inquiry-csv';
+import { listInquiries } from '../../src/server/inquiry-inbox';
+import { composeMail } from '../../src/server/mail-messages';
 import { REFERENCE_PATTERN } from '../../src/schemas/inquiry-record';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';

@@ -1,16 +1,9 @@
 import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import {
-  composeMail,
-  defaultTransport,
-  escapeHtml,
-  greetingName,
-  retryDelayMs,
-  sanitizeHeader,
-  MAX_ATTEMPTS,
-  resendTransport,
-} from '../../src/server/mail';
+import { composeMail, escapeHtml, greetingName, sanitizeHeader } from '../../src/server/mail-messages';
+import { defaultTransport, resendTransport } from '../../src/server/mail-transports';
+import { retryDelayMs, MAX_ATTEMPTS } from '../../src/server/mail';
 import { startBlobs } from './helpers/blobs';
 import type { InquiryRecord } from '../../src/server/inquiries';
 import { evidenceFor } from '../../src/lib/evidence';

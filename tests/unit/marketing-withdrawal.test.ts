@@ -10,8 +10,9 @@ import { startBlobs } from './helpers/blobs';
 import { signedInStaff } from './helpers/staff';
 import { contactForm } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
-import { composeMail } from '../../src/server/mail';
-import { getInquiry, inquiriesToCsv, listAllInquiries } from '../../src/server/inquiries';
+import { composeMail } from '../../src/server/mail-messages';
+import { getInquiry, listAllInquiries } from '../../src/server/inquiries';
+import { inquiriesToCsv } from '../../src/server/inquiry-csv';
 import { withdrawalOf, withdrawalSignature } from '../../src/server/marketing-consent';
 import withdrawalHandler, {
   BAD_LINK_MESSAGE,

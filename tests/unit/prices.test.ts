@@ -11,7 +11,7 @@ import { signedInStaff } from './helpers/staff';
 import { quoteForm } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { getInquiry } from '../../src/server/inquiries';
-import { composeMail } from '../../src/server/mail';
+import { composeMail } from '../../src/server/mail-messages';
 import { readSettings } from '../../src/server/settings';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { FEE_HOW_DECIDED, feeFor, feeSentence, formatAud } from '../../src/lib/prices';

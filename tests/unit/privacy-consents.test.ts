@@ -8,8 +8,9 @@ import { startBlobs } from './helpers/blobs';
 import { contactForm, quoteForm, storedContact } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { ContactSchema, QUOTE_STEP_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
-import { createInquiry, getInquiry, inquiriesToCsv, type InquiryRecord } from '../../src/server/inquiries';
-import { composeMail } from '../../src/server/mail';
+import { createInquiry, getInquiry, type InquiryRecord } from '../../src/server/inquiries';
+import { inquiriesToCsv } from '../../src/server/inquiry-csv';
+import { composeMail } from '../../src/server/mail-messages';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
 
