@@ -3,15 +3,10 @@ import * as v from 'valibot';
 import { error, json, methodNotAllowed, notFound, RefusedInput, SECURITY_HEADERS } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { parseJsonBody } from '../../src/server/validation';
-import {
-  eraseApplicant,
-  fileStream,
-  reviewItem,
-  revokeLinks,
-  setStage,
-  staffApplicantView,
-  UNKNOWN_FILE,
-} from '../../src/server/applicants';
+import { eraseApplicant, reviewItem, setStage, staffApplicantView } from '../../src/server/applicants';
+import { fileStream } from '../../src/server/applicant-evidence';
+import { revokeLinks } from '../../src/server/applicant-links';
+import { UNKNOWN_FILE } from '../../src/server/applicant-records';
 import { queueApplicantMail } from '../../src/server/applicant-mail';
 import { getInquiry, isInquiryId, referenceOf } from '../../src/server/inquiries';
 import { staffName } from '../../src/server/users';

@@ -5,9 +5,8 @@ import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
 import { purgeTags } from '../../src/server/cdn';
 import { requestRebuild, rebuildStatus } from '../../src/server/rebuild';
+import { adminCatalogue, adminCourse } from '../../src/server/catalogue-admin';
 import {
-  adminCatalogue,
-  adminCourse,
   CATALOGUE_CACHE_TAG,
   readCourseEntry,
   saveCategory,

@@ -8,15 +8,12 @@ import { recordWithdrawal, withMarketingState } from '../../src/server/marketing
 import {
   addNote,
   assignInquiry,
-  readInquiryStrict,
-  inquiriesCsvStream,
-  isInquiryId,
   listInquiries,
   recordInboxVisit,
-  setInquiryStatus,
   TooManyNotesError,
-  UnreadableInquiryError,
-} from '../../src/server/inquiries';
+} from '../../src/server/inquiry-inbox';
+import { readInquiryStrict, isInquiryId, setInquiryStatus, UnreadableInquiryError } from '../../src/server/inquiries';
+import { inquiriesCsvStream } from '../../src/server/inquiry-csv';
 import { getUser, listStaff, staffName } from '../../src/server/users';
 import { can } from '../../src/lib/roles';
 

@@ -2,7 +2,8 @@ import type { Config, Context } from '@netlify/functions';
 import { json, methodNotAllowed } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
 import { RenewLinkSchema } from '../../src/schemas/applicant';
-import { claimLinkMail, LINK_RENEWAL_ANSWER } from '../../src/server/applicants';
+import { claimLinkMail } from '../../src/server/applicant-links';
+import { LINK_RENEWAL_ANSWER } from '../../src/server/applicant-records';
 import { queueApplicantMail } from '../../src/server/applicant-mail';
 import { getInquiry, idOfReference } from '../../src/server/inquiries';
 

@@ -2,15 +2,10 @@ import type { Config, Context } from '@netlify/functions';
 import * as v from 'valibot';
 import { error, json, methodNotAllowed, readCappedBody, RefusedInput } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
-import {
-  applicantOf,
-  applicantView,
-  completeUpload,
-  putChunk,
-  removeUpload,
-  startUpload,
-  UNKNOWN_FILE,
-} from '../../src/server/applicants';
+import { applicantOf } from '../../src/server/applicant-links';
+import { applicantView } from '../../src/server/applicants';
+import { completeUpload, putChunk, removeUpload, startUpload } from '../../src/server/applicant-evidence';
+import { UNKNOWN_FILE } from '../../src/server/applicant-records';
 import { ChunkNumberSchema, StartUploadSchema, UploadIdSchema } from '../../src/schemas/applicant';
 import { CallbackRequestSchema } from '../../src/schemas/inquiry-record';
 import { requestCallback } from '../../src/server/callbacks';
@@ -40,7 +35,7 @@ export default async (request: Request, context: Context) => {
   if (!auth.ok) return auth.response;
   const { session } = auth;
   try {
-    if (route === 'record') return json(applicantView(session), { headers: PRIVATE });
+    if (route === 'record') return json(await applicantView(session), { headers: PRIVATE });
 
     if (route === 'callback') {
       const body = await parseJsonBody(CallbackRequestSchema, request, 1024);

@@ -1,7 +1,7 @@
 import type { Config } from '@netlify/functions';
 import * as v from 'valibot';
 import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
-import { countView } from '../../src/server/blogs';
+import { countView } from '../../src/server/blog-reads';
 import { BlogSlugSchema } from '../../src/schemas/blog';
 import { BLOG_NOT_FOUND } from '../../src/server/blog-http';
 

@@ -3,7 +3,8 @@ import { BlogRestoreSchema } from '../../src/schemas/blog';
 import { error, json, methodNotAllowed, safeDecode } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
-import { adminList, listRevisions, publishDuePosts, restoreRevision, toAdmin } from '../../src/server/blogs';
+import { adminList, toAdmin } from '../../src/server/blog-reads';
+import { listRevisions, publishDuePosts, restoreRevision } from '../../src/server/blogs';
 import { conflictAnswer } from '../../src/server/blog-conflict';
 
 const ID = /^[a-f0-9]{32}$/;

@@ -9,17 +9,8 @@ import {
 import { error, json, methodNotAllowed, RefusedInput, safeDecode } from '../../src/server/http';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
-import {
-  createBlog,
-  deleteBlog,
-  findMovedBlog,
-  getBlogBySlug,
-  listPublished,
-  toAdmin,
-  toPublic,
-  type UpdateResult,
-  updateBlog,
-} from '../../src/server/blogs';
+import { createBlog, deleteBlog, type UpdateResult, updateBlog } from '../../src/server/blogs';
+import { findMovedBlog, getBlogBySlug, listPublished, toAdmin, toPublic } from '../../src/server/blog-reads';
 import { conflictAnswer } from '../../src/server/blog-conflict';
 import { BLOG_NOT_FOUND, cachedJson, listCacheHeaders, postCacheHeaders } from '../../src/server/blog-http';
 import * as v from 'valibot';

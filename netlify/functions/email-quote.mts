@@ -6,7 +6,7 @@ import { loadCatalogue } from '../../src/server/catalogue';
 import { consentsFrom, updateInquiry } from '../../src/server/inquiries';
 import { feesFor, matchCodes, resultOfQuote } from '../../src/server/quote-result';
 import { readSettings } from '../../src/server/settings';
-import { issueApplicantLink } from '../../src/server/applicants';
+import { issueApplicantLink } from '../../src/server/applicant-links';
 
 /**
  * POST /api/email/quote (docs/routes.md): the five-step free quote. The chosen categories and
@@ -19,7 +19,9 @@ export default async (request: Request, context: Context) => {
   if (!parsed.ok) return parsed.response;
   const quote = parsed.data;
   // The catalogue as published now, so a qualification staff just added can be asked about.
-  const { courses, findCategory } = (await loadCatalogue()).catalogue.api;
+  // The same catalogue checks the choice and gives the result, so a course it accepts is never left out.
+  const { catalogue } = await loadCatalogue();
+  const { courses, findCategory } = catalogue.api;
   const courseByCode = new Map(courses.map((course) => [course.code, course]));
 
   const unknownCategory = quote.selectedCategories.find((slug) => !findCategory(slug));
@@ -65,10 +67,10 @@ export default async (request: Request, context: Context) => {
           console.error(`[inquiries] inquiry ${record.id} is stored; its applicant link failed:`, String(cause));
           return null;
         });
-        const matches = matchCodes(quote);
+        const matches = matchCodes(catalogue, quote);
         // The fee shown with each, as staff have set it today (kept, so the inbox shows what the visitor read).
         const fees = await readSettings().then(
-          (settings) => feesFor(matches, settings),
+          (settings) => feesFor(catalogue, matches, settings),
           () => [],
         );
         return updateInquiry(record.id, (current) =>
@@ -77,7 +79,10 @@ export default async (request: Request, context: Context) => {
       },
       // The indicative result the visitor sees at once (the same one the acknowledgement e-mail carries),
       // and the applicant page's link when one could be made.
-      extra: (record) => ({ result: resultOfQuote(record.quote), ...(applicantLink ? { applicantLink } : {}) }),
+      extra: (record) => ({
+        result: resultOfQuote(catalogue, record.quote),
+        ...(applicantLink ? { applicantLink } : {}),
+      }),
     },
   );
 };

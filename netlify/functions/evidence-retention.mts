@@ -1,5 +1,5 @@
 import type { Config } from '@netlify/functions';
-import { sweepEvidence } from '../../src/server/applicants';
+import { sweepEvidence } from '../../src/server/applicant-evidence';
 
 /**
  * Every hour (APP 11): removes uploads never completed (after 24 hours) and deletes the evidence files of

@@ -5,7 +5,8 @@
 import { setEnvironmentContext } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import { join } from 'node:path';
-import { inquiriesCsvStream, listInquiries } from '../../src/server/inquiries.ts';
+import { inquiriesCsvStream } from '../../src/server/inquiry-csv.ts';
+import { listInquiries } from '../../src/server/inquiry-inbox.ts';
 
 const count = Number(process.argv[2] ?? 0);
 const token = 'bench-inbox-store';

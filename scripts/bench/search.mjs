@@ -72,7 +72,8 @@ function scaled(summaries, total) {
 /** The figures over both parts of the labelled phrases, and the real catalogue, from bundled project code. */
 async function labelledFigures(dir) {
   const nodeCode = await bundle(
-    `export { summaries } from './src/server/catalogue';
+    `import { repositoryCatalogue } from './src/catalogue/index';
+     export const { summaries } = repositoryCatalogue();
      export { searchFigures, formatFigures } from './tests/unit/helpers/search-figures';`,
     'node',
   );

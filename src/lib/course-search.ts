@@ -1,11 +1,25 @@
-import MiniSearch from 'minisearch';
 import { levelRank } from './catalogue';
-import { COMPOUNDS, FILLER, NOT_OFFERED, REAL_WORDS } from './job-words';
+import { REAL_WORDS } from './job-words';
+import {
+  BOOST,
+  FIELD_WEIGHT,
+  FUZZY_WEIGHT,
+  PREFIX_WEIGHT,
+  SCENE_WEIGHT,
+  UNKNOWN_WEIGHT,
+  indexFor,
+  longestPhrase,
+  spansOf,
+} from './search-index';
+import { likeliest, readNotOffered } from './search-not-offered';
+import { fuzziness, normalise, readWords, squash } from './search-words';
 
 /**
  * The one course search of the site: the search page (server and island), the header modal, the hero
  * suggestions, the quote wizard's course filter and GET /api/courses all call searchCourses, which
  * builds (once per catalogue array) a MiniSearch index over code, title, occupations, category and level.
+ * This file scores and answers; the words of a text are read in ./search-words.ts, the index is built in
+ * ./search-index.ts and the trades the catalogue lacks are found in ./search-not-offered.ts.
  */
 
 export interface SearchQuery {
@@ -28,8 +42,6 @@ export interface SearchableCourse {
   workHours?: number;
 }
 
-const ROMAN: Record<string, string> = { '1': 'i', '2': 'ii', '3': 'iii', '4': 'iv' };
-
 /**
  * The longest text a search reads: what the quote's experience field accepts (LIMITS.longText of
  * src/schemas/inquiry.ts; a unit test keeps the two equal). Longer text is cut to it, with a note.
@@ -44,286 +56,6 @@ export const SEARCH_MAX_LENGTH = 2000;
 export const CONFIDENCE_THRESHOLD = 0.5;
 /** ... and its ranking score at least this share of the best match's. */
 export const RELATIVE_THRESHOLD = 0.4;
-
-/**
- * Lower-cases, folds punctuation and runs of spaces, and reads the ways people write levels:
- * "Cert 3", "cert. III" and "certificate 3" all become "certificate iii"; "dip" becomes "diploma".
- * Two-word job names become the one word the search terms use (src/lib/job-words.ts).
- */
-export function normalise(text: string): string {
-  let out = text
-    .toLowerCase()
-    .replace(/[’']/g, '')
-    .replace(/[^a-z0-9]+/g, ' ')
-    .replace(/\bcert(ificate)?\s+([1-4])\b/g, (_m, _c, n: string) => `certificate ${ROMAN[n]}`)
-    .replace(/\bcert\b/g, 'certificate')
-    .replace(/\bdip\b/g, 'diploma')
-    .replace(/\bgrad\b/g, 'graduate')
-    .replace(/\badv\b/g, 'advanced')
-    .replace(/\s+/g, ' ')
-    .trim();
-  for (const [pattern, replacement] of COMPOUNDS) out = out.replace(pattern, replacement);
-  return out;
-}
-
-/** Light stemming shared by the index and the query: "carpenters" finds "carpenter". */
-function stem(word: string): string {
-  if (word.length > 4 && word.endsWith('s') && !word.endsWith('ss') && !word.endsWith('us') && !word.endsWith('is'))
-    return word.slice(0, -1);
-  return word;
-}
-
-/** A query word, and whether it only sets the scene ("... in a nursing home"): then it counts less. */
-interface QueryWord {
-  word: string;
-  scene: boolean;
-}
-
-/** After these words comes where or for whom the job is done, not the job itself. */
-const SCENE_START = new Set(['in', 'at', 'on', 'for', 'with', 'from', 'around', 'across']);
-/** ... until one of these starts another part of the sentence. */
-const SCENE_END = new Set(['and', 'as', 'but', 'then', 'now', 'also', 'plus', 'im', 'ive', 'was', 'am']);
-
-function readWords(text: string): QueryWord[] {
-  const out: QueryWord[] = [];
-  let scene = false;
-  for (const word of normalise(text).split(' ')) {
-    if (SCENE_START.has(word)) scene = true;
-    else if (SCENE_END.has(word)) scene = false;
-    if (word.length > 1 && !FILLER.has(word) && !/^\d{1,4}$/.test(word)) out.push({ word: stem(word), scene });
-  }
-  return out;
-}
-
-/**
- * The meaningful words of a query, normalised and stemmed; filler (src/lib/job-words.ts), single letters
- * (a word still being typed) and numbers under 5 digits (years) are dropped.
- */
-export const queryWords = (text: string): string[] => readWords(text).map((w) => w.word);
-
-const squash = (text: string) => text.toLowerCase().replace(/[^a-z0-9]/g, '');
-
-/** Typo tolerance: none under 5 letters, 1 for 5 to 9 letters, 2 from 10 letters ("bookkeeper" is not "zookeeper"). */
-const fuzziness = (term: string) => (term.length < 5 || /\d/.test(term) ? 0 : term.length < 10 ? 1 : 2);
-
-/** How much a word found in each field says about the course (a level or category word says less). */
-const FIELD_WEIGHT: Record<string, number> = {
-  code: 1,
-  title: 1,
-  primary: 1,
-  terms: 0.85,
-  categoryName: 0.6,
-  level: 0.6,
-};
-/** A word found as typed counts fully; the start of a longer word (typing) or a misspelling less. */
-const PREFIX_WEIGHT = 0.8;
-/** A word that only sets the scene ("in a nursing home") counts this much. */
-const SCENE_WEIGHT = 0.6;
-/** What a word no course carries weighs against the matches (a common word weighs about 1.5). */
-const UNKNOWN_WEIGHT = 0.5;
-/** Field boosts of the index's own ranking, which breaks near ties. */
-const BOOST = { code: 8, title: 3, primary: 3, terms: 1.5, categoryName: 1, level: 1 };
-const FUZZY_WEIGHT = 0.7;
-
-interface IndexedDoc {
-  id: number;
-  code: string;
-  title: string;
-  primary: string;
-  terms: string;
-  categoryName: string;
-  level: string;
-}
-
-/** Each distinct word once, so a long list of job titles does not outweigh a precise one. */
-const distinctWords = (phrases: readonly string[]) => [...new Set(normalise(phrases.join(' ')).split(' '))].join(' ');
-
-const indexTerm = (word: string) => (word && !FILLER.has(word) ? stem(word) : null);
-
-/** The one index builder. The first three terms of a course (its most typical occupations) weigh more. */
-export function buildSearchIndex(
-  courses: readonly SearchableCourse[],
-  vocabulary = new Set<string>(),
-): MiniSearch<IndexedDoc> {
-  const index = new MiniSearch<IndexedDoc>({
-    fields: ['code', 'title', 'primary', 'terms', 'categoryName', 'level'],
-    storeFields: [],
-    // Fields are normalised once below, so each word only needs the filler list and stemming here; every
-    // word indexed joins the vocabulary.
-    processTerm: (word) => {
-      const term = indexTerm(word);
-      if (term) vocabulary.add(term);
-      return term;
-    },
-    searchOptions: { processTerm: (term) => term },
-  });
-  index.addAll(
-    courses.map((course, id) => ({
-      id,
-      code: course.code,
-      title: normalise(course.title),
-      primary: distinctWords(course.terms?.slice(0, 3) ?? []),
-      terms: distinctWords(course.terms ?? []),
-      categoryName: normalise(course.categoryName ?? course.category.replace(/-/g, ' ')),
-      level: normalise(course.level),
-    })),
-  );
-  return index;
-}
-
-/** "Certificate III in Wall and Floor Tiling" -> "Wall and Floor Tiling": the trade a title names. */
-const titleCore = (title: string) =>
-  title.replace(/^(graduate |advanced )?(certificate|diploma)( [ivx]+)?( of| in)?\s+/i, '');
-
-interface CourseIndex {
-  index: MiniSearch<IndexedDoc>;
-  byCode: Map<string, number>;
-  /** Every word the index holds, so a word typed as indexed is never read as a misspelling of another. */
-  vocabulary: Set<string>;
-  /** Per course, its title, the trade its title names and each of its terms as query words, for the phrase bonus. */
-  phrases: (id: number) => Set<string>;
-  /** Per course, its title, trade and first three terms as query words. */
-  primaryPhrases: (id: number) => Set<string>;
-}
-
-function phrasesOf(course: SearchableCourse, terms = course.terms ?? []): Set<string> {
-  return new Set([course.title, titleCore(course.title), ...terms].map((t) => queryWords(t).join(' ')).filter(Boolean));
-}
-
-/** Made on first need per course and kept with the index. */
-function lazyPerCourse(make: (id: number) => Set<string>) {
-  const made = new Map<number, Set<string>>();
-  return (id: number) => {
-    let found = made.get(id);
-    if (!found) {
-      found = make(id);
-      made.set(id, found);
-    }
-    return found;
-  };
-}
-
-const indexes = new WeakMap<readonly SearchableCourse[], CourseIndex>();
-function indexFor(courses: readonly SearchableCourse[]): CourseIndex {
-  let entry = indexes.get(courses);
-  if (!entry) {
-    const phrases = lazyPerCourse((id) => phrasesOf(courses[id]));
-    const primaryPhrases = lazyPerCourse((id) => phrasesOf(courses[id], courses[id].terms?.slice(0, 3)));
-    const vocabulary = new Set<string>();
-    entry = {
-      index: buildSearchIndex(courses, vocabulary),
-      byCode: new Map(courses.map((c, i) => [c.code.toLowerCase(), i])),
-      vocabulary,
-      phrases,
-      primaryPhrases,
-    };
-    indexes.set(courses, entry);
-  }
-  return entry;
-}
-
-/**
- * The longest run of query words that is a whole title, trade or job name of the course (0 if none); a
- * job name outside its most typical ones (title, trade, first three terms) counts 70%.
- */
-function longestPhrase(phrases: Set<string>, primary: Set<string>, words: readonly string[]): number {
-  for (let size = Math.min(words.length, 6); size >= 1; size--) {
-    let best = 0;
-    for (let start = 0; start + size <= words.length; start++) {
-      const run = words.slice(start, start + size).join(' ');
-      if (primary.has(run)) return size;
-      if (phrases.has(run)) best = 0.7 * size;
-    }
-    if (best) return best;
-  }
-  return 0;
-}
-
-/** Spans [start, end) of the words that name something: runs equal to a phrase of `phrases`. */
-function spansOf(words: readonly string[], phrases: (run: string) => boolean, minSize: number) {
-  const spans: [number, number][] = [];
-  for (let start = 0; start < words.length; start++)
-    for (let size = Math.min(6, words.length - start); size >= minSize; size--)
-      if (phrases(words.slice(start, start + size).join(' '))) spans.push([start, start + size]);
-  return spans;
-}
-
-/** Damerau-free edit distance, at most 1 apart: "electrcian" names an electrician. */
-function oneEditApart(a: string, b: string): boolean {
-  if (Math.abs(a.length - b.length) > 1) return false;
-  let i = 0;
-  let j = 0;
-  let edits = 0;
-  while (i < a.length && j < b.length) {
-    if (a[i] === b[j]) {
-      i++;
-      j++;
-      continue;
-    }
-    if (++edits > 1) return false;
-    if (a.length > b.length) i++;
-    else if (b.length > a.length) j++;
-    else {
-      i++;
-      j++;
-    }
-  }
-  return edits + (a.length - i) + (b.length - j) <= 1;
-}
-
-let notOfferedNames: { words: string; trade: string }[] | undefined;
-const notOfferedList = () => {
-  notOfferedNames ??= NOT_OFFERED.flatMap(({ trade, names }) =>
-    names.map((name) => ({ words: queryWords(name).join(' '), trade })),
-  );
-  return notOfferedNames;
-};
-
-/**
- * Finds the trades the catalogue lacks in the words ("electrician", "truck driver", misspelt by a letter
- * in words of 7 or more), unless the run is part of a job the catalogue has ("reach truck driver").
- * Returns the trade named first and the words left once those names are taken out.
- */
-export function readNotOffered(
-  words: readonly string[],
-  offered: (run: string) => boolean,
-): { trade: string | null; rest: string[]; kept: (k: number) => boolean } {
-  const list = notOfferedList();
-  const tradeOf = (run: string) =>
-    list.find((n) => n.words === run)?.trade ??
-    (run.length >= 7 && !run.includes(' ')
-      ? list.find((n) => !n.words.includes(' ') && oneEditApart(n.words, run))?.trade
-      : undefined);
-  const drop = new Set<number>();
-  let trade: string | null = null;
-  for (let start = 0; start < words.length; start++) {
-    for (let size = Math.min(4, words.length - start); size >= 1; size--) {
-      const found = tradeOf(words.slice(start, start + size).join(' '));
-      if (!found) continue;
-      const end = start + size;
-      // Part of a longer job the catalogue has ("reach truck driver")?
-      const near = words.slice(Math.max(0, start - 3), Math.min(words.length, end + 3));
-      const offset = Math.max(0, start - 3);
-      if (spansOf(near, offered, 2).some(([s, e]) => s + offset < end && start < e + offset)) continue;
-      trade ??= found;
-      for (let k = start; k < end; k++) drop.add(k);
-      break;
-    }
-  }
-  return { trade, rest: words.filter((_w, k) => !drop.has(k)), kept: (k) => !drop.has(k) };
-}
-
-/** The most frequent of some words. */
-function likeliest(words: readonly string[]): string {
-  const counts = new Map<string, number>();
-  let best = words[0];
-  for (const word of words) {
-    const n = (counts.get(word) ?? 0) + 1;
-    counts.set(word, n);
-    if (n > (counts.get(best) ?? 0)) best = word;
-  }
-  return best;
-}
 
 /** How many of the best matches the phrase bonus reorders. */
 const RERANKED = 100;

@@ -1,6 +1,6 @@
 import rss from '@astrojs/rss';
 import type { APIRoute } from 'astro';
-import { listPublished } from '../server/blogs';
+import { listPublished } from '../server/blog-reads';
 import { listCacheHeaders } from '../server/blog-http';
 import site from '../../content/site.json';
 

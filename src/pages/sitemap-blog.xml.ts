@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { listPublished } from '../server/blogs';
+import { listPublished } from '../server/blog-reads';
 import { listCacheHeaders } from '../server/blog-http';
 
 // Posts change without a deploy, so they get their own sitemap, rendered on request (and cached until a

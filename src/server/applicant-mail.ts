@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
 import { dataStore, updateJSON } from './blobs';
-import { issueApplicantLink, siteUrl } from './applicants';
+import { issueApplicantLink, siteUrl } from './applicant-links';
 import { getInquiry, referenceOf, type InquiryRecord } from './inquiries';
+import { defaultTransport, type MailTransport } from './mail-transports';
 import {
-  defaultTransport,
   greetingName,
   htmlDocument,
   mailSettings,
-  MAX_ATTEMPTS,
-  retryDelayMs,
-  sanitizeHeader,
   textDocument,
-  type MailTransport,
   type OutgoingMail,
-} from './mail';
+  sanitizeHeader,
+} from './mail-messages';
+import { MAX_ATTEMPTS, retryDelayMs } from './mail';
 import { STAGE_LABELS, type Stage } from '../schemas/applicant';
 
 /**

@@ -1,5 +1,5 @@
 import { json } from './http.ts';
-import { toAdmin, viewCount } from './blogs.ts';
+import { toAdmin, viewCount } from './blog-reads.ts';
 import type { StoredBlog } from '../schemas/blog.ts';
 
 /** 409: the post changed since the editor loaded it; the answer carries the newer post for the editor. */

@@ -28,7 +28,6 @@ import {
   type StoredCategory,
   type StoredCourse,
 } from '../schemas/catalogue.ts';
-import { categoryPicture, levelRank } from '../lib/catalogue.ts';
 
 const store = () => dataStore('catalogue');
 export const courseKey = (code: string) => `course/${code}`;
@@ -53,12 +52,15 @@ const hasBlobs = () =>
  */
 export async function readOverlay(): Promise<{ overlay: Overlay | null; error: string | null }> {
   if (!hasBlobs()) return { overlay: null, error: null };
+  return readEntries((await store().list()).blobs.map((blob) => blob.key));
+}
+
+async function readEntries(keys: readonly string[]): Promise<{ overlay: Overlay | null; error: string | null }> {
   const catalogueStore = store();
-  const { blobs } = await catalogueStore.list();
   const overlay: Overlay = { courses: [], categories: [], checks: [] };
   const schemas = { courses: StoredCourseSchema, categories: StoredCategorySchema, checks: StoredRegisterCheckSchema };
   // In key order, whatever order the store lists them in; saves are checked in this same order.
-  for (const key of blobs.map((blob) => blob.key).sort(byKey)) {
+  for (const key of [...keys].sort(byKey)) {
     const kind = key.startsWith('course/')
       ? 'courses'
       : key.startsWith('category/')
@@ -107,36 +109,54 @@ export interface LoadedCatalogue {
   error: string | null;
 }
 
-/** The catalogue with the saved edits; with unusable edits (or an unreachable store), the repository's. */
-export async function loadCurrentCatalogue(): Promise<LoadedCatalogue> {
-  let read: Awaited<ReturnType<typeof readOverlay>>;
+const fallback = (error: string): LoadedCatalogue => ({ catalogue: repositoryCatalogue(), overlay: null, error });
+
+let cached: { signature: string; value: Promise<LoadedCatalogue> } | undefined;
+
+/**
+ * The catalogue with the saved edits: the one read path of every consumer (the build's pages, the public
+ * API, the quote and its result, the applicant page, the e-mails, the inbox search, the dashboard and the
+ * launch panel). With unusable edits (or an unreachable store), the repository's content, saying why.
+ *
+ * Each call lists the store (keys and etags, one request) and reuses this instance's copy only while that
+ * listing is unchanged, so a save made anywhere (another function instance, another staff member) is seen
+ * by the next call, never after some expiry.
+ */
+export async function loadCatalogue(): Promise<LoadedCatalogue> {
+  if (!hasBlobs()) return { catalogue: repositoryCatalogue(), overlay: null, error: null };
+  let listed: { key: string; etag: string }[];
   try {
-    read = await readOverlay();
+    listed = (await store().list()).blobs;
   } catch (cause) {
     console.error('Catalogue: could not read the saved edits; using the repository content.', cause);
-    return { catalogue: repositoryCatalogue(), overlay: null, error: 'The saved catalogue edits could not be read.' };
+    return fallback('The saved catalogue edits could not be read.');
   }
-  if (read.error) return { catalogue: repositoryCatalogue(), overlay: null, error: read.error };
-  const merged = catalogueWithOverlay(repositoryContent, read.overlay, repositoryCatalogue);
-  return { ...merged, overlay: read.overlay };
-}
-
-let cached: { at: number; value: Promise<LoadedCatalogue> } | undefined;
-/**
- * The catalogue for public answers, kept a few seconds per function instance (each answer is cached at the
- * CDN as well, and purged by every save). `maxAgeMs: Infinity` keeps one copy for the whole build.
- */
-export function loadCatalogue(options: { maxAgeMs?: number } = {}): Promise<LoadedCatalogue> {
-  const maxAgeMs = options.maxAgeMs ?? 10_000;
-  if (!cached || Date.now() - cached.at > maxAgeMs) {
-    const value = loadCurrentCatalogue();
-    cached = { at: Date.now(), value };
-    value.catch(() => (cached = undefined));
+  const signature = listed
+    .map(({ key, etag }) => `${key} ${etag}`)
+    .sort(byKey)
+    .join('\n');
+  if (cached?.signature !== signature) {
+    const value = catalogueFrom(listed.map((blob) => blob.key));
+    cached = { signature, value };
+    value.catch(() => {
+      if (cached?.value === value) cached = undefined;
+    });
   }
   return cached.value;
 }
-/** Forget the cached copy (after a save in this instance). */
-export const forgetCatalogue = () => (cached = undefined);
+
+async function catalogueFrom(keys: readonly string[]): Promise<LoadedCatalogue> {
+  let read: Awaited<ReturnType<typeof readOverlay>>;
+  try {
+    read = await readEntries(keys);
+  } catch (cause) {
+    console.error('Catalogue: could not read the saved edits; using the repository content.', cause);
+    return fallback('The saved catalogue edits could not be read.');
+  }
+  if (read.error) return fallback(read.error);
+  const merged = catalogueWithOverlay(repositoryContent, read.overlay, repositoryCatalogue);
+  return { ...merged, overlay: read.overlay };
+}
 
 /** The saved entry of a course, or null when nobody has saved it yet. */
 export async function readCourseEntry(code: string): Promise<StoredCourse | null> {
@@ -211,7 +231,6 @@ async function checkAndSave<T extends { version: number }>(
     }
     return entry;
   });
-  forgetCatalogue();
   if (conflict) return { ok: false, reason: 'conflict', current: conflict };
   return { ok: true, entry };
 }
@@ -290,144 +309,4 @@ export async function saveRegisterCheck(
       return checkWith(overlay, { checks: entry });
     },
   );
-}
-
-// The repository catalogue in the shapes the public API and other modules use (the content as deployed).
-const repository = repositoryCatalogue();
-export const categories = repository.api.categories;
-export const courses = repository.api.courses;
-export const summaries = repository.summaries;
-export const findCourseDetail = repository.api.findCourseDetail;
-export const searchTermsWithoutCourse = repository.searchTermsWithoutCourse;
-
-// ---- The admin's view: every course (retired ones too) with its saved state -------------------------
-
-export type CourseStatus = 'published' | 'edited' | 'new' | 'retired';
-
-const stampOf = (entry: { version: number; updatedAt: string; updatedBy: string } | undefined) =>
-  entry
-    ? { version: entry.version, updatedAt: entry.updatedAt, updatedBy: entry.updatedBy }
-    : { version: 0, updatedAt: null, updatedBy: null };
-
-/** Facts and editable values of one course as saved (the repository's values where nobody has saved yet). */
-function adminCourseFrom(code: string, entry: StoredCourse | undefined, check?: StoredRegisterCheck) {
-  const repository = repositoryCatalogue();
-  const course = repository.courseByCode.get(code);
-  if (!course && !entry?.added) return undefined;
-  const facts = entry?.added ?? {
-    title: course!.title,
-    level: course!.level,
-    category: course!.category,
-    source: course!.source,
-    checkedOn: course!.checkedOn,
-  };
-  const edit: CourseEdit = entry?.edit ?? {
-    featured: course!.featured,
-    details: {
-      about: course!.about,
-      overview: course!.overview,
-      aboutCertification: course!.aboutCertification,
-      scopeOfWork: course!.scopeOfWork,
-      experienceRequirements: course!.experienceRequirements,
-      eligibility: course!.eligibility,
-      entryRequirements: course!.entryRequirements,
-      regulatoryRequirements: course!.regulatoryRequirements,
-      jobOutcomes: course!.jobOutcomes,
-      careerOutcomes: course!.careerOutcomes,
-      studyPathway: course!.studyPathway,
-      ...(course!.assessmentMethods ? { assessmentMethods: course!.assessmentMethods } : {}),
-    },
-    evidence: repository.evidenceLists.courses[code] ?? [],
-    terms: course!.terms,
-    retired: null,
-  };
-  const status: CourseStatus = edit.retired ? 'retired' : entry?.added ? 'new' : entry ? 'edited' : 'published';
-  // The latest look-up on the register: the one staff recorded, else one recorded in the repository's content.
-  const registerCheck = check
-    ? {
-        checkedAt: check.updatedAt,
-        by: check.byName ?? check.updatedBy,
-        status: check.status,
-        title: check.title,
-        workHours: check.workHours ?? null,
-        version: check.version,
-      }
-    : course?.registerCheck
-      ? {
-          checkedAt: course.registerCheck.checkedOn,
-          by: course.registerCheck.by ?? null,
-          status: course.registerCheck.status,
-          title: course.registerCheck.title,
-          workHours: course.registerCheck.workHours ?? null,
-          version: 0,
-        }
-      : null;
-  return {
-    code,
-    facts,
-    added: Boolean(entry?.added),
-    edit,
-    status,
-    registerCheck,
-    workRequirement: course?.workRequirement ?? null,
-    watch: course?.watch ?? null,
-    accreditedUntil: course?.accreditedUntil ?? null,
-    ...stampOf(entry),
-  };
-}
-export type AdminCourse = NonNullable<ReturnType<typeof adminCourseFrom>>;
-
-export async function adminCourse(code: string): Promise<AdminCourse | undefined> {
-  return adminCourseFrom(
-    code,
-    (await readCourseEntry(code)) ?? undefined,
-    (await readRegisterCheck(code)) ?? undefined,
-  );
-}
-
-/** The admin's lists: every course and category with its saved state, and why saved edits are unused, if they are. */
-export async function adminCatalogue() {
-  const { overlay, error } = await readOverlay();
-  const buildError = error ? null : catalogueWithOverlay(repositoryContent, overlay, repositoryCatalogue).error;
-  const repository = repositoryCatalogue();
-  const entries = new Map((overlay?.courses ?? []).map((entry) => [entry.code, entry]));
-  const categoryEntries = new Map((overlay?.categories ?? []).map((entry) => [entry.slug, entry]));
-  const checkEntries = new Map((overlay?.checks ?? []).map((entry) => [entry.code, entry]));
-  const codes = [
-    ...repository.courses.map((c) => c.code),
-    ...[...entries.values()].filter((e) => e.added).map((e) => e.code),
-  ];
-  const categoryName = new Map(repository.categories.map((c) => [c.slug, c.name]));
-  const courses = codes
-    .map((code) => adminCourseFrom(code, entries.get(code), checkEntries.get(code))!)
-    .map(({ code, facts, status, edit, version, updatedAt, updatedBy, registerCheck, watch }) => ({
-      code,
-      title: facts.title,
-      level: facts.level,
-      category: { slug: facts.category, name: categoryName.get(facts.category) ?? facts.category },
-      featured: edit.featured,
-      status,
-      successor: edit.retired?.successor ?? null,
-      registerCheck: registerCheck ? { checkedAt: registerCheck.checkedAt, status: registerCheck.status } : null,
-      watch,
-      version,
-      updatedAt,
-      updatedBy,
-    }))
-    .sort((a, b) => levelRank(a.level) - levelRank(b.level) || a.title.localeCompare(b.title));
-  const categories = repository.categories.map((category) => {
-    const entry = categoryEntries.get(category.slug);
-    return {
-      slug: category.slug,
-      name: category.name,
-      icon: category.icon,
-      description: entry?.edit.description ?? category.description,
-      color: entry?.edit.color ?? category.color,
-      image: entry ? entry.edit.image : (category.image ?? null),
-      picture: categoryPicture({ slug: category.slug, image: entry ? entry.edit.image : category.image }),
-      courseCount: courses.filter((c) => c.category.slug === category.slug && c.status !== 'retired').length,
-      ...stampOf(entry),
-    };
-  });
-  return { courses, categories, overlayError: error ?? buildError };
 }

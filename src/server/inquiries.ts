@@ -1,24 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import coursesJson from '../../content/courses.json' with { type: 'json' };
-import { dataStore, EDIT_RETRIES, retryDelayMs, serialised, updateJSON } from './blobs.ts';
+import { dataStore, EDIT_RETRIES, retryDelayMs, serialised } from './blobs.ts';
+import { idsByMonth, indexOrMarkStale, readSummary, searchText, type IndexEntry } from './inquiry-index.ts';
 import {
-  countAfter,
-  idsByMonth,
-  indexOrMarkStale,
-  pageOfIds,
-  peekSummary,
-  readSummary,
-  searchIds,
-  searchText,
-  totals,
-  type IndexEntry,
-} from './inquiry-index.ts';
-import {
-  InboxVisitSchema,
   InquiryRecordSchema,
   MAIL_KINDS,
-  MAX_NOTES,
   REFERENCE_ALPHABET,
   REFERENCE_PATTERN,
   referenceOf,
@@ -28,9 +14,7 @@ import {
   type MailDelivery,
   type MailKind,
   type NewInquiry,
-  type StaffRef,
 } from '../schemas/inquiry-record.ts';
-import type { InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inbox.ts';
 import { CONSENT_VERSION } from './consent-version.ts';
 import { withdrawalOf, withMarketingState } from './marketing-consent.ts';
 
@@ -78,7 +62,7 @@ const PENDING_PREFIX = 'mail-pending/';
 /** A sender holds an e-mail this long; if it dies meanwhile, the retry job takes the e-mail over after it. */
 export const SEND_LEASE_MS = 5 * 60_000;
 
-const store = () => dataStore('inquiries');
+export const store = () => dataStore('inquiries');
 const recordKey = (id: string) => `${RECORD_PREFIX}${id}`;
 const pendingKey = (id: string) => `${PENDING_PREFIX}${id}`;
 const ID_PATTERN = /^\d{8}T\d{9}Z-[0-9a-f]{8}$/;
@@ -260,149 +244,9 @@ const indexEntry = (record: InquiryRecord): IndexEntry => ({
 });
 
 /** Every record's index entry: reads every record, so only for (re)building the index. */
-async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
+export async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
   const records = await mapLimited(await listIds(RECORD_PREFIX), 16, (id) => getInquiry(id));
   return records.filter((r): r is InquiryRecord => r !== null).map(indexEntry);
-}
-
-/* ---------- search ---------- */
-
-/** Lower-cased qualification titles by code, so a search for words of a title finds the inquiries naming that code. */
-const TITLES: readonly [code: string, title: string][] = coursesJson.map((course) => [
-  course.code.toLowerCase(),
-  course.title.toLowerCase(),
-]);
-
-/**
- * Whether an index entry's search text matches every word of the query: in the name, the e-mail address,
- * the reference, the phone number (digits only, so any spacing finds it), a qualification code, or the title
- * of a qualification the inquiry names.
- */
-export function searchMatcher(query: string): ((search: string) => boolean) | null {
-  // A phone number is one word whatever its spacing or brackets: "0412 345 678", "(04) 1234-5678", "+61 412 345 678".
-  const phone = /^[\d\s()+.-]+$/.test(query) ? query.replace(/\D/g, '') : '';
-  const asPhone =
-    phone.length >= 6 ? (phone.startsWith('61') && phone.length === 11 ? `0${phone.slice(2)}` : phone) : '';
-  const words = asPhone ? [asPhone] : [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
-  if (words.length === 0) return null;
-  const byTitle = words.map(
-    (word) => new Set(TITLES.filter(([, title]) => title.includes(word)).map(([code]) => code)),
-  );
-  return (search) => {
-    let codes: string[] | undefined;
-    return words.every((word, n) => {
-      if (search.includes(word)) return true;
-      if (byTitle[n].size === 0) return false;
-      codes ??= search.slice(search.lastIndexOf('\n') + 1).split(' ');
-      return codes.some((code) => byTitle[n].has(code));
-    });
-  };
-}
-
-/* ---------- the staff inbox ---------- */
-
-export interface InboxListQuery {
-  status?: InboxFilter;
-  offset?: number;
-  limit?: number;
-  /** Search words (name, e-mail address, qualification code or title); empty for none. */
-  q?: string;
-}
-
-/**
- * One page of the staff inbox, newest first, from the index: without a search the counts come from its
- * summary and only the page's records are read; a search reads every month entry (not the records).
- * `total` counts the inquiries matching the filter and search. A record on the page that does not parse
- * is left out and named in `unreadable`.
- */
-export async function listInquiries({
-  status = 'all',
-  offset = 0,
-  limit = 50,
-  q = '',
-}: InboxListQuery = {}): Promise<Omit<InboxPage, 'staff'>> {
-  const summary = await readSummary(indexEntriesOfAllRecords);
-  const matches = searchMatcher(q);
-  let ids: string[];
-  let counts = totals(summary);
-  if (matches) {
-    const found = await searchIds(summary, status, matches);
-    counts = found.counts;
-    ids = found.ids.slice(offset, offset + limit);
-  } else {
-    ids = offset >= counts[status] ? [] : await pageOfIds(summary, { filter: status, offset, limit });
-  }
-  const unreadable: string[] = [];
-  const items = (await Promise.all(ids.map((id) => getInquiry(id, unreadable)))).filter(
-    (r): r is InquiryRecord => r !== null,
-  ); // at most 100
-  return { items: await withMarketingState(items), total: counts[status], counts, unreadable };
-}
-
-/* ---------- visits: what is new for a staff member ---------- */
-
-const visitKey = (username: string) => `visit/${username}`;
-/** 2026-11-23T01:02:03.456Z -> 20261123T010203456Z, the time part of an inquiry id. */
-const idTime = (iso: string) => iso.replace(/[-:.]/g, '');
-
-/** Notes that this staff member opened the inbox now (a later time is never replaced by an earlier one). */
-export async function recordInboxVisit(username: string, now = new Date()): Promise<void> {
-  const at = now.toISOString();
-  await updateJSON<unknown>(store(), visitKey(username), (current) => {
-    const known = v.safeParse(InboxVisitSchema, current);
-    return known.success && known.output.at >= at ? undefined : { at };
-  });
-}
-
-/** When this staff member last opened the inbox, or null if never. */
-export async function lastInboxVisit(username: string): Promise<string | null> {
-  const parsed = v.safeParse(InboxVisitSchema, await store().get(visitKey(username), { type: 'json' }));
-  return parsed.success ? parsed.output.at : null;
-}
-
-/**
- * Inquiries received since this staff member last opened the inbox (every one if never), from the index as
- * it stands (read only: opening the inbox completes it).
- */
-export async function newSinceLastVisit(username: string): Promise<NewInquiriesSummary> {
-  const [summary, lastVisitAt] = await Promise.all([peekSummary(), lastInboxVisit(username)]);
-  const count = lastVisitAt ? await countAfter(summary, `${idTime(lastVisitAt)}-~`) : totals(summary).all;
-  return { count, lastVisitAt };
-}
-
-/* ---------- notes and assignment ---------- */
-
-export class TooManyNotesError extends Error {}
-
-/** Adds a staff note (who and when). A conditional write: notes added at the same moment are all kept. */
-export async function addNote(
-  id: string,
-  text: string,
-  author: StaffRef,
-  now = new Date(),
-): Promise<InquiryRecord | null> {
-  return updateInquiry(id, (current) => {
-    const notes = current.notes ?? [];
-    if (notes.length >= MAX_NOTES) throw new TooManyNotesError(`An inquiry keeps at most ${MAX_NOTES} notes.`);
-    return {
-      ...current,
-      notes: [...notes, { id: randomBytes(6).toString('hex'), text, author, at: now.toISOString() }],
-    };
-  });
-}
-
-/** Assigns the inquiry to a staff member, or with null takes the assignment away; records who and when. */
-export async function assignInquiry(
-  id: string,
-  to: StaffRef | null,
-  by: StaffRef,
-  now = new Date(),
-): Promise<InquiryRecord | null> {
-  return updateInquiry(id, (current) =>
-    (current.assignment?.to?.username ?? null) === (to?.username ?? null)
-      ? null
-      : { ...current, assignment: { to, by, at: now.toISOString() } },
-  );
 }
 
 /** Every inquiry, newest first, a batch at a time (the CSV export). */
@@ -465,83 +309,6 @@ async function mapLimited<T, R>(items: T[], limit: number, fn: (item: T) => Prom
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
   return results;
-}
-
-/* ---------- CSV export (staff inbox) ---------- */
-
-const CSV_COLUMNS: [string, (r: InquiryRecord) => string][] = [
-  ['Received (UTC)', (r) => r.createdAt],
-  ['Reference', (r) => referenceOf(r)],
-  ['Id', (r) => r.id],
-  ['Form', (r) => (r.kind === 'quote' ? 'Free quote' : r.source === 'home' ? 'Home consultation' : 'Contact')],
-  ['Status', (r) => r.status],
-  ['Handled at', (r) => r.handledAt ?? ''],
-  ['First name', (r) => r.contact.firstName],
-  ['Last name', (r) => r.contact.lastName],
-  ['E-mail', (r) => r.contact.email],
-  ['Phone', (r) => r.contact.phone],
-  ['Message', (r) => r.message ?? ''],
-  ['State', (r) => r.quote?.state ?? ''],
-  ['Preferred contact', (r) => r.quote?.preferredContact ?? ''],
-  ['Categories', (r) => r.quote?.categories.map((c) => c.name).join('; ') ?? ''],
-  ['Courses', (r) => r.quote?.courses.map((c) => `${c.code} ${c.title}`).join('; ') ?? ''],
-  ['Experience', (r) => r.quote?.experience ?? ''],
-  ['Goals', (r) => r.quote?.goals ?? ''],
-  ['Additional info', (r) => r.quote?.additionalInfo ?? ''],
-  ['Consent: share with partner RTO', (r) => consentCell(r.consents?.partnerRto)],
-  [
-    'Consent: marketing',
-    (r) =>
-      r.marketingWithdrawn ? `Withdrawn ${r.marketingWithdrawn.at.slice(0, 10)}` : consentCell(r.consents?.marketing),
-  ],
-  ['Staff e-mail', (r) => r.mail.staff.state],
-  ['Visitor e-mail', (r) => r.mail.ack.state],
-  ['Consent wording version', (r) => r.consentVersion ?? ''],
-];
-
-/** Yes or No; empty for inquiries stored before the forms asked. */
-const consentCell = (given: boolean | undefined) => (given === undefined ? '' : given ? 'Yes' : 'No');
-
-/**
- * One CSV cell: a value a spreadsheet would run as a formula (= + - @, or a leading tab or CR) gets a
- * leading apostrophe; then every cell is quoted (RFC 4180, quotes doubled), so no value is ever read
- * as a number, date or anything else but text.
- */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return `"${safe.replace(/"/g, '""')}"`;
-}
-
-const csvLine = (cells: string[]) => `${cells.map(csvCell).join(',')}\r\n`;
-export const csvHeader = () => csvLine(CSV_COLUMNS.map(([name]) => name));
-export const csvRow = (record: InquiryRecord) => csvLine(CSV_COLUMNS.map(([, get]) => get(record)));
-
-/** The inquiries as CSV (header row, CRLF line ends, as spreadsheets expect). */
-export function inquiriesToCsv(records: InquiryRecord[]): string {
-  return csvHeader() + records.map(csvRow).join('');
-}
-
-/**
- * Every inquiry as a CSV stream (a byte-order mark so spreadsheets read UTF-8, then the header row, then
- * the rows newest first), read a batch at a time as the client takes it: never all in memory at once.
- */
-export function inquiriesCsvStream(): ReadableStream<Uint8Array> {
-  const encoder = new TextEncoder();
-  let batches: AsyncGenerator<InquiryRecord[]> | undefined;
-  return new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${csvHeader()}`));
-    },
-    async pull(controller) {
-      batches ??= allInquiries();
-      const next = await batches.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value.map(csvRow).join('')));
-    },
-    async cancel() {
-      await batches?.return(undefined);
-    },
-  });
 }
 
 /* ---------- erasure on request ---------- */

@@ -3,13 +3,12 @@
  * request from the saved settings, the shipped defaults and the catalogue (with the staff edits and the
  * register look-ups recorded in the admin).
  */
-import coursesJson from '../../content/courses.json';
 import { CLAIM_KEYS, PUBLIC_SOURCE_CLAIMS, type ClaimKey, type SiteSettings } from '../schemas/site-settings.ts';
 import { isAccreditedCourseCode } from '../schemas/catalogue.ts';
 import { defaultSiteSettings } from '../lib/site-settings.ts';
 import { deliveringRto } from '../lib/partner-rto.ts';
 import { readSettings } from './settings.ts';
-import { loadCurrentCatalogue } from './catalogue.ts';
+import { loadCatalogue } from './catalogue.ts';
 
 export interface ReadinessItem {
   /**
@@ -69,9 +68,9 @@ export function isOlderThanSixMonths(date: string, now: Date): boolean {
 
 export function computeLaunchReadiness(
   settings: SiteSettings,
-  options: { defaults?: SiteSettings; courses?: readonly CourseFacts[]; now?: Date } = {},
+  options: { defaults?: SiteSettings; courses: readonly CourseFacts[]; now?: Date },
 ): LaunchReadiness {
-  const { defaults = defaultSiteSettings, courses = coursesJson as CourseFacts[], now = new Date() } = options;
+  const { defaults = defaultSiteSettings, courses, now = new Date() } = options;
   const items: ReadinessItem[] = [];
 
   for (const field of Object.keys(contactLabels) as (keyof SiteSettings['contactInfo'])[]) {
@@ -231,6 +230,6 @@ export function computeLaunchReadiness(
 }
 
 export async function launchReadiness(now = new Date()): Promise<LaunchReadiness> {
-  const { catalogue } = await loadCurrentCatalogue();
+  const { catalogue } = await loadCatalogue();
   return computeLaunchReadiness(await readSettings(), { now, courses: catalogue.courses });
 }

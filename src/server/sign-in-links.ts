@@ -2,14 +2,8 @@ import { createHash, randomBytes, randomUUID } from 'node:crypto';
 import * as v from 'valibot';
 import { acrossThreads, dataStore, updateJSON } from './blobs.ts';
 import { LinkMailLogSchema, type LinkMailLog } from '../schemas/throttle.ts';
-import {
-  defaultTransport,
-  htmlDocument,
-  mailSettings,
-  sanitizeHeader,
-  textDocument,
-  type MailTransport,
-} from './mail.ts';
+import { defaultTransport, type MailTransport } from './mail-transports.ts';
+import { htmlDocument, mailSettings, textDocument, sanitizeHeader } from './mail-messages.ts';
 import { getUser, type UserRecord } from './users.ts';
 
 /**

@@ -2,7 +2,7 @@ import { loadCatalogue } from './catalogue.ts';
 import { listBlogRecords } from './blog-records.ts';
 import { readSnapshot, recordSnapshot, viewsIn } from './counters.ts';
 import { growth, monthKey, previousMonthKey } from './months.ts';
-import { newSinceLastVisit } from './inquiries.ts';
+import { newSinceLastVisit } from './inquiry-inbox.ts';
 import type { NewInquiriesSummary } from '../schemas/inbox.ts';
 import { callbacksDue, type CallbackDue } from './callbacks.ts';
 

@@ -4,14 +4,8 @@ import { startBlobs } from './helpers/blobs';
 import { carpentryQuote } from '../fixtures/inquiries';
 import { signedInStaff, tokenFor } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
-import {
-  addNote,
-  createInquiry,
-  getInquiry,
-  newInquiryId,
-  setInquiryStatus,
-  updateInquiry,
-} from '../../src/server/inquiries';
+import { addNote } from '../../src/server/inquiry-inbox';
+import { createInquiry, getInquiry, newInquiryId, setInquiryStatus, updateInquiry } from '../../src/server/inquiries';
 import { indexInquiries } from '../../src/server/inquiry-index';
 import handler from '../../netlify/functions/admin-inquiries.mts';
 import dashboard from '../../netlify/functions/dashboard-stats.mts';

@@ -19,7 +19,8 @@ import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { createInquiry } from '../../src/server/inquiries';
 import { dataStore } from '../../src/server/blobs';
-import { getApplicant, INVALID_LINK, issueApplicantLink, revokeLinks } from '../../src/server/applicants';
+import { getApplicant, INVALID_LINK } from '../../src/server/applicant-records';
+import { issueApplicantLink, revokeLinks } from '../../src/server/applicant-links';
 import { CHUNK_BYTES } from '../../src/schemas/applicant';
 
 let blobs: LocalBlobs;

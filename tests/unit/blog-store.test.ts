@@ -5,17 +5,8 @@ import { startBlobs } from './helpers/blobs';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { sanitizeHtml } from '../../src/server/sanitize';
-import {
-  countView,
-  createBlog,
-  deleteBlog,
-  getBlogById,
-  getBlogBySlug,
-  listPublished,
-  slugify,
-  updateBlog,
-  viewCount,
-} from '../../src/server/blogs';
+import { countView, listPublished, viewCount, getBlogById, getBlogBySlug } from '../../src/server/blog-reads';
+import { createBlog, deleteBlog, slugify, updateBlog } from '../../src/server/blogs';
 import { viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
 import { BlogInputSchema, BlogUpdateSchema, cleanChips, type BlogInput } from '../../src/schemas/blog';

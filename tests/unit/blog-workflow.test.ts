@@ -5,18 +5,8 @@ import { startBlobs } from './helpers/blobs';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { sanitizeHtml } from '../../src/server/sanitize';
-import {
-  adminList,
-  createBlog,
-  deleteBlog,
-  findMovedBlog,
-  getBlogById,
-  getBlogBySlug,
-  listPublished,
-  listRevisions,
-  publishDuePosts,
-  updateBlog,
-} from '../../src/server/blogs';
+import { adminList, listPublished, findMovedBlog, getBlogById, getBlogBySlug } from '../../src/server/blog-reads';
+import { createBlog, deleteBlog, listRevisions, publishDuePosts, updateBlog } from '../../src/server/blogs';
 import { readImage, storeImage } from '../../src/server/uploads';
 import { saveCategory } from '../../src/server/catalogue';
 import { readSettings, saveSettings } from '../../src/server/settings';

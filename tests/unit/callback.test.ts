@@ -11,7 +11,7 @@ import { mergedChecklist } from '../../src/lib/evidence-checklist';
 import { callbackDays, callbackWindows, parseBusinessHours } from '../../src/lib/callback';
 import { dataStore } from '../../src/server/blobs';
 import { getInquiry } from '../../src/server/inquiries';
-import { issueApplicantLink } from '../../src/server/applicants';
+import { issueApplicantLink } from '../../src/server/applicant-links';
 import { callbacksDue, requestCallback } from '../../src/server/callbacks';
 import { createInquiry } from '../../src/server/inquiries';
 import { storedQuote } from './helpers/inquiries';

@@ -5,8 +5,12 @@ import { DETAIL_FILE_COUNT } from '../../src/catalogue/content';
 import courses from '../../content/courses.json';
 import reviewJson from '../../content/qualifications-review.json';
 import categoriesJson from '../../content/categories.json';
-import { categories, courses as apiCourses, findCourseDetail } from '../../src/server/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { categoryPicture, courseCountLabel, DEFAULT_CATEGORY_PICTURE } from '../../src/lib/catalogue';
+
+const {
+  api: { categories, courses: apiCourses, findCourseDetail },
+} = repositoryCatalogue();
 
 describe('catalogue content', () => {
   it('publishes the codes, titles and levels of the shared list, except those withdrawn or replaced', () => {

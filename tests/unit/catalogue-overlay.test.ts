@@ -9,7 +9,7 @@ import { startBlobs } from './helpers/blobs';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { applyOverlay, createCatalogue, repositoryCatalogue, repositoryContent } from '../../src/catalogue/index';
-import { forgetCatalogue, loadCurrentCatalogue } from '../../src/server/catalogue';
+import { loadCatalogue } from '../../src/server/catalogue';
 import adminCatalogue from '../../netlify/functions/admin-catalogue.mts';
 import coursesHandler from '../../netlify/functions/courses.mts';
 import courseDetails from '../../netlify/functions/course-details.mts';
@@ -40,7 +40,6 @@ afterAll(async () => {
 beforeEach(async () => {
   const store = getStore({ name: 'catalogue', consistency: 'strong' });
   for (const { key } of (await store.list()).blobs) await store.delete(key);
-  forgetCatalogue();
 });
 
 async function call(
@@ -147,7 +146,7 @@ describe('retiring and adding qualifications', () => {
   it('retires a course with a successor: it leaves the catalogue and its address redirects', async () => {
     const course = await openCourse('CPC30220');
     expect((await save('CPC30220', 0, { ...course.edit, retired: { successor: 'CPC30320' } })).status).toBe(200);
-    const { catalogue, error } = await loadCurrentCatalogue();
+    const { catalogue, error } = await loadCatalogue();
     expect(error).toBeNull();
     expect(catalogue.courseByCode.has('CPC30220')).toBe(false);
     const moved = await courseNotFound(new Request('http://localhost/courses/cpc30220'));
@@ -172,7 +171,7 @@ describe('retiring and adding qualifications', () => {
     });
     expect(added.status).toBe(201);
     expect(added.body.entry).toMatchObject({ code: 'CPC39999', version: 1, added: facts });
-    const { catalogue } = await loadCurrentCatalogue();
+    const { catalogue } = await loadCatalogue();
     expect(catalogue.courseByCode.get('CPC39999')).toMatchObject({
       title: facts.title,
       status: 'current',
@@ -227,9 +226,8 @@ describe('finding 2: chains of retirements', () => {
     return about;
   }
   async function expectEditShown(code: string, about: string) {
-    const { error } = await loadCurrentCatalogue();
+    const { error } = await loadCatalogue();
     expect(error).toBeNull();
-    forgetCatalogue();
     const list = await (
       await coursesHandler(new Request(`http://localhost/api/courses?search=${code}`), {} as Context)
     ).json();
@@ -244,7 +242,7 @@ describe('finding 2: chains of retirements', () => {
     await expectEditShown('CPC40120', about);
     expect(await redirect('CPC30220')).toBe('/courses/BSB40120');
     expect(await redirect('BSB50120')).toBe('/courses/BSB40120');
-    const { catalogue } = await loadCurrentCatalogue();
+    const { catalogue } = await loadCatalogue();
     expect(catalogue.courseByCode.has('CPC30220')).toBe(false);
     expect(catalogue.courseByCode.has('BSB50120')).toBe(false);
   });
@@ -270,7 +268,7 @@ describe('finding 2: chains of retirements', () => {
     expect(cycle.body.message).toContain('BSB50120');
     expect(await storedKeys()).toEqual(keys);
     expect((await openCourse('BSB50120')).version).toBe(0);
-    expect((await loadCurrentCatalogue()).error).toBeNull();
+    expect((await loadCatalogue()).error).toBeNull();
     expect(await redirect('CPC30220')).toBe('/courses/BSB50120');
   });
 
@@ -282,7 +280,7 @@ describe('finding 2: chains of retirements', () => {
     expect(refused.body.message).toContain('BSB50120');
     expect(refused.body.message).toContain('CPC30220');
     expect((await openCourse('CPC30220')).version).toBe(0);
-    expect((await loadCurrentCatalogue()).error).toBeNull();
+    expect((await loadCatalogue()).error).toBeNull();
     expect(await redirect('BSB50120')).toBe('/courses/CPC30220');
   });
 
@@ -346,7 +344,7 @@ describe('categories', () => {
     );
     expect(saved.status).toBe(200);
     expect(saved.body.entry.edit.color).toBe('#aa3300');
-    const { catalogue } = await loadCurrentCatalogue();
+    const { catalogue } = await loadCatalogue();
     expect(catalogue.categoryBySlug.get('civil-construction')).toMatchObject({
       description: edit.description,
       color: '#aa3300',
@@ -377,7 +375,7 @@ describe('a broken overlay', () => {
       code: 'CPC30220',
       edit: { featured: 'yes' },
     });
-    const { catalogue, error } = await loadCurrentCatalogue();
+    const { catalogue, error } = await loadCatalogue();
     expect(catalogue).toBe(repositoryCatalogue());
     expect(error).toMatch(/^saved entry course\/CPC30220/);
     const list = await call('GET', '/api/admin/catalogue');

@@ -21,17 +21,14 @@ import { inInstance, jitter, platformModel } from './helpers/platform-blobs';
 import { dataStore, updateJSON } from '../../src/server/blobs';
 import { addView, viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
-import {
-  createInquiry,
-  getInquiry,
-  listInquiries,
-  listPendingMailIds,
-  setInquiryStatus,
-} from '../../src/server/inquiries';
-import { retryPendingMail, type MailTransport } from '../../src/server/mail';
+import { createInquiry, getInquiry, listPendingMailIds, setInquiryStatus } from '../../src/server/inquiries';
+import { listInquiries } from '../../src/server/inquiry-inbox';
+import { retryPendingMail } from '../../src/server/mail';
+import type { MailTransport } from '../../src/server/mail-transports';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import * as v from 'valibot';
-import { countView, createBlog, viewCount } from '../../src/server/blogs';
+import { countView, viewCount } from '../../src/server/blog-reads';
+import { createBlog } from '../../src/server/blogs';
 import { BlogInputSchema } from '../../src/schemas/blog';
 
 /* ---------- A model of the platform's blob semantics, switchable per test (helpers/platform-blobs.ts) ---------- */

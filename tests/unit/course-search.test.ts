@@ -1,14 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import {
-  answerSearch,
-  CONFIDENCE_THRESHOLD,
-  normalise,
-  scoreCourses,
-  searchCourses,
-  suggest,
-} from '../../src/lib/course-search';
-import { summaries, categories } from '../../src/server/catalogue';
+import { answerSearch, CONFIDENCE_THRESHOLD, scoreCourses, searchCourses, suggest } from '../../src/lib/course-search';
+import { normalise } from '../../src/lib/search-words';
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { LEVELS } from '../../src/lib/catalogue';
+
+const {
+  summaries,
+  api: { categories },
+} = repositoryCatalogue();
 
 const codes = (query: Parameters<typeof searchCourses>[1]) => searchCourses(summaries, query).map((c) => c.code);
 

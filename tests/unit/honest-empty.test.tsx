@@ -5,13 +5,18 @@ import { cleanup, render, screen } from '@testing-library/react';
 import { QuoteResult } from '../../src/islands/quote/QuoteResult';
 import SearchResults from '../../src/islands/SearchResults';
 import { QuoteFields } from '../../src/admin/inbox/QuoteFields';
-import { composeMail } from '../../src/server/mail';
+import { composeMail } from '../../src/server/mail-messages';
 import { matchCodes, resultFor } from '../../src/server/quote-result';
 import { suggest } from '../../src/lib/course-search';
 import { LEVELS } from '../../src/lib/catalogue';
-import { categories, summaries } from '../../src/server/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import type { InquiryRecord } from '../../src/server/inquiries';
 import { storedContact, storedQuote } from './helpers/inquiries';
+
+const {
+  summaries,
+  api: { categories },
+} = repositoryCatalogue();
 
 afterEach(cleanup);
 
@@ -29,7 +34,7 @@ const electrician = {
 
 describe('finding 1: zero suggestions is a valid answer everywhere, and it is the honest one', () => {
   it('the quote result screen says we list no qualification for that trade, with the phone and a call-back, and suggests no trade', () => {
-    const items = resultFor(matchCodes(electrician), []);
+    const items = resultFor(repositoryCatalogue(), matchCodes(repositoryCatalogue(), electrician), []);
     expect(items).toEqual([]);
     render(<QuoteResult headingRef={createRef()} name="Sam" reference="R1" items={items} notSure phone={PHONE} />);
     expect(screen.getByText(NO_QUALIFICATION)).toBeTruthy();
@@ -46,15 +51,15 @@ describe('finding 1: zero suggestions is a valid answer everywhere, and it is th
       kind: 'quote',
       source: 'quote',
       message: undefined,
-      quote: storedQuote({ ...electrician, courses: [], matches: matchCodes(electrician) }),
+      quote: storedQuote({ ...electrician, courses: [], matches: matchCodes(repositoryCatalogue(), electrician) }),
     } as Partial<InquiryRecord>);
-    const ack = composeMail(record, 'ack', { phone: PHONE });
+    const ack = composeMail(record, 'ack', { catalogue: repositoryCatalogue(), phone: PHONE });
     expect(ack.text).toContain(NO_QUALIFICATION);
     expect(ack.text).toContain(PHONE);
     expect(ack.text).toContain('/contact#consult-title');
     expect(ack.text).not.toMatch(/CPC\d/);
     expect(ack.html).toContain('href="tel:1300000111"');
-    expect(composeMail(record, 'staff').text).toContain(
+    expect(composeMail(record, 'staff', { catalogue: repositoryCatalogue() }).text).toContain(
       `Indicative result shown:\nNone: told "${NO_QUALIFICATION.slice(0, -1)}"`,
     );
   });

@@ -3,21 +3,16 @@
  * look-alikes; the form answers, both e-mails, the inbox and the CSV carry it; the inbox finds an inquiry by
  * its reference and by its phone number however it is spaced. Older inquiries keep their id as reference.
  */
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { startBlobs } from './helpers/blobs';
 import { contactForm, quoteForm, storeContactInquiry, storedContact } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
-import {
-  createInquiry,
-  getInquiry,
-  idOfReference,
-  inquiriesToCsv,
-  listInquiries,
-  newReference,
-  referenceOf,
-} from '../../src/server/inquiries';
-import { composeMail } from '../../src/server/mail';
+import { createInquiry, getInquiry, idOfReference, newReference, referenceOf } from '../../src/server/inquiries';
+import { inquiriesToCsv } from '../../src/server/inquiry-csv';
+import { listInquiries } from '../../src/server/inquiry-inbox';
+import { composeMail } from '../../src/server/mail-messages';
 import { REFERENCE_PATTERN } from '../../src/schemas/inquiry-record';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
@@ -77,9 +72,11 @@ describe('readable references', () => {
   it('appear in the staff e-mail, the acknowledgement and the CSV', async () => {
     const record = await storeContactInquiry();
     const reference = record.reference!;
-    expect(composeMail(record, 'staff').text).toContain(reference);
-    expect(composeMail(record, 'ack').text).toContain(`Your reference is ${reference}.`);
-    expect(composeMail(record, 'ack').html).toContain(reference);
+    expect(composeMail(record, 'staff', { catalogue: repositoryCatalogue() }).text).toContain(reference);
+    expect(composeMail(record, 'ack', { catalogue: repositoryCatalogue() }).text).toContain(
+      `Your reference is ${reference}.`,
+    );
+    expect(composeMail(record, 'ack', { catalogue: repositoryCatalogue() }).html).toContain(reference);
     const [header, row] = inquiriesToCsv([record]).split('\r\n');
     expect(header.split(',')[1]).toBe('"Reference"');
     expect(row.split(',')[1]).toBe(`"${reference}"`);
@@ -89,7 +86,9 @@ describe('readable references', () => {
     const old = storedContact();
     expect(old.reference).toBeUndefined();
     expect(referenceOf(old)).toBe(old.id);
-    expect(composeMail(old, 'ack').text).toContain(`Your reference is ${old.id}.`);
+    expect(composeMail(old, 'ack', { catalogue: repositoryCatalogue() }).text).toContain(
+      `Your reference is ${old.id}.`,
+    );
   });
 });
 

@@ -6,12 +6,9 @@ import { getUser, listUsers } from '../../src/server/users';
 import { addView, viewsIn } from '../../src/server/counters';
 import {
   createInquiry,
-  csvCell,
   getInquiry,
-  inquiriesToCsv,
   isInquiryId,
   listAllInquiries,
-  listInquiries,
   listPendingMailIds,
   mailIdempotencyKey,
   newInquiryId,
@@ -20,6 +17,8 @@ import {
   type InquiryRecord,
   type NewInquiry,
 } from '../../src/server/inquiries';
+import { csvCell, inquiriesToCsv } from '../../src/server/inquiry-csv';
+import { listInquiries } from '../../src/server/inquiry-inbox';
 
 let blobs: Awaited<ReturnType<typeof startBlobs>>;
 beforeAll(async () => {

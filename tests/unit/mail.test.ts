@@ -1,15 +1,9 @@
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import fc from 'fast-check';
-import {
-  composeMail,
-  defaultTransport,
-  escapeHtml,
-  greetingName,
-  retryDelayMs,
-  sanitizeHeader,
-  MAX_ATTEMPTS,
-  resendTransport,
-} from '../../src/server/mail';
+import { composeMail, escapeHtml, greetingName, sanitizeHeader } from '../../src/server/mail-messages';
+import { defaultTransport, resendTransport } from '../../src/server/mail-transports';
+import { retryDelayMs, MAX_ATTEMPTS } from '../../src/server/mail';
 import { startBlobs } from './helpers/blobs';
 import type { InquiryRecord } from '../../src/server/inquiries';
 import { evidenceFor } from '../../src/lib/evidence';
@@ -79,6 +73,7 @@ describe('composed messages', () => {
         contact: { firstName: '<img src=x>', lastName: 'Citizen', email: 'jane@example.com', phone: '1' },
       }),
       'staff',
+      { catalogue: repositoryCatalogue() },
     );
     expect(mail).toMatchObject({
       to: 'inbox@example.com.au',
@@ -105,13 +100,15 @@ describe('composed messages', () => {
       },
     });
     for (const kind of ['staff', 'ack'] as const) {
-      const mail = composeMail(tainted, kind);
+      const mail = composeMail(tainted, kind, { catalogue: repositoryCatalogue() });
       for (const header of [mail.subject, mail.to, mail.replyTo ?? '', mail.from]) expect(header).not.toMatch(/[\r\n]/);
     }
   });
 
   it('name the form in the staff subject', () => {
-    expect(composeMail(record({ source: 'home' }), 'staff').subject).toBe('New consultation request from Jane Citizen');
+    expect(composeMail(record({ source: 'home' }), 'staff', { catalogue: repositoryCatalogue() }).subject).toBe(
+      'New consultation request from Jane Citizen',
+    );
     const quote = record({
       kind: 'quote',
       source: 'quote',
@@ -136,11 +133,11 @@ describe('composed messages', () => {
         additionalInfo: '',
       },
     });
-    const staff = composeMail(quote, 'staff');
+    const staff = composeMail(quote, 'staff', { catalogue: repositoryCatalogue() });
     expect(staff.subject).toBe('New free quote request from Jane Citizen (QLD)');
     expect(staff.html).toContain('Health &amp; Fitness');
     expect(staff.text).toContain('SIS30321 – Certificate III in Fitness (Certificate III)');
-    const ack = composeMail(quote, 'ack');
+    const ack = composeMail(quote, 'ack', { catalogue: repositoryCatalogue() });
     expect(ack.to).toBe('jane@example.com');
     expect(ack.text).toContain('within 24 hours');
     expect(ack.text).toContain('SIS30321 Certificate III in Fitness');
@@ -166,7 +163,7 @@ describe('composed messages', () => {
         matches: ['CPC30220', 'ZZZ99999'],
       },
     });
-    const ack = composeMail(quote, 'ack');
+    const ack = composeMail(quote, 'ack', { catalogue: repositoryCatalogue() });
     expect(ack.text).toContain('You asked us to suggest qualifications from your experience.');
     expect(ack.text).toContain('YOUR INDICATIVE RESULT');
     expect(ack.text).toMatch(/not an assessment/);
@@ -177,13 +174,15 @@ describe('composed messages', () => {
     expect(ack.html).toContain('<h2 style="font-size:18px;margin:24px 0 8px">Your indicative result</h2>');
     expect(ack.html).toContain('<li>Photos of framing, formwork and fit-off work, not only one kind of task</li>');
     expect(ack.text + ack.html).not.toContain('spam.example');
-    const staff = composeMail(quote, 'staff');
+    const staff = composeMail(quote, 'staff', { catalogue: repositoryCatalogue() });
     expect(staff.text).toContain('Indicative result shown:\nCPC30220, ZZZ99999');
     expect(staff.text).toContain('Courses:\nNone chosen');
   });
 
   it('acknowledge the visitor without echoing the message they wrote', () => {
-    const ack = composeMail(record({ message: 'Buy cheap pills at https://spam.example' }), 'ack');
+    const ack = composeMail(record({ message: 'Buy cheap pills at https://spam.example' }), 'ack', {
+      catalogue: repositoryCatalogue(),
+    });
     expect(ack).toMatchObject({
       to: 'jane@example.com',
       replyTo: 'support@rplpathways.com.au',
@@ -266,8 +265,11 @@ describe('finding 7: the acknowledgement e-mail carries visitor text to any addr
         message: 'evil.example',
       }),
       'ack',
+      { catalogue: repositoryCatalogue() },
     );
-    const quote = composeMail(quoteRecord('Claim your prize at evil.example now'), 'ack');
+    const quote = composeMail(quoteRecord('Claim your prize at evil.example now'), 'ack', {
+      catalogue: repositoryCatalogue(),
+    });
     for (const mail of [contact, quote]) {
       expect(mail.text).toContain('Hi there,');
       expect(mail.subject + mail.text + mail.html).not.toMatch(/evil|prize/);
@@ -302,7 +304,10 @@ describe('finding 5: without RESEND_API_KEY the log carries no personal data', (
       expect(transport.name).toBe('outbox');
       const inquiry = visitor();
       for (const kind of ['staff', 'ack'] as const)
-        await transport.send(composeMail(inquiry, kind), inquiry.mail[kind].idempotencyKey);
+        await transport.send(
+          composeMail(inquiry, kind, { catalogue: repositoryCatalogue() }),
+          inquiry.mail[kind].idempotencyKey,
+        );
       const text = logged(spies);
       expect(text).toContain(`staff mail ${inquiry.mail.staff.idempotencyKey}`);
       expect(text).toContain(`ack mail ${inquiry.mail.ack.idempotencyKey}`);
@@ -324,7 +329,9 @@ describe('finding 5: without RESEND_API_KEY the log carries no personal data', (
       },
     });
     const inquiry = visitor();
-    const failure = await transport.send(composeMail(inquiry, 'ack'), 'key').catch((error: Error) => error);
+    const failure = await transport
+      .send(composeMail(inquiry, 'ack', { catalogue: repositoryCatalogue() }), 'key')
+      .catch((error: Error) => error);
     expect(failure).toBeInstanceOf(Error);
     expect((failure as Error).message).toContain('validation_error 422 Invalid `to` field');
     expect((failure as Error).message).not.toContain('jane.visitor@example.org');

@@ -3,14 +3,16 @@
  * changes nothing until its button posts), or by staff from the inbox. The address goes on a suppression
  * list that wins wherever the marketing consent is read: the inbox, the CSV and later inquiries.
  */
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { startBlobs } from './helpers/blobs';
 import { signedInStaff } from './helpers/staff';
 import { contactForm } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
-import { composeMail } from '../../src/server/mail';
-import { getInquiry, inquiriesToCsv, listAllInquiries } from '../../src/server/inquiries';
+import { composeMail } from '../../src/server/mail-messages';
+import { getInquiry, listAllInquiries } from '../../src/server/inquiries';
+import { inquiriesToCsv } from '../../src/server/inquiry-csv';
 import { withdrawalOf, withdrawalSignature } from '../../src/server/marketing-consent';
 import withdrawalHandler, {
   BAD_LINK_MESSAGE,
@@ -49,7 +51,7 @@ const suppressed = async () => (await dataStore('marketing').list()).blobs.lengt
 
 /** The link at the end of the acknowledgement e-mail, as the visitor receives it. */
 async function linkInAck(id: string): Promise<URL> {
-  const mail = composeMail((await getInquiry(id))!, 'ack');
+  const mail = composeMail((await getInquiry(id))!, 'ack', { catalogue: repositoryCatalogue() });
   const found = /https?:\/\/\S+\/marketing-withdrawal\?\S+/.exec(mail.text);
   expect(found, 'the acknowledgement carries a withdrawal link').not.toBeNull();
   expect(mail.html).toContain('withdraw your marketing consent</a>');

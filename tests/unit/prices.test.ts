@@ -3,6 +3,7 @@
  * charges them and dated; shown on course pages, the quote result and the acknowledgement e-mail, or replaced by
  * how the fee is decided.
  */
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { startBlobs } from './helpers/blobs';
@@ -10,7 +11,7 @@ import { signedInStaff } from './helpers/staff';
 import { quoteForm } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { getInquiry } from '../../src/server/inquiries';
-import { composeMail } from '../../src/server/mail';
+import { composeMail } from '../../src/server/mail-messages';
 import { readSettings } from '../../src/server/settings';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { FEE_HOW_DECIDED, feeFor, feeSentence, formatAud } from '../../src/lib/prices';
@@ -141,7 +142,7 @@ describe('saving fees in the settings', () => {
     const byCode = new Map(body.result.map((item: { code: string; fee: string }) => [item.code, item.fee]));
     expect(byCode.get('CPC30220')).toContain('from $1,500 (including GST), charged by Example Training Pty Ltd');
     expect(byCode.get('RII30820')).toBe(FEE_HOW_DECIDED);
-    const ack = composeMail((await getInquiry(body.id))!, 'ack');
+    const ack = composeMail((await getInquiry(body.id))!, 'ack', { catalogue: repositoryCatalogue() });
     expect(ack.text).toContain('from $1,500 (including GST)');
     expect(ack.html).toContain('from $1,500 (including GST)');
   });

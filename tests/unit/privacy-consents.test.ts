@@ -1,5 +1,6 @@
 // Privacy at the point of collection: the two optional consents every form asks for, from the shared
 // schemas through the functions into the store, the staff e-mail and the CSV export.
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
 import type { Context } from '@netlify/functions';
@@ -7,8 +8,9 @@ import { startBlobs } from './helpers/blobs';
 import { contactForm, quoteForm, storedContact } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { ContactSchema, QUOTE_STEP_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
-import { createInquiry, getInquiry, inquiriesToCsv, type InquiryRecord } from '../../src/server/inquiries';
-import { composeMail } from '../../src/server/mail';
+import { createInquiry, getInquiry, type InquiryRecord } from '../../src/server/inquiries';
+import { inquiriesToCsv } from '../../src/server/inquiry-csv';
+import { composeMail } from '../../src/server/mail-messages';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
 
@@ -133,9 +135,13 @@ describe('staff see the consents', () => {
   });
 
   it('in the staff notification, never in the visitor’s acknowledgement', () => {
-    const staff = composeMail(record({ partnerRto: false, marketing: true }), 'staff');
+    const staff = composeMail(record({ partnerRto: false, marketing: true }), 'staff', {
+      catalogue: repositoryCatalogue(),
+    });
     expect(staff.text).toMatch(/Share with partner RTO:\nNo/);
     expect(staff.text).toMatch(/Marketing e-mails:\nYes/);
-    expect(composeMail(record({ partnerRto: false, marketing: true }), 'ack').text).not.toMatch(/partner RTO:/);
+    expect(
+      composeMail(record({ partnerRto: false, marketing: true }), 'ack', { catalogue: repositoryCatalogue() }).text,
+    ).not.toMatch(/partner RTO:/);
   });
 });

@@ -12,7 +12,8 @@ import { CONSENT_LABELS, NOTICE_PURPOSES, noticeText } from '../../src/lib/colle
 import { CONSENT_VERSION } from '../../src/server/consent-version';
 import { startBlobs } from './helpers/blobs';
 import { storeContactInquiry } from './helpers/inquiries';
-import { getInquiry, inquiriesToCsv } from '../../src/server/inquiries';
+import { getInquiry } from '../../src/server/inquiries';
+import { inquiriesToCsv } from '../../src/server/inquiry-csv';
 
 /** As kept beside `lastUpdated`: the first 16 hex digits of a SHA-256 of the policy without the date and the hash. */
 function contentHash(doc: Record<string, unknown>): string {

@@ -2,7 +2,12 @@ import { describe, expect, it } from 'vitest';
 import { applyPreselect, hasPreselect, readPreselectParams, resolvePreselect } from '../../src/islands/quote/preselect';
 import { emptyDraft } from '../../src/islands/quote/steps';
 import { searchCourses } from '../../src/lib/course-search';
-import { categories, summaries } from '../../src/server/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
+
+const {
+  summaries,
+  api: { categories },
+} = repositoryCatalogue();
 
 const quoteCourses = summaries.map(({ code, title, level, category }) => ({ code, title, level, category }));
 const quoteCategories = categories.map(({ slug, name }) => ({ slug, name }));

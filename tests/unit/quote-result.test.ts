@@ -4,8 +4,10 @@ import categoriesJson from '../../content/categories.json';
 import rawChecklists from '../../content/evidence-checklists.json';
 import { evidenceChecklists, evidenceFor, parseChecklists } from '../../src/lib/evidence';
 import { MAX_SUGGESTED, matchQualifications, resultItems } from '../../src/lib/quote-result';
-import { summaries } from '../../src/server/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { matchCodes, resultFor } from '../../src/server/quote-result';
+
+const { summaries } = repositoryCatalogue();
 
 const codesOf = (matches: { course: { code: string } }[]) => matches.map((m) => m.course.code);
 
@@ -104,19 +106,19 @@ describe('matchQualifications', () => {
 
 describe('the result over the catalogue', () => {
   it('gives each match its checklist and what RPL cannot give (the regulatory requirements)', () => {
-    const codes = matchCodes({
+    const codes = matchCodes(repositoryCatalogue(), {
       selectedCourses: ['CPC30220'],
       selectedCategories: ['civil-construction'],
       experience: '',
       goals: '',
     });
-    const [first] = resultFor(codes, ['CPC30220']);
+    const [first] = resultFor(repositoryCatalogue(), codes, ['CPC30220']);
     expect(first).toMatchObject({ code: 'CPC30220', selected: true, categoryName: expect.any(String) });
     expect(first.evidence).toEqual(evidenceFor({ code: 'CPC30220', category: 'civil-construction' }));
     expect(first.notIncluded).toMatch(/white card/i);
   });
   it('leaves out codes no longer in the catalogue', () => {
-    expect(resultFor(['ZZZ99999'], [])).toEqual([]);
+    expect(resultFor(repositoryCatalogue(), ['ZZZ99999'], [])).toEqual([]);
   });
   it('builds items from matches with a lookup', () => {
     const course = summaries[0];

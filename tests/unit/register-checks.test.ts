@@ -13,7 +13,7 @@ import { startBlobs } from './helpers/blobs';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { createCatalogue, repositoryCatalogue, repositoryContent } from '../../src/catalogue/index';
-import { forgetCatalogue, loadCurrentCatalogue } from '../../src/server/catalogue';
+import { loadCatalogue } from '../../src/server/catalogue';
 import { launchReadiness } from '../../src/server/launch-readiness';
 import { registerCheckShown, workRequirementText } from '../../src/lib/course-facts';
 import { resultItems } from '../../src/lib/quote-result';
@@ -47,7 +47,6 @@ afterAll(async () => {
 beforeEach(async () => {
   const store = getStore({ name: 'catalogue', consistency: 'strong' });
   for (const { key } of (await store.list()).blobs) await store.delete(key);
-  forgetCatalogue();
 });
 
 async function call(method: string, path: string, body?: unknown, params: Record<string, string> = {}) {
@@ -89,7 +88,7 @@ describe('register checks', () => {
     const row = list.body.courses.find((c: { code: string }) => c.code === 'CPC30220');
     expect(row.registerCheck).toMatchObject({ status: 'current' });
 
-    const { catalogue } = await loadCurrentCatalogue();
+    const { catalogue } = await loadCatalogue();
     const today = new Intl.DateTimeFormat('en-CA', { timeZone: 'Australia/Sydney' }).format(new Date());
     expect(registerCheckShown(catalogue.courseByCode.get('CPC30220')!)).toEqual({
       checkedOn: today,
@@ -115,7 +114,7 @@ describe('register checks', () => {
       (await recordCheck('BSB20120', { version: 0, status: 'superseded', title: 'Certificate II in Workplace Skills' }))
         .status,
     ).toBe(200);
-    const { catalogue, error } = await loadCurrentCatalogue();
+    const { catalogue, error } = await loadCatalogue();
     expect(error).toBeNull();
     expect(catalogue.courseByCode.has('BSB20120')).toBe(false);
   });

@@ -1,10 +1,12 @@
 // @vitest-environment jsdom
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, within } from '@testing-library/react';
-import { summaries } from '../../src/server/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { polyfillDialog } from './helpers/dialog';
 import SearchModal from '../../src/islands/SearchModal';
 import { supportInvokers } from '../../src/lib/invokers';
+
+const { summaries } = repositoryCatalogue();
 
 beforeAll(() => {
   polyfillDialog();

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import tuning from '../fixtures/search-phrases.json';
 import holdout from '../fixtures/search-phrases-holdout.json';
-import { summaries } from '../../src/server/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
 import { formatFigures, type LabelledPhrase, searchFigures } from './helpers/search-figures';
+
+const { summaries } = repositoryCatalogue();
 
 /**
  * Recall of the course search over phrases workers really type, labelled with the qualification they name

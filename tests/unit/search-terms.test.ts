@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import searchTermsJson from '../../content/search-terms.json';
 import { parseSearchTerms } from '../../src/schemas/search-terms';
-import { searchTermsWithoutCourse, summaries } from '../../src/server/catalogue';
+import { repositoryCatalogue } from '../../src/catalogue/index';
+
+const { searchTermsWithoutCourse, summaries } = repositoryCatalogue();
 
 describe('content/search-terms.json', () => {
   it('is valid', () => {
