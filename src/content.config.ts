@@ -91,7 +91,7 @@ const legal = defineCollection({
 });
 
 // The catalogue (categories, courses and their details) is read and checked by src/catalogue/, which also
-// lays the staff edits over it; pages get it through src/lib/collections.ts.
+// lays the staff edits over it; pages get it through src/build/collections.ts.
 
 const home = defineCollection({
   loader: one('home.json'),

@@ -1,7 +1,7 @@
 /**
  * The words workers use for their jobs that are not occupations of a course: how the search reads them.
  * Occupations per course live in content/search-terms.json (staff can edit them); this file holds the rest,
- * shared by every search of the site and the quote's suggestions (src/lib/quote-result.ts), which use the
+ * shared by every search of the site and the quote's suggestions (src/catalogue/quote-result.ts), which use the
  * one course search:
  *   - FILLER: words of a sentence that say nothing about the job;
  *   - COMPOUNDS: job names written as two words ("store man") read as the one word the terms use;

@@ -1,5 +1,5 @@
 import type { APIRoute } from 'astro';
-import { getCatalogue } from '../lib/collections';
+import { getCatalogue } from '../build/collections';
 
 /**
  * The catalogue as the search islands need it (cards plus search terms), one static file built with

@@ -5,7 +5,7 @@
  */
 import type { Catalogue } from '../catalogue/index';
 import type { CourseSummary } from '../lib/catalogue';
-import { matchQualifications, resultItems, type MatchInput, type ResultItem } from '../lib/quote-result';
+import { matchQualifications, resultItems, type MatchInput, type ResultItem } from '../catalogue/quote-result';
 import { feeFor, feeSentence } from '../lib/prices';
 import type { SiteSettings } from '../schemas/site-settings';
 

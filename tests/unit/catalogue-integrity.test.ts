@@ -7,7 +7,7 @@ import reviewJson from '../../content/qualifications-review.json';
 import checksJson from '../../content/qualification-checks.json';
 import * as v from 'valibot';
 import { courseFactsSchema, formatCheckedOn, isUrl, registerUrl } from '../../src/lib/course-facts';
-import { courseRedirect, createCourseRedirect, SUPERSEDED_CODES } from '../../src/lib/course-redirects';
+import { courseRedirect, createCourseRedirect, SUPERSEDED_CODES } from '../../src/catalogue/redirects';
 import notFoundHandler from '../../netlify/functions/course-not-found.mts';
 
 interface SharedFact {

@@ -6,7 +6,7 @@ import { defaultTransport, resendTransport } from '../../src/server/mail-transpo
 import { retryDelayMs, MAX_ATTEMPTS } from '../../src/server/mail';
 import { startBlobs } from './helpers/blobs';
 import type { InquiryRecord } from '../../src/server/inquiries';
-import { evidenceFor } from '../../src/lib/evidence';
+import { evidenceFor } from '../../src/catalogue/evidence';
 import { storedContact } from './helpers/inquiries';
 
 afterEach(() => vi.unstubAllEnvs());

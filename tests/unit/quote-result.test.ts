@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import coursesJson from '../../content/courses.json';
 import categoriesJson from '../../content/categories.json';
 import rawChecklists from '../../content/evidence-checklists.json';
-import { evidenceChecklists, evidenceFor, parseChecklists } from '../../src/lib/evidence';
-import { MAX_SUGGESTED, matchQualifications, resultItems } from '../../src/lib/quote-result';
+import { evidenceChecklists, evidenceFor, parseChecklists } from '../../src/catalogue/evidence';
+import { MAX_SUGGESTED, matchQualifications, resultItems } from '../../src/catalogue/quote-result';
 import { repositoryCatalogue } from '../../src/catalogue/index';
 import { matchCodes, resultFor } from '../../src/server/quote-result';
 

@@ -16,7 +16,7 @@ import { createCatalogue, repositoryCatalogue, repositoryContent } from '../../s
 import { loadCatalogue } from '../../src/server/catalogue';
 import { launchReadiness } from '../../src/server/launch-readiness';
 import { registerCheckShown, workRequirementText } from '../../src/lib/course-facts';
-import { resultItems } from '../../src/lib/quote-result';
+import { resultItems } from '../../src/catalogue/quote-result';
 import CourseCard from '../../src/components/CourseCard';
 import adminCatalogue from '../../netlify/functions/admin-catalogue.mts';
 import { newCourse } from './helpers/catalogue-requests';

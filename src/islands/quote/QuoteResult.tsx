@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode, type RefObject } from 'react';
 import { CircleCheck, ClipboardList, Info, Phone, Printer, ShieldAlert, Upload, Wallet } from 'lucide-react';
-import type { ResultItem } from '../../lib/quote-result';
+import type { ResultItem } from '../../catalogue/quote-result';
 import { mergedChecklist } from '../../lib/evidence-checklist';
 import { telHref } from '../../lib/social';
 import { NoQualification } from '../../components/NoQualification';

@@ -1,7 +1,7 @@
 import { useEffect, useId, useLayoutEffect, useRef, useState, type ReactNode, type SubmitEvent } from 'react';
 import * as v from 'valibot';
 import { Check } from 'lucide-react';
-import type { ResultItem } from '../../lib/quote-result';
+import type { ResultItem } from '../../catalogue/quote-result';
 import { ELAPSED_FIELD, HONEYPOT_FIELD, QUOTE_STEP_FIELDS, QuoteSchema, quoteFieldInfo } from '../../schemas/inquiry';
 import { issuesToFieldErrors } from '../../schemas/field-errors';
 import { FormStatus, Honeypot, elapsedSincePageLoad, postJson } from '../fields';

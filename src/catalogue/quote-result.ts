@@ -6,8 +6,8 @@
  * (src/lib/course-search.ts, with the job words of src/lib/job-words.ts), so they follow its confidence
  * threshold: no suggestion is a valid answer, and a trade the catalogue lacks gets none.
  */
-import { answerSearch } from './course-search';
-import type { CourseSummary } from './catalogue';
+import { answerSearch } from '../lib/course-search';
+import type { CourseSummary } from '../lib/catalogue';
 import { evidenceFor, type EvidenceChecklists } from './evidence';
 
 export interface MatchInput {

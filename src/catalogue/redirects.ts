@@ -3,9 +3,9 @@
  * superseded and retired codes go to their successor, a published code in the wrong case to its capitals.
  * These are the repository's; netlify/functions/course-not-found.mts uses the current catalogue, staff edits included.
  */
-import { repositoryCatalogue } from '../catalogue/index';
+import { repositoryCatalogue } from './index';
 
-export { createCourseRedirect } from '../catalogue/index';
+export { createCourseRedirect } from './index';
 
 /** Old code -> successor code, for every superseded qualification we replaced. */
 export const SUPERSEDED_CODES = repositoryCatalogue().superseded;

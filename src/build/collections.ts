@@ -6,6 +6,7 @@
  * Read once per build.
  */
 import type { Catalogue } from '../catalogue/index';
+import { loadCatalogue } from '../server/catalogue';
 
 export type { Course } from '../catalogue/index';
 
@@ -13,7 +14,6 @@ let built: Promise<Catalogue> | undefined;
 
 export function getCatalogue(): Promise<Catalogue> {
   built ??= (async () => {
-    const { loadCatalogue } = await import('../server/catalogue');
     const { catalogue, overlay, error } = await loadCatalogue();
     if (error)
       console.warn(`Catalogue: the saved edits were not used, the site is built from the repository content. ${error}`);

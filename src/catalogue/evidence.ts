@@ -6,7 +6,7 @@
  */
 import * as v from 'valibot';
 import { EvidenceChecklistsSchema, type EvidenceChecklists } from '../schemas/catalogue';
-import { evidenceFor as listFor, repositoryCatalogue } from '../catalogue/index';
+import { evidenceFor as listFor, repositoryCatalogue } from './index';
 
 export { EvidenceChecklistsSchema, type EvidenceChecklists };
 
