@@ -1,3 +1,5 @@
+import type { SearchableCourse } from './search-index';
+export type { SearchableCourse };
 import { levelRank } from './catalogue';
 import { REAL_WORDS } from './job-words';
 import {
@@ -27,19 +29,6 @@ export interface SearchQuery {
   /** category slug */
   category?: string;
   level?: string;
-}
-
-/** What the search needs of a course; pages pass richer objects and get them back. */
-export interface SearchableCourse {
-  code: string;
-  title: string;
-  level: string;
-  category: string;
-  categoryName?: string;
-  /** Occupations and trade words, most typical first (content/search-terms.json). */
-  terms?: readonly string[];
-  /** Hours of current work in the role the assessment needs (suggestions say so). */
-  workHours?: number;
 }
 
 /**

@@ -1,7 +1,19 @@
 import MiniSearch from 'minisearch';
 import { FILLER } from './job-words';
-import type { SearchableCourse } from './course-search';
 import { normalise, queryWords, stem } from './search-words';
+
+/** What the search needs of a course; pages pass richer objects and get them back. */
+export interface SearchableCourse {
+  code: string;
+  title: string;
+  level: string;
+  category: string;
+  categoryName?: string;
+  /** Occupations and trade words, most typical first (content/search-terms.json). */
+  terms?: readonly string[];
+  /** Hours of current work in the role the assessment needs (suggestions say so). */
+  workHours?: number;
+}
 
 /**
  * The search index of a catalogue array (built once per array and kept with it): the MiniSearch index over
