@@ -1,5 +1,14 @@
+import * as v from 'valibot';
 import { isShownSocialLink, telHref } from './social.ts';
-import { partsFor, type Part, type PartsInput, type PartsKind } from './partner-rto.ts';
+import { partsFor, type Part, type PartsKind } from './partner-rto.ts';
+import { BusinessSchema, PartnerRtoSchema, PriceSchema } from '../schemas/site-settings.ts';
+
+/** What the sentences naming RTOs, the business and fees need of the public settings answer. */
+const PartsInputSchema = v.object({
+  partnerRtos: v.array(PartnerRtoSchema),
+  business: BusinessSchema,
+  prices: v.optional(v.array(PriceSchema), []),
+});
 
 type Settings = Record<string, Record<string, unknown>>;
 
@@ -109,8 +118,9 @@ export function applyClaims(root: ParentNode, settings: Settings): number {
 
 /** Sentences naming the partner RTOs or the business (`data-parts`), rebuilt from the saved settings. */
 export function applyParts(root: ParentNode, settings: Settings): number {
-  if (!Array.isArray(settings.partnerRtos) || !settings.business || typeof settings.business !== 'object') return 0;
-  const input = settings as unknown as PartsInput;
+  const parsed = v.safeParse(PartsInputSchema, settings);
+  if (!parsed.success) return 0;
+  const input = parsed.output;
   let changed = 0;
   for (const node of root.querySelectorAll<HTMLElement>('[data-parts]')) {
     const { courseCode: code, courseCategory: category } = node.dataset;

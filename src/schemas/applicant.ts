@@ -108,25 +108,28 @@ export const ApplicantRecordSchema = v.object({
 export type ApplicantRecord = v.InferOutput<typeof ApplicantRecordSchema>;
 
 /** Where each checklist item comes from: the qualifications (codes) whose list names it. */
-export interface ChecklistItem {
-  id: string;
-  text: string;
-  codes: string[];
-}
+export const ChecklistItemSchema = v.object({ id: v.string(), text: v.string(), codes: v.array(v.string()) });
+export type ChecklistItem = v.InferOutput<typeof ChecklistItemSchema>;
 
-/** What GET /api/applicant answers (the applicant's own view). */
-export interface ApplicantView {
-  reference: string;
-  firstName: string;
-  qualifications: { code: string; title: string; chosen: boolean }[];
-  stage: Stage;
-  stages: { stage: Stage; at: string }[];
-  checklist: (ChecklistItem & { review?: { status: Review['status']; note: string; at: string } })[];
-  files: EvidenceFile[];
-  usedBytes: number;
-  limits: { fileBytes: number; applicantBytes: number; chunkBytes: number };
-  events: v.InferOutput<typeof ApplicantEventSchema>[];
-}
+/** What GET /api/applicant answers (the applicant's own view); the page parses the answer with it. */
+export const ApplicantViewSchema = v.object({
+  reference: v.string(),
+  firstName: v.string(),
+  qualifications: v.array(v.object({ code: v.string(), title: v.string(), chosen: v.boolean() })),
+  stage: v.picklist(STAGES),
+  stages: v.array(v.object({ stage: v.picklist(STAGES), at: v.string() })),
+  checklist: v.array(
+    v.object({
+      ...ChecklistItemSchema.entries,
+      review: v.optional(v.object({ status: ReviewSchema.entries.status, note: v.string(), at: v.string() })),
+    }),
+  ),
+  files: v.array(EvidenceFileSchema),
+  usedBytes: v.number(),
+  limits: v.object({ fileBytes: v.number(), applicantBytes: v.number(), chunkBytes: v.number() }),
+  events: v.array(ApplicantEventSchema),
+});
+export type ApplicantView = v.InferOutput<typeof ApplicantViewSchema>;
 
 /** What the staff routes answer about an inquiry's applicant. */
 export interface StaffApplicantView extends Omit<ApplicantView, 'firstName' | 'limits' | 'checklist'> {

@@ -30,8 +30,12 @@ export type StoreName =
  * through setEnvironmentContext with a local BlobsServer.
  */
 export function dataStore(name: StoreName): Store {
-  return getStore({ name, consistency: 'strong' });
+  const store = getStore({ name, consistency: 'strong' });
+  storeNames.set(store, name);
+  return store;
 }
+/** The name each store was made with (the client keeps it private): edits of one key in one store share a queue. */
+const storeNames = new WeakMap<Store, string>();
 
 /** JSON text as a value; an empty or unparseable entry (a write cut short, a hand edit) reads as null. */
 function parseStored(key: string, raw: unknown): unknown {
@@ -173,7 +177,7 @@ export function updateJSON<T>(
   change: (current: T | null) => T | undefined,
   policy: RetryPolicy = EDIT_RETRIES,
 ): Promise<T | null> {
-  return serialised(`${(store as unknown as { name?: string }).name ?? ''}\n${key}`, async () => {
+  return serialised(`${storeNames.get(store) ?? ''}\n${key}`, async () => {
     for (let attempt = 0; attempt < policy.attempts; attempt++) {
       const { data: current, exists, etag } = await readVersioned<T>(store, key);
       const next = change(current);

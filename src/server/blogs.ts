@@ -21,7 +21,6 @@ import {
   BLOG_LIMITS,
   BlogUpdateSchema,
   slugify,
-  CONTENT_FIELDS,
   MAX_REVISIONS,
   type BlogContent,
   type BlogInput,
@@ -77,8 +76,34 @@ export async function purgeBlogCache(slugs: string[]): Promise<void> {
   await purgeTags(tags);
 }
 
-const contentOf = (input: BlogContent): BlogContent =>
-  Object.fromEntries(CONTENT_FIELDS.map((field) => [field, input[field]])) as BlogContent;
+/** Only the content fields of a post (a new content field must be added here, or this does not type-check). */
+const contentOf = ({
+  title,
+  excerpt,
+  content,
+  contentType,
+  author,
+  featuredImage,
+  featuredImageAlt,
+  category,
+  tags,
+  seoKeywords,
+  metaTitle,
+  metaDescription,
+}: BlogContent): BlogContent => ({
+  title,
+  excerpt,
+  content,
+  contentType,
+  author,
+  featuredImage,
+  featuredImageAlt,
+  category,
+  tags,
+  seoKeywords,
+  metaTitle,
+  metaDescription,
+});
 
 async function prepare(input: BlogInput) {
   const fields = contentOf(input);
@@ -210,11 +235,11 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
       version: latest.version + 1,
     };
   });
-  if (outcome) {
+  if (outcome || !saved) {
     if (slug !== current.slug) await releaseSlug(slug, id);
-    return outcome;
+    return outcome ?? { ok: false, reason: 'not-found' };
   }
-  const blog = saved as StoredBlog;
+  const blog = saved;
   if (blog.slug !== current.slug && !blog.previousSlugs.includes(current.slug)) await releaseSlug(current.slug, id);
   await Promise.all([recordRevision(blog), purgeBlogCache([current.slug, blog.slug, ...blog.previousSlugs])]);
   return { ok: true, blog, previousSlug: current.slug };

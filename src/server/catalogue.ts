@@ -76,17 +76,23 @@ async function readEntries(keys: readonly string[]): Promise<{ overlay: Overlay 
       return { overlay: null, error: `saved entry ${key} is not valid JSON` };
     }
     if (raw === null) continue;
-    const parsed = v.safeParse(schemas[kind], raw);
-    if (!parsed.success) {
-      const issue = parsed.issues[0];
-      return {
-        overlay: null,
-        error: `saved entry ${key}${v.getDotPath(issue) ? ` at ${v.getDotPath(issue)}` : ''}: ${issue.message}`,
-      };
+    const invalid = (issue: v.BaseIssue<unknown>) => ({
+      overlay: null,
+      error: `saved entry ${key}${v.getDotPath(issue) ? ` at ${v.getDotPath(issue)}` : ''}: ${issue.message}`,
+    });
+    if (kind === 'courses') {
+      const parsed = v.safeParse(schemas.courses, raw);
+      if (!parsed.success) return invalid(parsed.issues[0]);
+      overlay.courses.push(parsed.output);
+    } else if (kind === 'checks') {
+      const parsed = v.safeParse(schemas.checks, raw);
+      if (!parsed.success) return invalid(parsed.issues[0]);
+      overlay.checks.push(parsed.output);
+    } else {
+      const parsed = v.safeParse(schemas.categories, raw);
+      if (!parsed.success) return invalid(parsed.issues[0]);
+      overlay.categories.push(parsed.output);
     }
-    if (kind === 'courses') overlay.courses.push(parsed.output as StoredCourse);
-    else if (kind === 'checks') overlay.checks.push(parsed.output as StoredRegisterCheck);
-    else overlay.categories.push(parsed.output as StoredCategory);
   }
   return { overlay, error: null };
 }

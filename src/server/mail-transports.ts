@@ -39,10 +39,7 @@ export function withoutAddresses(text: string, addresses: readonly (string | und
   return result.replace(/[^\s<>"'`(),;:]+@[^\s<>"'`(),;:]+/g, '[address]');
 }
 
-export function resendTransport(
-  apiKey: string,
-  client: ResendLike = new Resend(apiKey) as unknown as ResendLike,
-): MailTransport {
+export function resendTransport(apiKey: string, client: ResendLike = new Resend(apiKey)): MailTransport {
   return {
     name: 'resend',
     async send(mail, idempotencyKey) {

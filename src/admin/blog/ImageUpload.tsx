@@ -59,7 +59,7 @@ export default function ImageUpload({
 
   const { getRootProps, getInputProps, isDragActive, open } = useDropzone({
     onDrop,
-    accept: UPLOAD_TYPES as unknown as Record<string, string[]>,
+    accept: Object.fromEntries(Object.entries(UPLOAD_TYPES).map(([type, endings]) => [type, [...endings]])),
     maxFiles: 1,
     multiple: false,
     maxSize: MAX_UPLOAD_BYTES,

@@ -39,7 +39,19 @@ export function toDraft(edit: CourseEdit): Draft {
 
 export const EMPTY_EDIT: CourseEdit = {
   featured: false,
-  details: {} as CourseEdit['details'],
+  details: {
+    about: '',
+    overview: '',
+    aboutCertification: '',
+    scopeOfWork: [],
+    experienceRequirements: [],
+    eligibility: [],
+    entryRequirements: '',
+    regulatoryRequirements: '',
+    jobOutcomes: [],
+    careerOutcomes: [],
+    studyPathway: '',
+  },
   evidence: [],
   terms: [],
   retired: null,

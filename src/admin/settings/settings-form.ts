@@ -32,9 +32,7 @@ export function toForm(settings: SiteSettings): FormState {
       categories: [...categories],
       courses: [...courses],
     })),
-    claims: Object.fromEntries(
-      CLAIM_KEYS.map((key) => [key, { ...withDefaults.claims[key] }]),
-    ) as SiteSettings['claims'],
+    claims: structuredClone(withDefaults.claims),
     prices: (withDefaults.prices ?? []).map((price) => ({ ...price })),
   };
 }

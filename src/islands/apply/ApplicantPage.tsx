@@ -1,7 +1,8 @@
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { useDropzone } from 'react-dropzone';
+import * as v from 'valibot';
 import type { ApplicantView, EvidenceFile } from '../../schemas/applicant';
-import { STAGE_LABELS, STAGES } from '../../schemas/applicant';
+import { ApplicantViewSchema, STAGE_LABELS, STAGES } from '../../schemas/applicant';
 import { uploadFile, UploadRefused } from './upload';
 import './ApplicantPage.css';
 
@@ -67,7 +68,8 @@ export default function ApplicantPage() {
         headers: { Authorization: `Bearer ${current}`, Accept: 'application/json' },
       });
       const body = await response.json().catch(() => ({}));
-      if (response.ok) setLoad({ state: 'ready', view: body as ApplicantView });
+      const view = response.ok ? v.safeParse(ApplicantViewSchema, body) : null;
+      if (view?.success) setLoad({ state: 'ready', view: view.output });
       else {
         if (response.status === 401) sessionStorage.removeItem(STORAGE_KEY);
         setLoad({ state: 'none', message: body.message ?? 'Your page could not be opened. Please try again.' });

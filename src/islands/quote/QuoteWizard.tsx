@@ -20,7 +20,7 @@ import {
   type Step,
 } from './steps';
 import { quoteRtoParts, type Part } from '../../lib/partner-rto';
-import type { PartnerRto } from '../../schemas/site-settings';
+import { PartnerRtoSchema, type PartnerRto } from '../../schemas/site-settings';
 import { applyPreselect, hasPreselect, readPreselectParams, resolvePreselect, type Preselect } from './preselect';
 import { QuoteResult } from './QuoteResult';
 import { PersonalStep } from './PersonalStep';
@@ -231,7 +231,8 @@ export default function QuoteWizard({ categories, courses, partnerRtos = [], pho
             (
               settings: { partnerRtos?: unknown; contactInfo?: { phone?: unknown; businessHours?: unknown } } | null,
             ) => {
-              if (Array.isArray(settings?.partnerRtos)) setRtos(settings.partnerRtos as PartnerRto[]);
+              const rtos = v.safeParse(v.array(PartnerRtoSchema), settings?.partnerRtos);
+              if (rtos.success) setRtos(rtos.output);
               const saved = settings?.contactInfo;
               if (typeof saved?.phone === 'string' && typeof saved.businessHours === 'string')
                 setContact({ phone: saved.phone, businessHours: saved.businessHours });

@@ -1,4 +1,5 @@
 import type { APIRoute } from 'astro';
+import * as v from 'valibot';
 import * as blocks from 'lucide-react/icons/blocks';
 import * as briefcase from 'lucide-react/icons/briefcase';
 import * as calculator from 'lucide-react/icons/calculator';
@@ -18,8 +19,15 @@ import { INDUSTRY_ICONS } from '../../lib/category-icons';
  * to it with <use href="/images/category-icons.svg#icon-…">, so the home page and the courses index do
  * not carry eleven sets of paths in their first round trip. Strokes come from the referring <svg>.
  */
-type IconModule = { __iconData: { name: string; node: [string, Record<string, string>][] } };
-const modules = [
+// Each icon module carries its name and SVG nodes in `__iconData` (not in Lucide's published types): read and
+// checked at build time, so a Lucide release that moves it fails the build instead of drawing nothing.
+const IconModuleSchema = v.looseObject({
+  __iconData: v.object({
+    name: v.string(),
+    node: v.array(v.tuple([v.string(), v.record(v.string(), v.string())])),
+  }),
+});
+const modules = v.parse(v.array(IconModuleSchema), [
   blocks,
   briefcase,
   calculator,
@@ -32,7 +40,7 @@ const modules = [
   scissors,
   shieldCheck,
   users,
-] as unknown as IconModule[];
+]);
 const icons = new Map(modules.map(({ __iconData }) => [__iconData.name, __iconData.node]));
 
 const missing = [...Object.values(INDUSTRY_ICONS), 'layers'].filter((name) => !icons.has(name));
