@@ -80,12 +80,19 @@ test.describe('staff sign-in', ONCE, () => {
     await expect(page).toHaveURL(/\/about$/);
   });
 
-  test('logout revokes the token on the server and returns to login', async ({ page, request }) => {
+  test('logout ends the session of this device on the server and returns to login; another device stays signed in', async ({
+    page,
+    request,
+  }) => {
     const account = await createStaff();
     await page.goto('/admin/login');
     await signIn(page, account);
     await page.waitForURL('**/admin/dashboard');
     const token = await page.evaluate(() => localStorage.getItem('token'));
+    const elsewhere = await request.post('/api/auth/login', {
+      data: { username: account.username, password: account.password },
+    });
+    const otherToken = ((await elsewhere.json()) as { token: string }).token;
     expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
       200,
     );
@@ -104,6 +111,9 @@ test.describe('staff sign-in', ONCE, () => {
     expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
       401,
     );
+    expect(
+      (await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${otherToken}` } })).status(),
+    ).toBe(200);
     await page.goto('/admin/dashboard');
     await page.waitForURL('**/admin/login?next=%2Fadmin%2Fdashboard');
   });
@@ -243,6 +253,11 @@ test.describe('admin API without a valid token', () => {
     const endpoints: [string, 'get' | 'post'][] = [
       ['/api/auth/verify', 'get'],
       ['/api/auth/logout', 'post'],
+      ['/api/auth/logout-everywhere', 'post'],
+      ['/api/admin/users', 'get'],
+      ['/api/admin/users', 'post'],
+      ['/api/admin/me', 'get'],
+      ['/api/admin/me/sessions', 'get'],
       ['/api/admin/dashboard-stats', 'get'],
       ['/api/admin/site-settings', 'get'],
       ['/api/admin/site-settings', 'post'],
