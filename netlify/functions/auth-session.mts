@@ -1,10 +1,11 @@
 import type { Config } from '@netlify/functions';
 import { json, methodNotAllowed } from '../../src/server/http';
 import { authenticate } from '../../src/server/auth';
-import { endSession, revokeSessions, toPublicUser } from '../../src/server/users';
+import { endSession, revokeSessions, toPublicUser, touchSession } from '../../src/server/users';
 
 /**
- * GET  /api/auth/verify             -> {valid, user} for a live token, 401 otherwise.
+ * GET  /api/auth/verify             -> {valid, user} for a live token, 401 otherwise. Every admin page asks this
+ *                                      when it opens, so it notes the session's "last seen" time (at most every 5 min).
  * POST /api/auth/logout             -> ends this session only (the token's device); other devices stay signed in.
  * POST /api/auth/logout-everywhere  -> ends every session of the account (every token issued so far).
  */
@@ -25,6 +26,7 @@ export default async (request: Request) => {
     await endSession(auth.user.username, auth.sessionId);
     return json({ success: true, message: 'You have been logged out.' });
   }
+  await touchSession(auth.user, auth.sessionId);
   return json({ valid: true, user: toPublicUser(auth.user) });
 };
 

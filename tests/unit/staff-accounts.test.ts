@@ -294,6 +294,31 @@ describe('issue: own account and sessions per device', () => {
       expect((await send('/api/auth/verify', '/api/auth/verify', { token })).status).toBe(401);
   });
 
+  it('finding 5: a session is seen again when an admin page opens (verify), written at most every 5 minutes', async () => {
+    const editor = await account('editor');
+    const seen = async () =>
+      (await send('/api/admin/me/sessions', '/api/admin/me/sessions', { token: editor.token })).body.sessions[0]
+        .lastSeenAt as string;
+    const start = Date.now();
+    const first = await seen();
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      vi.setSystemTime(start + 6 * 60_000);
+      expect((await send('/api/auth/verify', '/api/auth/verify', { token: editor.token })).status).toBe(200);
+      const second = await seen();
+      expect(Date.parse(second) - Date.parse(first)).toBeGreaterThanOrEqual(6 * 60_000 - 1000);
+
+      // A minute later: the page still verifies, nothing is written.
+      vi.setSystemTime(start + 7 * 60_000);
+      const before = await snapshotBlobs(blobs.directory);
+      expect((await send('/api/auth/verify', '/api/auth/verify', { token: editor.token })).status).toBe(200);
+      expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+      expect(await seen()).toBe(second);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it('finding 6: every user changes their own display name and password (wrong current password: 400, nothing written)', async () => {
     const editor = await account('editor');
     const other = (await signIn(editor.username)).body.token as string;
