@@ -13,11 +13,11 @@ import {
 } from './mail.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
 import { getUser, listUsers, UnknownUserError, type UserRecord } from './users.ts';
-
-export { LAST_ADMIN, deleteStaffFromCli } from './last-admin.ts';
 import { INVITE_TOKEN_FORMAT, type Invite, type OwnSession, type StaffListItem } from '../schemas/staff.ts';
 import { UserRecordSchema } from '../schemas/user.ts';
 import type { ROLES } from '../schemas/auth.ts';
+
+export { LAST_ADMIN, deleteStaffFromCli } from './last-admin.ts';
 
 /**
  * Staff accounts managed from the admin (/admin/users and the Account screen): invitations with a one-time
@@ -31,6 +31,8 @@ export const NOT_YOURSELF_DEACTIVATE = 'You cannot deactivate your own account.'
 export const EMAIL_TAKEN = 'An account with this e-mail address already exists.';
 export const USER_NOT_FOUND = 'There is no such account.';
 export const WRONG_PASSWORD = 'Your current password is not correct.';
+export const INVITE_NOT_SENT =
+  'The invitation e-mail could not be sent, so no account was created. Please try again in a few minutes.';
 
 type Role = (typeof ROLES)[number];
 
@@ -118,17 +120,24 @@ export async function inviteStaff(
     url,
     'If you did not expect this invitation, you can ignore this e-mail.',
   ];
-  await transport.send(
-    {
-      kind: 'staff-invite',
-      from,
-      to: sanitizeHeader(invite.email),
-      subject: 'Your invitation to the RPL Pathways admin',
-      text: textDocument(paragraphs),
-      html: htmlDocument('Your invitation', paragraphs),
-    },
-    `staff-invite-${digest(token).slice(0, 32)}`,
-  );
+  try {
+    await transport.send(
+      {
+        kind: 'staff-invite',
+        from,
+        to: sanitizeHeader(invite.email),
+        subject: 'Your invitation to the RPL Pathways admin',
+        text: textDocument(paragraphs),
+        html: htmlDocument('Your invitation', paragraphs),
+      },
+      `staff-invite-${digest(token).slice(0, 32)}`,
+    );
+  } catch (cause) {
+    // Without the mail nobody can use the invitation: take it back, so it can simply be sent again.
+    console.error(`Invitation mail for "${username}" could not be sent: ${String(cause)}`);
+    await Promise.all([users().delete(username), links().delete(inviteKey(token))]);
+    throw new RefusedInput(503, INVITE_NOT_SENT);
+  }
   return toListItem(record);
 }
 
@@ -138,7 +147,6 @@ export async function inviteStaff(
  */
 export async function acceptInvite(token: string, password: string, now = Date.now()): Promise<UserRecord | null> {
   if (!INVITE_TOKEN_FORMAT.test(token)) return null;
-  const passwordHash = await hashPassword(password);
   const claim = randomUUID();
   type InviteRecord = {
     username: string;
@@ -152,6 +160,8 @@ export async function acceptInvite(token: string, password: string, now = Date.n
     return { ...current, usedAt: now, usedBy: claim };
   });
   if (!result || result.usedBy !== claim) return null;
+  // Hashed only for a link that works, so unknown tokens cost no scrypt run.
+  const passwordHash = await hashPassword(password);
   let accepted: UserRecord | null = null;
   await updateJSON<UserRecord>(users(), result.username, (stored) => {
     accepted = null;

@@ -17,6 +17,8 @@ import { createUser, getUser } from '../../src/server/users';
 import { dataStore } from '../../src/server/blobs';
 import {
   acceptInvite,
+  INVITE_NOT_SENT,
+  inviteStaff,
   deleteStaffFromCli,
   EMAIL_TAKEN,
   INVITE_LIFETIME_MS,
@@ -185,6 +187,23 @@ describe('issue: accounts in the admin (invitations)', () => {
     const bad = await invite(admin.token, { email: 'not-an-address', firstName: 'A', lastName: 'B', role: 'root' });
     expect(bad.status).toBe(400);
     expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+  });
+});
+
+describe('issue: invitations when the mail fails', () => {
+  it('finding 1: an invitation whose e-mail cannot be sent is taken back (503, no account, no link)', async () => {
+    const email = `${unique('nomail')}@example.com`;
+    const before = await snapshotBlobs(blobs.directory);
+    const failing = {
+      name: 'outbox' as const,
+      send: () => Promise.reject(new Error('mail service down')),
+    };
+    await expect(inviteStaff({ email, firstName: 'No', lastName: 'Mail', role: 'editor' }, failing)).rejects.toThrow(
+      INVITE_NOT_SENT,
+    );
+    const after = await snapshotBlobs(blobs.directory);
+    const added = [...after.keys()].filter((key) => !before.has(key));
+    expect(added).toEqual([]);
   });
 });
 
