@@ -1,11 +1,12 @@
 #!/usr/bin/env node
-// Staff accounts: create a user, reset a password, list users. Runs on Node 24 (TypeScript types are
+// Staff accounts: create a user, reset a password, delete a user, list users. Runs on Node 24 (TypeScript types are
 // stripped by Node itself) against the local blob store or a deployed site's store.
 //
 //   npm run users -- create <username> --first-name Jane --last-name Citizen [--role admin|editor] [--email jane@example.com]
 //   npm run users -- reset-password <username>
 //   npm run users -- set-email <username> <address|none>
 //   npm run users -- unlock <username>
+//   npm run users -- delete <username>
 //   npm run users -- list
 //
 // Target: the local store in .netlify/blobs-serve (default), or a deployed site with
@@ -26,6 +27,8 @@ import {
   UnknownUserError,
 } from '../src/server/users.ts';
 import { unlockAccount } from '../src/server/throttle.ts';
+import { deleteStaffFromCli, statusOf } from '../src/server/last-admin.ts';
+import { RefusedInput } from '../src/server/http.ts';
 import { generatePassword } from '../src/server/passwords.ts';
 import { NewPasswordSchema, ROLES } from '../src/schemas/auth.ts';
 
@@ -47,6 +50,7 @@ const usage = `Usage:
   npm run users -- reset-password <username> [--password-stdin]
   npm run users -- set-email <username> <address|none>   (where one-time sign-in links go when the account is locked)
   npm run users -- unlock <username>                     (clears the account's failed sign-ins and locks)
+  npm run users -- delete <username>                     (never the last active administrator)
   npm run users -- list
 Add --site <site id> (with NETLIFY_AUTH_TOKEN set) to manage a deployed site instead of the local store.`;
 
@@ -106,6 +110,10 @@ try {
     console.log(
       `Unlocked "${username.trim().toLowerCase()}" in ${target.label}: ${cleared} lock counter${cleared === 1 ? '' : 's'} cleared.`,
     );
+  } else if (command === 'delete') {
+    if (!username) fail('give the username to delete');
+    const user = await deleteStaffFromCli(username);
+    console.log(`Deleted ${user.role} "${user.username}" (${user.firstName} ${user.lastName}) from ${target.label}.`);
   } else if (command === 'ensure-local-account') {
     // Used by `npm start`: the first local run gets a staff account, its password printed once.
     if (values.site) fail('ensure-local-account only works on the local store');
@@ -131,13 +139,14 @@ try {
     if (users.length === 0) console.log(`No staff accounts in ${target.label}.`);
     for (const user of users)
       console.log(
-        `${user.username}\t${user.role}\t${user.firstName} ${user.lastName}\t${user.email ?? '(no e-mail)'}\tcreated ${user.createdAt}`,
+        `${user.username}\t${user.role}\t${statusOf(user)}\t${user.firstName} ${user.lastName}\t${user.email ?? '(no e-mail)'}\tcreated ${user.createdAt}`,
       );
   } else {
     fail(`unknown command "${command}"\n${usage}`);
   }
 } catch (cause) {
-  if (cause instanceof UserExistsError || cause instanceof UnknownUserError) fail(cause.message);
+  if (cause instanceof UserExistsError || cause instanceof UnknownUserError || cause instanceof RefusedInput)
+    fail(cause.message);
   if (cause instanceof v.ValiError) fail(cause.issues[0].message);
   throw cause;
 } finally {

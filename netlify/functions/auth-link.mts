@@ -3,7 +3,7 @@ import * as v from 'valibot';
 import { error, json, methodNotAllowed } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
 import { toPublicUser } from '../../src/server/users';
-import { AuthNotConfiguredError, issueToken } from '../../src/server/tokens';
+import { AuthNotConfiguredError, deviceLabel, issueToken } from '../../src/server/tokens';
 import { notConfigured } from '../../src/server/auth';
 import { recordSuccess } from '../../src/server/throttle';
 import { LINK_INVALID, redeemSignInLink } from '../../src/server/sign-in-links';
@@ -28,7 +28,7 @@ export default async (request: Request, context: Context) => {
       return error(503, 'Sign-in is busy right now. Please try again in a few seconds.');
     }
     if (!user) return error(400, LINK_INVALID);
-    const token = await issueToken(user);
+    const token = await issueToken(user, Date.now(), deviceLabel(request.headers.get('user-agent')));
     await recordSuccess(user.username, context.ip || 'unknown').catch((cause) =>
       console.error(`Sign-in throttle: could not record a success: ${String(cause)}`),
     );

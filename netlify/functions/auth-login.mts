@@ -4,13 +4,14 @@ import { error, json, methodNotAllowed } from '../../src/server/http';
 import { parseJsonBody } from '../../src/server/validation';
 import { DECOY_HASH, verifyPassword } from '../../src/server/passwords';
 import { getUser, toPublicUser } from '../../src/server/users';
-import { AuthNotConfiguredError, issueToken } from '../../src/server/tokens';
+import { AuthNotConfiguredError, deviceLabel, issueToken } from '../../src/server/tokens';
 import { notConfigured } from '../../src/server/auth';
 import { lockedFor, lockedMessage, reserveAttempt, settle, SIGN_IN_LOCK_WAIT_MS } from '../../src/server/throttle';
 import { LINK_SENT, sendSignInLink } from '../../src/server/sign-in-links';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
 export const SIGN_IN_BUSY = 'Sign-in is busy right now. Please try again in a few seconds.';
+export const ACCOUNT_DEACTIVATED = 'This account has been deactivated. Ask an administrator if you need access again.';
 
 /** POST /api/auth/login {username, password} -> {token, user, message}; messages in docs/texts.md. */
 export default async (request: Request, context: Context) => {
@@ -33,7 +34,8 @@ export default async (request: Request, context: Context) => {
   const user = await getUser(username);
   // Always one real scrypt check (a fixed decoy hash for unknown names), so time does not reveal accounts.
   const valid = await verifyPassword(password, user?.passwordHash ?? DECOY_HASH);
-  if (!user || !valid) {
+  // A deactivated account is refused even with the right password (which alone earns the clearer message).
+  if (!user || !valid || !user.active) {
     try {
       await settle(reservation, 'failure');
     } catch (cause) {
@@ -41,11 +43,11 @@ export default async (request: Request, context: Context) => {
       console.error(`Sign-in throttle: could not record a failure: ${String(cause)}`);
       return busy();
     }
-    return error(401, INVALID_CREDENTIALS);
+    return error(401, user && valid ? ACCOUNT_DEACTIVATED : INVALID_CREDENTIALS);
   }
 
   try {
-    const token = await issueToken(user);
+    const token = await issueToken(user, Date.now(), deviceLabel(request.headers.get('user-agent')));
     await settle(reservation, 'success').catch((cause) =>
       console.error(`Sign-in throttle: could not record a success: ${String(cause)}`),
     );
@@ -71,7 +73,7 @@ async function accountLocked(username: string, password: string, ip: string, con
   const accountWait = await lockedFor(username, ip);
   const reservation = await reserveAttempt(username, ip, Date.now(), ['account'], SIGN_IN_LOCK_WAIT_MS);
   if (!reservation.ok) return reservation.failed ? busy() : tooMany(reservation.waitMs);
-  const owner = user?.email ? user : null;
+  const owner = user?.email && user.active ? user : null;
   const valid = await verifyPassword(password, owner?.passwordHash ?? DECOY_HASH);
   try {
     await settle(reservation, 'failure');

@@ -24,6 +24,8 @@ const pages = {
     Page: lazy(() => import('./catalogue/CoursesPage').then((m) => ({ default: m.CoursesPage }))),
     permission: 'catalogue',
   },
+  users: { title: 'Users', Page: lazy(() => import('./UsersPage')), permission: 'users' },
+  account: { title: 'Account', Page: lazy(() => import('./AccountPage')), permission: null },
 } as const satisfies Record<string, { title: string; Page: unknown; permission: Permission | null }>;
 export type AdminPageName = keyof typeof pages;
 

@@ -12,9 +12,11 @@ export const adminNav: readonly { href: string; label: string; permission?: Perm
   { href: '/admin/settings', label: 'Settings', permission: 'settings' },
   { href: '/admin/courses', label: 'Courses', permission: 'catalogue' },
   { href: '/admin/categories', label: 'Categories', permission: 'catalogue' },
+  { href: '/admin/users', label: 'Users', permission: 'users' },
+  { href: '/admin/account', label: 'Account' },
 ];
 
-/** Admin header: admin title, page badge, initials, full name, role and Logout. */
+/** Admin header: admin title, page badge, initials, full name, role and Logout (this device only). */
 export default function AdminShell({ title, children }: { title: string; children: ReactNode }) {
   const { user, logout } = useAuth();
   const [leaving, setLeaving] = useState(false);

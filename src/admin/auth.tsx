@@ -1,5 +1,6 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useState, type ReactNode } from 'react';
-import type { PublicUser } from '../schemas/auth';
+import * as v from 'valibot';
+import { PublicUserSchema, type PublicUser } from '../schemas/auth';
 import { api, ApiError } from './api';
 import { clearSession, LOGIN_PATH, markSigningOut, readSession, writeSession } from './session';
 
@@ -19,7 +20,12 @@ interface AuthValue {
   login(username: string, password: string): Promise<LoginResult>;
   /** Redeems a one-time sign-in link (sent by e-mail when the account was locked) for a session. */
   redeemLink(token: string): Promise<LoginResult>;
+  /** Ends this device's session only. */
   logout(): Promise<void>;
+  /** Ends every session of the account, this one included. */
+  logoutEverywhere(): Promise<void>;
+  /** Keeps the shown name in step after the person changed it on the Account screen. */
+  updateUser(user: PublicUser): void;
 }
 
 const AuthContext = createContext<AuthValue | null>(null);
@@ -39,12 +45,20 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     setUser(session.user);
     setStatus('authenticated');
-    api('/auth/verify').catch((cause: unknown) => {
-      if (cause instanceof ApiError && cause.status === 401) {
-        setUser(null);
-        setStatus('unauthenticated');
-      }
-    });
+    api<{ user?: unknown }>('/auth/verify')
+      .then((answer) => {
+        // The server's account wins: a role or name changed since sign-in shows from this page on.
+        const fresh = v.safeParse(PublicUserSchema, answer.user);
+        if (!fresh.success || JSON.stringify(fresh.output) === JSON.stringify(session.user)) return;
+        writeSession({ token: session.token, user: fresh.output });
+        setUser(fresh.output);
+      })
+      .catch((cause: unknown) => {
+        if (cause instanceof ApiError && cause.status === 401) {
+          setUser(null);
+          setStatus('unauthenticated');
+        }
+      });
   }, []);
 
   const signIn = useCallback(async (path: string, body: unknown): Promise<LoginResult> => {
@@ -73,17 +87,28 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   );
   const redeemLink = useCallback((token: string) => signIn('/auth/link', { token }), [signIn]);
 
-  const logout = useCallback(async () => {
-    // Revoke on the server (best effort), forget locally whatever the answer, and go to the login page
-    // (replacing history, so Back does not reopen an admin page). The page's other calls may meet the revoked
-    // token meanwhile; they no longer redirect (with a "next" back to this page).
+  // End the session on the server (best effort), forget it locally whatever the answer, and go to the login page
+  // (replacing history, so Back does not reopen an admin page). The page's other calls may meet the ended
+  // session meanwhile; they no longer redirect (with a "next" back to this page).
+  const signOut = useCallback(async (path: string) => {
     markSigningOut();
-    await api('/auth/logout', { method: 'POST', endSessionOn401: false }).catch(() => {});
+    await api(path, { method: 'POST', endSessionOn401: false }).catch(() => {});
     clearSession();
     location.replace(LOGIN_PATH);
   }, []);
+  const logout = useCallback(() => signOut('/auth/logout'), [signOut]);
+  const logoutEverywhere = useCallback(() => signOut('/auth/logout-everywhere'), [signOut]);
 
-  const value = useMemo(() => ({ status, user, login, redeemLink, logout }), [status, user, login, redeemLink, logout]);
+  const updateUser = useCallback((next: PublicUser) => {
+    const session = readSession();
+    if (session) writeSession({ token: session.token, user: next });
+    setUser(next);
+  }, []);
+
+  const value = useMemo(
+    () => ({ status, user, login, redeemLink, logout, logoutEverywhere, updateUser }),
+    [status, user, login, redeemLink, logout, logoutEverywhere, updateUser],
+  );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }
 

@@ -4,7 +4,7 @@ import { AuthNotConfiguredError, isRevoked, readToken } from './tokens.ts';
 
 export const SESSION_EXPIRED = 'Your session has ended. Please log in again.';
 
-export type AuthResult = { ok: true; user: UserRecord } | { ok: false; response: Response };
+export type AuthResult = { ok: true; user: UserRecord; sessionId: string } | { ok: false; response: Response };
 
 /** The bearer token of a request, if it carries one. */
 export function bearerToken(request: Request): string | null {
@@ -14,7 +14,8 @@ export function bearerToken(request: Request): string | null {
 }
 
 /**
- * Every admin endpoint starts here: a valid, unexpired, unrevoked token of an existing account, or 401.
+ * Every admin endpoint starts here: a valid, unexpired, unrevoked token of an existing, active account
+ * whose session has not been ended, or 401. (Nothing is written here, so a refused request changes nothing.)
  * (Without a JWT secret the platform is misconfigured: 503, never an open door.)
  */
 export async function authenticate(request: Request): Promise<AuthResult> {
@@ -25,7 +26,7 @@ export async function authenticate(request: Request): Promise<AuthResult> {
     if (!claims) return { ok: false, response: unauthorized(SESSION_EXPIRED) };
     const user = await getUser(claims.username);
     if (!user || isRevoked(claims, user)) return { ok: false, response: unauthorized(SESSION_EXPIRED) };
-    return { ok: true, user };
+    return { ok: true, user, sessionId: claims.sessionId };
   } catch (cause) {
     if (cause instanceof AuthNotConfiguredError) return { ok: false, response: notConfigured() };
     throw cause;

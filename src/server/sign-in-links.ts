@@ -111,7 +111,7 @@ export async function redeemSignInLink(token: string, now = Date.now()): Promise
   });
   if (!result || result.usedBy !== claim) return null;
   const user = await getUser(result.username);
-  // A logout or password reset after the link was made cancels it.
-  if (!user || user.validAfter >= result.createdAt) return null;
+  // A deactivation, sign-out everywhere or password reset after the link was made cancels it.
+  if (!user?.active || user.validAfter >= result.createdAt) return null;
   return user;
 }

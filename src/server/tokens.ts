@@ -1,10 +1,12 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
-import type { UserRecord } from './users.ts';
+import { recordSession, type UserRecord } from './users.ts';
 
 /**
  * Staff session tokens: HS256 JWTs with a pinned algorithm, issuer, audience and expiry. Each token also
  * carries the moment it was issued in milliseconds (`ts`), compared with the account's `validAfter` so
- * logout and password resets revoke every earlier token.
+ * "sign out everywhere" and password resets revoke every earlier token, and its session id (`sid`, also
+ * the JWT id): issuing a token records that session on the account, and a token counts only while its
+ * session is there, so Logout ends one device only.
  */
 export const TOKEN_ISSUER = 'https://rplpathways.com.au';
 export const TOKEN_AUDIENCE = 'rpl-pathways-admin';
@@ -20,22 +22,30 @@ function secret(): Uint8Array {
   return new TextEncoder().encode(value);
 }
 
-export async function issueToken(user: Pick<UserRecord, 'username' | 'validAfter'>, now = Date.now()): Promise<string> {
+export async function issueToken(
+  user: Pick<UserRecord, 'username' | 'validAfter'>,
+  now = Date.now(),
+  device = 'Unknown device',
+): Promise<string> {
   const ts = Math.max(now, user.validAfter + 1);
-  return new SignJWT({ ts })
+  const key = secret();
+  const sid = crypto.randomUUID();
+  await recordSession(user.username, sid, device, now);
+  return new SignJWT({ ts, sid })
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(user.username)
     .setIssuer(TOKEN_ISSUER)
     .setAudience(TOKEN_AUDIENCE)
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor(now / 1000) + TOKEN_LIFETIME_SECONDS)
-    .setJti(crypto.randomUUID())
-    .sign(secret());
+    .setJti(sid)
+    .sign(key);
 }
 
 export interface TokenClaims {
   username: string;
   issuedAtMs: number;
+  sessionId: string;
 }
 
 /** Verifies signature, algorithm, issuer, audience and expiry. Returns null for any bad token. */
@@ -49,15 +59,50 @@ export async function readToken(token: string, now = Date.now()): Promise<TokenC
       requiredClaims: ['sub', 'exp', 'iat'],
       currentDate: new Date(now),
     });
-    if (typeof payload.sub !== 'string' || typeof payload.ts !== 'number') return null;
-    return { username: payload.sub, issuedAtMs: payload.ts };
+    if (typeof payload.sub !== 'string' || typeof payload.ts !== 'number' || typeof payload.sid !== 'string')
+      return null;
+    return { username: payload.sub, issuedAtMs: payload.ts, sessionId: payload.sid };
   } catch (error) {
     if (error instanceof errors.JOSEError || error instanceof TypeError) return null;
     throw error;
   }
 }
 
-/** A token still counts only if it was issued after the account's last logout or password change. */
-export function isRevoked(claims: TokenClaims, user: Pick<UserRecord, 'validAfter'>): boolean {
-  return claims.issuedAtMs <= user.validAfter;
+/**
+ * A token still counts only if it was issued after the account's last "sign out everywhere" or password
+ * reset, its session has not been ended, and the account is active.
+ */
+export function isRevoked(claims: TokenClaims, user: Pick<UserRecord, 'validAfter' | 'sessions' | 'active'>): boolean {
+  return (
+    claims.issuedAtMs <= user.validAfter ||
+    user.active === false ||
+    !user.sessions.some((session) => session.id === claims.sessionId)
+  );
+}
+
+/** A short, harmless label of the browser a sign-in came from, for the Account screen's list of sessions. */
+export function deviceLabel(userAgent: string | null): string {
+  const agent = userAgent ?? '';
+  const browser = /Edg\//.test(agent)
+    ? 'Edge'
+    : /Firefox\//.test(agent)
+      ? 'Firefox'
+      : /Chrome\//.test(agent)
+        ? 'Chrome'
+        : /Safari\//.test(agent)
+          ? 'Safari'
+          : '';
+  const system = /Android/.test(agent)
+    ? 'Android'
+    : /iPhone|iPad/.test(agent)
+      ? 'iOS'
+      : /Windows/.test(agent)
+        ? 'Windows'
+        : /Mac OS X|Macintosh/.test(agent)
+          ? 'macOS'
+          : /Linux/.test(agent)
+            ? 'Linux'
+            : '';
+  if (browser && system) return `${browser} on ${system}`;
+  return browser || system || 'Unknown device';
 }

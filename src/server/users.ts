@@ -2,7 +2,7 @@ import * as v from 'valibot';
 import { dataStore, updateJSON } from './blobs.ts';
 import { hashPassword } from './passwords.ts';
 import { NewUserSchema, StaffEmailSchema, type NewUser, type PublicUser } from '../schemas/auth.ts';
-import { UserRecordSchema, type UserRecord } from '../schemas/user.ts';
+import { MAX_SESSIONS, UserRecordSchema, type UserRecord } from '../schemas/user.ts';
 import { can } from '../lib/roles.ts';
 
 export type { UserRecord } from '../schemas/user.ts';
@@ -62,6 +62,8 @@ export async function createUser(input: NewUser): Promise<PublicUser> {
     ...(data.email ? { email: data.email } : {}),
     passwordHash: await hashPassword(data.password),
     validAfter: 0,
+    active: true,
+    sessions: [],
     createdAt: now,
     updatedAt: now,
   });
@@ -70,12 +72,15 @@ export async function createUser(input: NewUser): Promise<PublicUser> {
   return toPublicUser(record);
 }
 
-async function change(username: string, edit: (user: UserRecord) => Partial<UserRecord>): Promise<UserRecord> {
+/** Edits an account; `edit` returns null to leave it as it is (nothing is written). */
+async function change(username: string, edit: (user: UserRecord) => Partial<UserRecord> | null): Promise<UserRecord> {
   const key = keyFor(username);
   const updated = await updateJSON<UserRecord>(users(), key, (stored) => {
     const current = parseUser(key, stored);
     if (!current) return undefined;
-    return v.parse(UserRecordSchema, { ...current, ...edit(current), updatedAt: new Date().toISOString() });
+    const patch = edit(current);
+    if (patch === null) return undefined;
+    return v.parse(UserRecordSchema, { ...current, ...patch, updatedAt: new Date().toISOString() });
   });
   if (!updated || !v.is(UserRecordSchema, updated)) throw new UnknownUserError(`There is no user "${key}"`);
   return updated;
@@ -84,14 +89,61 @@ async function change(username: string, edit: (user: UserRecord) => Partial<User
 /** Sets a new password and signs the account out everywhere. */
 export async function setPassword(username: string, password: string): Promise<void> {
   const passwordHash = await hashPassword(password);
-  await change(username, () => ({ passwordHash, validAfter: Date.now() }));
+  await change(username, () => ({ passwordHash, validAfter: Date.now(), sessions: [] }));
 }
 
-/** Revokes every token issued to the account until now (logout). */
+/** Revokes every token issued to the account until now and ends all its sessions ("Sign out everywhere"). */
 export async function revokeSessions(username: string): Promise<number> {
   const now = Date.now();
-  const user = await change(username, (current) => ({ validAfter: Math.max(now, current.validAfter + 1) }));
+  const user = await change(username, (current) => ({
+    validAfter: Math.max(now, current.validAfter + 1),
+    sessions: [],
+  }));
   return user.validAfter;
+}
+
+/** Sessions older than a token's lifetime have ended by themselves. */
+const SESSION_LIFETIME_MS = 8 * 60 * 60 * 1000;
+
+/**
+ * Records a new signed-in device on the account (called for every token issued). Expired sessions are
+ * dropped; beyond MAX_SESSIONS the oldest ends. A missing account records nothing (its token is refused).
+ */
+export async function recordSession(username: string, id: string, device: string, now: number): Promise<void> {
+  try {
+    await change(username, (current) => {
+      const live = current.sessions.filter((session) => now - session.createdAt < SESSION_LIFETIME_MS);
+      const sessions = [...live, { id, device: device.slice(0, 80), createdAt: now, lastSeenAt: now }];
+      return {
+        sessions: sessions.slice(-MAX_SESSIONS),
+        lastSignInAt: new Date(now).toISOString(),
+      };
+    });
+  } catch (cause) {
+    if (!(cause instanceof UnknownUserError)) throw cause;
+  }
+}
+
+/** Ends one session of the account (Logout on this device, or "End" on the Account screen); false if unknown. */
+export async function endSession(username: string, id: string): Promise<boolean> {
+  let found = false;
+  await change(username, (current) => {
+    found = current.sessions.some((session) => session.id === id);
+    return found ? { sessions: current.sessions.filter((session) => session.id !== id) } : null;
+  });
+  return found;
+}
+
+/** How often a session's "last seen" time is written at most (each write is a store round trip). */
+export const LAST_SEEN_EVERY_MS = 5 * 60_000;
+
+/** Notes that a session was used now, at most every LAST_SEEN_EVERY_MS (best effort, never fails a request). */
+export async function touchSession(user: UserRecord, id: string, now = Date.now()): Promise<void> {
+  const session = user.sessions.find((s) => s.id === id);
+  if (!session || now - session.lastSeenAt < LAST_SEEN_EVERY_MS) return;
+  await change(user.username, (current) => ({
+    sessions: current.sessions.map((s) => (s.id === id ? { ...s, lastSeenAt: now } : s)),
+  })).catch((cause) => console.error(`Could not note a session as seen: ${String(cause)}`));
 }
 
 /** Sets (or with null removes) the account's e-mail address for sign-in links. */

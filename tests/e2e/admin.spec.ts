@@ -81,12 +81,19 @@ test.describe('staff sign-in', ONCE, () => {
     await expect(page).toHaveURL(/\/about$/);
   });
 
-  test('logout revokes the token on the server and returns to login', async ({ page, request }) => {
+  test('logout ends the session of this device on the server and returns to login; another device stays signed in', async ({
+    page,
+    request,
+  }) => {
     const account = await createStaff();
     await page.goto('/admin/login');
     await signIn(page, account);
     await page.waitForURL('**/admin/dashboard');
     const token = await page.evaluate(() => localStorage.getItem('token'));
+    const elsewhere = await request.post('/api/auth/login', {
+      data: { username: account.username, password: account.password },
+    });
+    const otherToken = ((await elsewhere.json()) as { token: string }).token;
     expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
       200,
     );
@@ -105,6 +112,9 @@ test.describe('staff sign-in', ONCE, () => {
     expect((await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${token}` } })).status()).toBe(
       401,
     );
+    expect(
+      (await request.get('/api/auth/verify', { headers: { authorization: `Bearer ${otherToken}` } })).status(),
+    ).toBe(200);
     await page.goto('/admin/dashboard');
     await page.waitForURL('**/admin/login?next=%2Fadmin%2Fdashboard');
   });

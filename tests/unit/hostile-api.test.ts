@@ -149,6 +149,65 @@ const ENDPOINTS: Endpoint[] = [
   },
   { route: '/api/auth/verify', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, bearer token, query' },
   {
+    route: '/api/auth/logout-everywhere',
+    methods: ['POST'],
+    auth: true,
+    writes: on2xx('users'),
+    covers: 'method, bearer token, body ignored',
+  },
+  {
+    route: '/api/auth/accept-invite',
+    methods: ['POST'],
+    auth: false,
+    body: { token: 'A'.repeat(43), password: 'a long enough password' },
+    writes: on2xx('sessions', 'users'),
+    runs: 60,
+    covers: 'body {token, password}: invitation links; unknown tokens write nothing',
+  },
+  {
+    route: '/api/admin/users',
+    methods: ['GET', 'POST'],
+    auth: true,
+    body: { email: 'fuzz-invite@example.com', firstName: 'Fuzz', lastName: 'Invite', role: 'editor' },
+    writes: on2xx('users', 'sessions', 'outbox'),
+    covers: 'body {email, firstName, lastName, role}, token',
+  },
+  {
+    route: '/api/admin/users/:username',
+    methods: ['PATCH', 'DELETE'],
+    auth: true,
+    body: { role: 'admin', active: true },
+    params: { username: ['fuzz-target', STAFF.username, 'no-such-user'] },
+    writes: on2xx('users'),
+    covers: 'path {username}, body {role?, active?}, token (the last admin and yourself are refused)',
+  },
+  {
+    route: '/api/admin/me',
+    methods: ['GET', 'PATCH'],
+    auth: true,
+    body: { firstName: 'Fuzz', lastName: 'Admin' },
+    writes: on2xx('users'),
+    covers: 'body {firstName, lastName}, token',
+  },
+  {
+    route: '/api/admin/me/password',
+    methods: ['POST'],
+    auth: true,
+    body: { current: 'not the password at all', next: 'a new fuzzing password here' },
+    writes: on2xx('users'),
+    runs: 40,
+    covers: 'body {current, next}, token (every attempt checks a password)',
+  },
+  { route: '/api/admin/me/sessions', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, token, query' },
+  {
+    route: '/api/admin/me/sessions/:id',
+    methods: ['DELETE'],
+    auth: true,
+    params: { id: ['00000000-0000-4000-8000-000000000000'] },
+    writes: on2xx('users'),
+    covers: 'path {id}, token',
+  },
+  {
     route: '/api/auth/logout',
     methods: ['POST'],
     auth: true,
@@ -660,6 +719,13 @@ beforeAll(async () => {
       keys.push(blog._id, blog.slug, blog.slug);
     }
   }
+  await createUser({
+    username: 'fuzz-target',
+    firstName: 'Fuzz',
+    lastName: 'Target',
+    role: 'editor',
+    password: 'fuzz target password, long',
+  });
   seeded = await mkdtemp(join(tmpdir(), 'blobs-hostile-seeded-'));
   await cp(blobs.directory, seeded, { recursive: true });
 });

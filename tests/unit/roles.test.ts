@@ -35,6 +35,14 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/auth/link': { POST: 'public' },
   '/api/auth/verify': { GET: 'session' },
   '/api/auth/logout': { POST: 'session' },
+  '/api/auth/logout-everywhere': { POST: 'session' },
+  '/api/auth/accept-invite': { POST: 'public' },
+  '/api/admin/users': { GET: 'users', POST: 'users' },
+  '/api/admin/users/:username': { PATCH: 'users', DELETE: 'users' },
+  '/api/admin/me': { GET: 'session', PATCH: 'session' },
+  '/api/admin/me/password': { POST: 'session' },
+  '/api/admin/me/sessions': { GET: 'session' },
+  '/api/admin/me/sessions/:id': { DELETE: 'session' },
   '/api/admin/dashboard-stats': { GET: 'dashboard' },
   '/api/admin/launch-readiness': { GET: 'settings' },
   '/api/public/site-settings': { GET: 'public' },
@@ -89,6 +97,14 @@ let blobs: LocalBlobs;
 const fixtures = { inquiryId: '', blogId: '' };
 /** Valid requests, so a refusal is the role's doing and an allowed call would really act. */
 const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, string> }> = {
+  'POST /api/admin/users': {
+    body: { email: 'invited-by-role-test@example.com', firstName: 'Invited', lastName: 'Person', role: 'editor' },
+  },
+  'PATCH /api/admin/users/:username': { body: { role: 'admin' }, params: () => ({ username: 'role-victim' }) },
+  'DELETE /api/admin/users/:username': { params: () => ({ username: 'role-doomed' }) },
+  'PATCH /api/admin/me': { body: { firstName: 'Role', lastName: 'Renamed' } },
+  'POST /api/admin/me/password': { body: { current: 'not the current password', next: 'another long password' } },
+  'DELETE /api/admin/me/sessions/:id': { params: () => ({ id: crypto.randomUUID() }) },
   'POST /api/admin/site-settings': {
     body: {
       ...defaultSiteSettings,
@@ -144,12 +160,15 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
   'POST /api/blogs/admin/:id/revisions': { body: { revision: 1, version: 1 }, params: () => ({ id: fixtures.blogId }) },
 };
 
-async function call(route: string, method: string, role: string | null) {
+/** A fresh token each time (a sign-in records its session, so issue it before taking a snapshot). */
+const tokenOf = async (role: string) => issueToken((await getUser(`role-${role}`))!);
+
+async function call(route: string, method: string, role: string | null, token?: string) {
   const extra = REQUESTS[`${method} ${route}`] ?? {};
   const params = extra.params?.() ?? {};
   const headers: Record<string, string> = { 'content-type': 'application/json' };
-  // A fresh token each time: the logout rows revoke every earlier one.
-  if (role) headers.authorization = `Bearer ${await issueToken((await getUser(`role-${role}`))!)}`;
+  // A fresh token each time: the logout rows end the session of the token they are given.
+  if (role) headers.authorization = `Bearer ${token ?? (await tokenOf(role))}`;
   const request = new Request(`http://localhost${fillRoute(route, params)}`, {
     method,
     headers,
@@ -171,6 +190,14 @@ beforeAll(async () => {
       password: 'a long enough password',
     });
   }
+  for (const username of ['role-victim', 'role-doomed'])
+    await createUser({
+      username,
+      firstName: 'Role',
+      lastName: 'Target',
+      role: 'editor',
+      password: 'a long enough password',
+    });
   vi.spyOn(console, 'log').mockImplementation(() => {});
   fixtures.inquiryId = (await storeContactInquiry()).id;
   fixtures.blogId = (
@@ -193,6 +220,9 @@ describe('finding 5: roles are not enforced', () => {
     expect([...ROLES].sort()).toEqual(Object.keys(ROLE_PERMISSIONS).sort());
     expect(PERMISSIONS.filter((p) => can('admin', p))).toEqual([...PERMISSIONS]);
     expect(PERMISSIONS.filter((p) => can('editor', p)).sort()).toEqual(['blogs', 'uploads']);
+    // Staff accounts: administrators only (issue: accounts in the admin).
+    expect(can('admin', 'users')).toBe(true);
+    expect(can('editor', 'users')).toBe(false);
     expect(can('root', 'blogs')).toBe(false);
     expect(can('__proto__', 'blogs')).toBe(false);
   });
@@ -212,8 +242,9 @@ describe('finding 5: roles are not enforced', () => {
   it.each(applicantOnly)(
     'issue 25: $method $route takes no staff session ($role gets 401)',
     async ({ route, method, role }) => {
+      const token = await tokenOf(role);
       const before = await snapshotBlobs(blobs.directory);
-      const response = await call(route, method, role);
+      const response = await call(route, method, role, token);
       expect(response.status).toBe(401);
       expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
     },
@@ -222,8 +253,9 @@ describe('finding 5: roles are not enforced', () => {
   it.each(cases)('$method $route as $role ($access)', async ({ route, method, access, role }) => {
     expect((await call(route, method, null)).status, 'without a token').toBe(401);
     const allowed = access === 'session' || can(role, access as Permission);
+    const token = await tokenOf(role);
     const before = await snapshotBlobs(blobs.directory);
-    const response = await call(route, method, role);
+    const response = await call(route, method, role, token);
     if (allowed) {
       expect([401, 403], `${role} may ${method} ${route}`).not.toContain(response.status);
     } else {

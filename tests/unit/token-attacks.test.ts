@@ -2,7 +2,7 @@
  * Attacks on staff session tokens against the real admin handlers: every staff-only endpoint must
  * answer 401 (with WWW-Authenticate and a JSON message) and write nothing, for tokens that are expired,
  * forged, unsigned (alg=none), signed with another algorithm (HS384/HS512/RS256 confusion), issued for
- * another issuer or audience, missing a required claim, revoked by logout or a password reset, or
+ * another issuer or audience, missing a required claim or session, revoked by logout or a password reset, or
  * belonging to an account that no longer exists. Each attack token differs from a valid one in exactly
  * one respect, and that valid one is shown to work first, so a pass means the difference was caught.
  */
@@ -17,7 +17,7 @@ import {
   startInspectableBlobs,
   type LocalBlobs,
 } from './helpers/hostile';
-import { createUser, getUser, setPassword } from '../../src/server/users';
+import { createUser, getUser, recordSession, setPassword } from '../../src/server/users';
 import { issueToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/server/tokens';
 import { dataStore } from '../../src/server/blobs';
 import { storeContactInquiry } from './helpers/inquiries';
@@ -28,11 +28,17 @@ const VICTIM = 'token-victim';
 const PASSWORD = 'the victim password is long';
 let blobs: LocalBlobs;
 let inquiryId = '';
+/** The session the hand-made tokens belong to (recorded on the account, as a sign-in would). */
+const VICTIM_SID = randomUUID();
 
 /** Every staff-only endpoint; the blog's are checked as soon as they exist. */
 const ADMIN_CALLS: { route: string; method: string; body?: unknown; params?: () => Record<string, string> }[] = [
   { route: '/api/auth/verify', method: 'GET' },
   { route: '/api/auth/logout', method: 'POST' },
+  { route: '/api/auth/logout-everywhere', method: 'POST' },
+  { route: '/api/admin/users', method: 'GET' },
+  { route: '/api/admin/me', method: 'GET' },
+  { route: '/api/admin/me/sessions', method: 'GET' },
   { route: '/api/admin/dashboard-stats', method: 'GET' },
   { route: '/api/admin/launch-readiness', method: 'GET' },
   { route: '/api/admin/site-settings', method: 'GET' },
@@ -104,7 +110,8 @@ function mint({ header = {}, claims = {}, omit = [], signing, nowMs = Date.now()
     aud: TOKEN_AUDIENCE,
     iat: now,
     exp: now + 3600,
-    jti: randomUUID(),
+    jti: VICTIM_SID,
+    sid: VICTIM_SID,
     ...claims,
   };
   for (const name of omit) delete payload[name];
@@ -185,12 +192,15 @@ const ATTACKS: [string, () => string][] = [
   ['sub with path traversal', () => mint({ claims: { sub: '../users/token-victim' } })],
   ['sub as an object', () => mint({ claims: { sub: { $ne: null } } })],
   ['issued before the account was created (ts = 0)', () => mint({ claims: { ts: 0 } })],
+  ['missing session id (sid)', () => mint({ omit: ['sid'] })],
+  ['a session id the account does not have', () => mint({ claims: { sid: randomUUID() } })],
 ];
 
 beforeAll(async () => {
   process.env.JWT_SECRET = SECRET;
   blobs = await startInspectableBlobs();
   await createUser({ username: VICTIM, firstName: 'Vic', lastName: 'Tim', role: 'admin', password: PASSWORD });
+  await recordSession(VICTIM, VICTIM_SID, 'Test device', Date.now());
   inquiryId = (await storeContactInquiry({ firstName: 'A', lastName: 'B', email: 'a@example.com' })).id;
 });
 afterAll(() => blobs?.stop());
@@ -215,7 +225,7 @@ async function expectRefusedEverywhere(authorization: string | null, query = '')
 describe('forged and malformed tokens', () => {
   it('a hand-made token with the valid claim set is accepted by every admin endpoint (the control)', async () => {
     expect(present.length).toBeGreaterThanOrEqual(8);
-    for (const entry of present.filter((e) => e.route !== '/api/auth/logout')) {
+    for (const entry of present.filter((e) => !e.route.startsWith('/api/auth/logout'))) {
       const response = await call(entry, `Bearer ${mint()}`);
       expect(response.status, `${entry.method} ${entry.route}`).not.toBe(401);
     }
@@ -245,7 +255,7 @@ describe('forged and malformed tokens', () => {
   });
 });
 
-describe('revoked tokens', () => {
+describe('revoked tokens', { timeout: 20_000 }, () => {
   const login = async (username: string, password: string) => {
     const handler = handlerFor('/api/auth/login')!.handler;
     const response = (await handler(
@@ -265,16 +275,27 @@ describe('revoked tokens', () => {
   };
   const verify = (token: string) => call(ADMIN_CALLS[0], `Bearer ${token}`);
 
-  it('after logout, the token (and every earlier one) is refused by every admin endpoint', async () => {
+  it('after logout, the token is refused by every admin endpoint, while another device stays signed in', async () => {
     const name = await newAccount('revoked-by-logout');
-    const older = await login(name, PASSWORD);
+    const other = await login(name, PASSWORD);
     const token = await login(name, PASSWORD);
     expect((await verify(token)).status).toBe(200);
     const logout = await call(ADMIN_CALLS[1], `Bearer ${token}`);
     expect(logout.status).toBe(200);
     await expectRefusedEverywhere(`Bearer ${token}`);
-    await expectRefusedEverywhere(`Bearer ${older}`);
+    expect((await verify(other)).status).toBe(200);
     // Signing in again works.
+    expect((await verify(await login(name, PASSWORD))).status).toBe(200);
+  });
+
+  it('after sign out everywhere, every token of the account is refused by every admin endpoint', async () => {
+    const name = await newAccount('revoked-everywhere');
+    const older = await login(name, PASSWORD);
+    const token = await login(name, PASSWORD);
+    const everywhere = await call(ADMIN_CALLS[2], `Bearer ${token}`);
+    expect(everywhere.status).toBe(200);
+    await expectRefusedEverywhere(`Bearer ${token}`);
+    await expectRefusedEverywhere(`Bearer ${older}`);
     expect((await verify(await login(name, PASSWORD))).status).toBe(200);
   });
 

@@ -1,0 +1,57 @@
+import type { Config, Context } from '@netlify/functions';
+import * as v from 'valibot';
+import { error, json, methodNotAllowed, RefusedInput } from '../../src/server/http';
+import { authenticate } from '../../src/server/auth';
+import { parseJsonBody } from '../../src/server/validation';
+import { OwnNameSchema, OwnPasswordSchema } from '../../src/schemas/staff';
+import { changeOwnPassword, ownSessions, setOwnName } from '../../src/server/staff-accounts';
+import { endSession, toPublicUser } from '../../src/server/users';
+
+const SESSION_NOT_FOUND = 'This session has already ended.';
+
+/**
+ * The signed-in person's own account (every role).
+ * GET    /api/admin/me                    -> {user, email}
+ * PATCH  /api/admin/me {firstName, lastName} -> {user}
+ * POST   /api/admin/me/password {current, next} -> {success}; every other session of the account ends
+ * GET    /api/admin/me/sessions           -> {sessions} (this device marked `current`)
+ * DELETE /api/admin/me/sessions/{id}      -> {success}; ending this device's session signs it out
+ */
+export default async (request: Request, context: Context) => {
+  const auth = await authenticate(request);
+  if (!auth.ok) return auth.response;
+  const path = new URL(request.url).pathname.replace(/\/$/, '');
+  const { id } = context.params ?? {};
+  try {
+    if (id !== undefined) {
+      if (request.method !== 'DELETE') return methodNotAllowed(['DELETE']);
+      if (!v.is(v.pipe(v.string(), v.uuid()), id)) return error(404, SESSION_NOT_FOUND);
+      if (!(await endSession(auth.user.username, id))) return error(404, SESSION_NOT_FOUND);
+      return json({ success: true, message: 'The session has ended.' });
+    }
+    if (path.endsWith('/me/sessions')) {
+      if (request.method !== 'GET') return methodNotAllowed(['GET']);
+      return json({ sessions: ownSessions(auth.user, auth.sessionId) });
+    }
+    if (path.endsWith('/me/password')) {
+      if (request.method !== 'POST') return methodNotAllowed(['POST']);
+      const body = await parseJsonBody(OwnPasswordSchema, request, 1024);
+      if (!body.ok) return body.response;
+      await changeOwnPassword(auth.user, auth.sessionId, body.data.current, body.data.next);
+      return json({ success: true, message: 'Your password has been changed. Your other sessions have ended.' });
+    }
+    if (request.method === 'GET') return json({ user: toPublicUser(auth.user), email: auth.user.email ?? null });
+    if (request.method !== 'PATCH') return methodNotAllowed(['GET', 'PATCH']);
+    const body = await parseJsonBody(OwnNameSchema, request, 1024);
+    if (!body.ok) return body.response;
+    const updated = await setOwnName(auth.user, body.data);
+    return json({ user: toPublicUser(updated), message: 'Your name has been saved.' });
+  } catch (cause) {
+    if (cause instanceof RefusedInput) return cause.answer();
+    throw cause;
+  }
+};
+
+export const config: Config = {
+  path: ['/api/admin/me', '/api/admin/me/password', '/api/admin/me/sessions', '/api/admin/me/sessions/:id'],
+};
