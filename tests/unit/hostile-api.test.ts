@@ -134,7 +134,8 @@ const ENDPOINTS: Endpoint[] = [
     methods: ['POST'],
     auth: false,
     body: { username: STAFF.username, password: STAFF.password },
-    writes: (s) => (s === 200 || s === 401 ? ['throttle'] : []),
+    // A sign-in records its session (this device) on the account; a wrong password records a failure only.
+    writes: (s) => (s === 200 ? ['throttle', 'users'] : s === 401 ? ['throttle'] : []),
     runs: 120,
     covers: 'body {username,password}; wrong passwords record a failure only',
   },
@@ -143,11 +144,18 @@ const ENDPOINTS: Endpoint[] = [
     methods: ['POST'],
     auth: false,
     body: { token: 'A'.repeat(43) },
-    writes: on2xx('sessions', 'throttle'),
+    writes: on2xx('sessions', 'throttle', 'users'),
     runs: 120,
     covers: 'body {token}: one-time sign-in links; unknown tokens write nothing',
   },
-  { route: '/api/auth/verify', methods: ['GET'], auth: true, writes: NOTHING, covers: 'method, bearer token, query' },
+  // A valid session is marked as seen (at most every 5 minutes); a refused one writes nothing.
+  {
+    route: '/api/auth/verify',
+    methods: ['GET'],
+    auth: true,
+    writes: on2xx('users'),
+    covers: 'method, bearer token, query',
+  },
   {
     route: '/api/auth/logout-everywhere',
     methods: ['POST'],
