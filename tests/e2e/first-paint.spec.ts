@@ -1,0 +1,142 @@
+import { brotliCompressSync, constants } from 'node:zlib';
+import { expect, type Page, type Route, test } from '@playwright/test';
+import { ONCE } from './helpers/viewports';
+
+// What the first paint of a page waits for on a phone over slow 4G: its styles, fonts and pictures.
+
+const PAGE_TYPES = [
+  '/',
+  '/about',
+  '/how-rpl-works',
+  '/courses',
+  '/category/civil-construction',
+  '/courses/CPC30220',
+  '/search?search=diploma',
+  '/blog',
+  '/free-quote',
+  '/contact',
+];
+
+/** The first round trip of a new connection carries about 14.6 KB (10 segments of 1,460 bytes). */
+const FIRST_ROUND_TRIP = 14_600;
+
+/** Brotli at the quality the local CDN stand-in sends pages with (scripts/compressing-proxy.mjs). */
+const compressed = (text: string) =>
+  brotliCompressSync(Buffer.from(text), { params: { [constants.BROTLI_PARAM_QUALITY]: 5 } }).byteLength;
+
+test(
+  'finding 1: no page waits for a stylesheet: its CSS is in the document, within the first round trip',
+  ONCE,
+  async ({ request }) => {
+    for (const path of PAGE_TYPES) {
+      const html = await (await request.get(path)).text();
+      const head = html.slice(0, html.indexOf('</head>'));
+      const blocking = [...head.matchAll(/<link\b[^>]*\brel="stylesheet"[^>]*>/g)].map((m) => m[0]);
+      expect(blocking, `${path}: render-blocking stylesheets`).toEqual([]);
+      const lastStyle = head.lastIndexOf('</style>');
+      expect(lastStyle, `${path} has its CSS inline`).toBeGreaterThan(0);
+      // Everything up to the end of the last inline stylesheet arrives in the first round trip.
+      expect(compressed(head.slice(0, lastStyle + 8)), `${path}: compressed bytes up to its last style`).toBeLessThan(
+        FIRST_ROUND_TRIP,
+      );
+    }
+  },
+);
+
+test(
+  'finding 2: only the font the first screen needs is preloaded: the body font the hero text is set in',
+  ONCE,
+  async ({ request }) => {
+    for (const path of PAGE_TYPES) {
+      const html = await (await request.get(path)).text();
+      const preloads = [...html.matchAll(/<link\b[^>]*\brel="preload"[^>]*\bas="font"[^>]*>/g)].map(
+        (m) => /href="([^"]+)"/.exec(m[0])?.[1],
+      );
+      expect(preloads, `${path}: preloaded fonts`).toHaveLength(1);
+      // That file is the body font's regular face (the hero paragraph, the largest text of the first screen).
+      const face = new RegExp(
+        `@font-face\\{font-family:"Kumbh Sans[^"]*";src:url\\("${preloads[0]?.replace(/[?.]/g, '\\$&')}"\\)[^}]*font-weight:400;`,
+      );
+      expect(html, `${path}: the preloaded file is Kumbh Sans 400`).toMatch(face);
+    }
+  },
+);
+
+/** Holds every web font request until `release` is called, as a slow network would. */
+async function holdFonts(page: Page) {
+  const held: Route[] = [];
+  let released = false;
+  await page.route('**/_astro/fonts/**', (route) => (released ? route.continue() : held.push(route)));
+  return {
+    count: () => held.length,
+    release: async () => {
+      released = true;
+      await Promise.all(held.map((route) => route.continue()));
+    },
+  };
+}
+
+for (const path of ['/', '/about', '/courses/CPC30220', '/free-quote', '/contact']) {
+  test(`finding 2: ${path} paints its text at once in the matched fallback, and the brand fonts arriving later move nothing`, async ({
+    page,
+  }) => {
+    await page.addInitScript(() => {
+      const shifts: number[] = [];
+      new PerformanceObserver((list) => {
+        for (const entry of list.getEntries()) shifts.push((entry as PerformanceEntry & { value: number }).value);
+      }).observe({ type: 'layout-shift', buffered: true });
+      Object.assign(window, { layoutShifts: shifts });
+    });
+    const fonts = await holdFonts(page);
+    await page.goto(path);
+    // The text is on screen in the fallback while the brand fonts are still on their way.
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    await expect.poll(() => fonts.count()).toBeGreaterThan(0);
+    const fallbackFamilies = await page.evaluate(() => {
+      const used = (el: Element | null) => (el ? getComputedStyle(el).fontFamily : '');
+      return { heading: used(document.querySelector('h1')), body: used(document.body) };
+    });
+    expect(fallbackFamilies.heading).toContain('Urbanist fallback');
+    expect(fallbackFamilies.body).toContain('Kumbh Sans fallback');
+    const before = await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts.length);
+    await fonts.release();
+    await page.evaluate(async () => {
+      await document.fonts.ready;
+      // Two frames after the last face has loaded, so any shift it causes has been recorded.
+      await new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done)));
+    });
+    expect(
+      await page.evaluate(() => [...document.fonts].filter((face) => face.status === 'loaded').length),
+    ).toBeGreaterThan(0);
+    const shifts = await page.evaluate(
+      (from) => (window as unknown as { layoutShifts: number[] }).layoutShifts.slice(from),
+      before,
+    );
+    expect(
+      shifts.reduce((sum, value) => sum + value, 0),
+      `${path}: layout shift when the fonts arrived`,
+    ).toBeLessThan(0.001);
+  });
+}
+
+test('finding 3: a phone downloads no hero picture it does not show @phone-only', async ({ page }) => {
+  const pictures: string[] = [];
+  page.on('request', (request) => request.resourceType() === 'image' && pictures.push(new URL(request.url()).pathname));
+  for (const path of ['/', '/contact']) await page.goto(path, { waitUntil: 'load' });
+  expect(pictures.filter((p) => p.includes('hero'))).toEqual([]);
+});
+
+test('finding 3: on a wide screen the hero picture loads first, sized, not lazily @desktop-only', async ({ page }) => {
+  for (const [path, name] of [
+    ['/', 'hero-worker.svg'],
+    ['/contact', 'contact-hero.svg'],
+  ]) {
+    await page.goto(path);
+    const image = page.locator(`img[src$="${name}"]`);
+    await expect(image).toBeVisible();
+    await expect(image).toHaveAttribute('fetchpriority', 'high');
+    await expect(image).not.toHaveAttribute('loading', 'lazy');
+    await expect(image).toHaveAttribute('width', /\d+/);
+    await expect(image).toHaveAttribute('height', /\d+/);
+  }
+});
