@@ -55,8 +55,8 @@ export default defineConfig({
   },
   // Self-hosted from the npm font packages (Kumbh Sans 400 and 700; 600 maps to 700). Text paints at once in a system
   // font adjusted to each brand font and weight (src/styles/font-fallbacks.css, measured from these files by
-  // scripts/font-fallbacks.mjs), and the brand font swaps in without moving anything. Astro's own fallbacks name
-  // only local("Arial"), which phones and Linux lack, so they are off.
+  // scripts/font-fallbacks.mjs); body text then swaps to Kumbh Sans (preloaded) without moving. Astro's own
+  // fallbacks name only local("Arial"), which phones and Linux lack, so they are off.
   fonts: [
     {
       provider: fontProviders.local(),
@@ -86,7 +86,10 @@ export default defineConfig({
       cssVariable: '--font-urbanist',
       fallbacks: ['Urbanist fallback', 'Arial', 'sans-serif'],
       optimizedFallbacks: false,
-      display: 'swap',
+      // Headings keep 'optional': not preloaded, a first visit over a slow network keeps the adjusted stand-in
+      // for the whole page (cached, the brand font shows on the next page). With 'swap' a heading near a line's
+      // end could wrap one word differently when Urbanist arrived (Lighthouse mobile measured CLS 0.03).
+      display: 'optional',
       options: {
         variants: [
           {
