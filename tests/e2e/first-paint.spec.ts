@@ -139,7 +139,7 @@ for (const path of ['/', '/about', '/courses/CPC30220', '/free-quote', '/contact
       before,
     );
     // Matched on average over the site's copy, a line of one paragraph can still wrap one word differently;
-    // what is left is a small fraction of the 0.1 Lighthouse counts as good (measured up to 0.014).
+    // what is left is a small fraction of the 0.1 Lighthouse counts as good (measured up to 0.008).
     expect(
       shifts.reduce((sum, value) => sum + value, 0),
       `${path}: layout shift when the fonts arrived`,
