@@ -89,11 +89,20 @@ test(
   },
 );
 
-/** Holds every web font request until `release` is called, as a slow network would. */
-async function holdFonts(page: Page) {
+/**
+ * Holds every web font request until `release` is called, as a slow network would. The heading font is
+ * 'optional': arriving after its first 100 ms it is not used on that page at all, so it never arrives here.
+ */
+async function holdFonts(page: Page, path: string) {
+  const html = await (await page.request.get(path)).text();
+  const headingFont = /@font-face\{font-family:Urbanist[^;]*;src:url\("([^"?]+)/.exec(html)?.[1];
+  expect(headingFont, 'the heading font file').toBeTruthy();
   const held: Route[] = [];
   let released = false;
-  await page.route('**/_astro/fonts/**', (route) => (released ? route.continue() : held.push(route)));
+  await page.route('**/_astro/fonts/**', (route) => {
+    if (headingFont && route.request().url().includes(headingFont)) return route.abort();
+    return released ? route.continue() : held.push(route);
+  });
   return {
     count: () => held.length,
     release: async () => {
@@ -114,7 +123,7 @@ for (const path of ['/', '/about', '/courses/CPC30220', '/free-quote', '/contact
       }).observe({ type: 'layout-shift', buffered: true });
       Object.assign(window, { layoutShifts: shifts });
     });
-    const fonts = await holdFonts(page);
+    const fonts = await holdFonts(page, path);
     // Not until 'load': the load event waits for the fonts held back.
     await page.goto(path, { waitUntil: 'domcontentloaded' });
     // The text is on screen in the fallback while the brand fonts are still on their way.
@@ -124,6 +133,14 @@ for (const path of ['/', '/about', '/courses/CPC30220', '/free-quote', '/contact
       const used = (el: Element | null) => (el ? getComputedStyle(el).fontFamily : '');
       return { heading: used(document.querySelector('h1')), body: used(document.body) };
     });
+    // Islands that wake on their own (the quote's steps) have rendered, and a frame has painted since, so
+    // what is counted next is the fonts' doing only.
+    await expect
+      .poll(() =>
+        page.evaluate(() => document.querySelectorAll('astro-island[ssr]:not([client="interaction"])').length),
+      )
+      .toBe(0);
+    await page.evaluate(() => new Promise((done) => requestAnimationFrame(() => requestAnimationFrame(done))));
     const before = await page.evaluate(() => (window as unknown as { layoutShifts: number[] }).layoutShifts.length);
     await fonts.release();
     await page.evaluate(async () => {
@@ -138,8 +155,9 @@ for (const path of ['/', '/about', '/courses/CPC30220', '/free-quote', '/contact
       (from) => (window as unknown as { layoutShifts: number[] }).layoutShifts.slice(from),
       before,
     );
-    // Matched on average over the site's copy, a line of one paragraph can still wrap one word differently;
-    // what is left is a small fraction of the 0.1 Lighthouse counts as good (measured up to 0.008).
+    // The stand-ins match the brand fonts on average over the site's copy, not sentence by sentence: a hero
+    // paragraph can still take one line more in the stand-in (/about at 1440 px, /free-quote at 360 px: one line,
+    // 0.008 and 0.014); every other swap measured 0.0002 at most. Far below the 0.1 Lighthouse counts as good.
     expect(
       shifts.reduce((sum, value) => sum + value, 0),
       `${path}: layout shift when the fonts arrived`,
