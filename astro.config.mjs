@@ -13,7 +13,10 @@ export default defineConfig({
   output: 'static',
   scopedStyleStrategy: 'class',
   trailingSlash: 'never',
-  build: { format: 'file', inlineStylesheets: 'auto' },
+  // Every page carries its CSS in <style> elements (hashed into its CSP like any inline style), so nothing blocks the
+  // first paint on a second request: over slow 4G a linked stylesheet costs a round trip or a new connection, more
+  // than the few kilobytes (compressed) the styles add to the document. One bundled stylesheet per page measured slower.
+  build: { format: 'file', inlineStylesheets: 'always' },
   adapter: netlify({ staticHeaders: true, imageCDN: false }),
   integrations: [
     react(),
@@ -50,14 +53,17 @@ export default defineConfig({
       styleDirective: { hashes: inlineStyleHashes },
     },
   },
-  // Self-hosted from the npm font packages (Kumbh Sans 400 and 700; 600 maps to 700); Astro adds metric-matched fallbacks so the swap does not shift layout.
-  // Body text swaps (the hero paragraph is the mobile LCP element and must paint at once); headings stay 'optional'.
+  // Self-hosted from the npm font packages (Kumbh Sans 400 and 700; 600 maps to 700). Text paints at once in a system
+  // font adjusted to each brand font and weight (src/styles/font-fallbacks.css, measured from these files by
+  // scripts/font-fallbacks.mjs); body text then swaps to Kumbh Sans (preloaded) without moving. Astro's own
+  // fallbacks name only local("Arial"), which phones and Linux lack, so they are off.
   fonts: [
     {
       provider: fontProviders.local(),
       name: 'Kumbh Sans',
       cssVariable: '--font-kumbh-sans',
-      fallbacks: ['Arial', 'sans-serif'],
+      fallbacks: ['Kumbh Sans fallback', 'Arial', 'sans-serif'],
+      optimizedFallbacks: false,
       display: 'swap',
       options: {
         variants: [
@@ -78,7 +84,11 @@ export default defineConfig({
       provider: fontProviders.local(),
       name: 'Urbanist',
       cssVariable: '--font-urbanist',
-      fallbacks: ['Arial', 'sans-serif'],
+      fallbacks: ['Urbanist fallback', 'Arial', 'sans-serif'],
+      optimizedFallbacks: false,
+      // Headings keep 'optional': not preloaded, a first visit over a slow network keeps the adjusted stand-in
+      // for the whole page (cached, the brand font shows on the next page). With 'swap' a heading near a line's
+      // end could wrap one word differently when Urbanist arrived (Lighthouse mobile measured CLS 0.03).
       display: 'optional',
       options: {
         variants: [
@@ -91,7 +101,7 @@ export default defineConfig({
       },
     },
   ],
-  // Stylesheets above this size are linked (cached across pages), not inlined: page HTML has to fit the first round trip.
+  // Assets (images, fonts) above 1 KB are files of their own, not data: URLs inside the CSS or scripts.
   // lucide-react is bundled into the server code too, so a cold function loads the few icons the pages use instead of
   // the package's whole CommonJS build (about a quarter less CPU for each on-demand page that starts cold).
   vite: { build: { assetsInlineLimit: 1024 }, ssr: { noExternal: ['lucide-react'] } },

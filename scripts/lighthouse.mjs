@@ -2,9 +2,10 @@
 // Lighthouse scores (mobile by default) for the given paths against a running site, with the bench's
 // runner (scripts/bench/lighthouse.mjs).
 // Usage: node scripts/lighthouse.mjs [--desktop] [--base http://localhost:8888] [--runs 1] path...
-// Prints one row per page (median of the runs) and exits 1 when any category is below 100.
+// Prints one row per page (median of the runs), then each page's LCP element and its phases, and exits 1
+// when any category is below 100.
 import { parseArgs } from 'node:util';
-import { CATEGORIES, measure, medianOf, startChrome } from './bench/lighthouse.mjs';
+import { CATEGORIES, formatBreakdown, measure, medianOf, startChrome } from './bench/lighthouse.mjs';
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -19,6 +20,7 @@ const runs = Math.max(1, Number(values.runs));
 const chrome = await startChrome();
 let failed = false;
 const rows = [];
+const breakdowns = [];
 try {
   for (const path of paths) {
     const results = [];
@@ -37,10 +39,12 @@ try {
       CLS: Number(median.cls.toFixed(3)),
       KB: Math.round(median.totalBytes / 1024),
     });
+    if (median.lcpBreakdown) breakdowns.push(`${path}: ${formatBreakdown(median.lcpBreakdown)}`);
   }
 } finally {
   chrome.kill();
 }
 console.log(`Lighthouse ${values.desktop ? 'desktop' : 'mobile'} (median of ${runs})`);
 console.table(rows);
+console.log(`LCP element and phases (ms, of the median run):\n${breakdowns.join('\n')}`);
 process.exit(failed ? 1 : 0);

@@ -63,6 +63,7 @@ export async function measure(chrome, url, { desktop = false } = {}, attempt = 1
   return {
     scores: Object.fromEntries(CATEGORIES.map((c) => [c, Math.round((lhr.categories[c]?.score ?? 0) * 100)])),
     lcp: lhr.audits['largest-contentful-paint']?.numericValue ?? 0,
+    lcpBreakdown: lcpBreakdown(lhr),
     tbt: lhr.audits['total-blocking-time']?.numericValue ?? 0,
     cls: lhr.audits['cumulative-layout-shift']?.numericValue ?? 0,
     totalBytes: total,
@@ -74,6 +75,35 @@ export async function measure(chrome, url, { desktop = false } = {}, attempt = 1
   };
 }
 
+/**
+ * The LCP element and its phases as Lighthouse's LCP breakdown reports them (from the trace it recorded:
+ * first byte, load delay and load time for an image, render delay), or null when it names none.
+ */
+function lcpBreakdown(lhr) {
+  const parts = lhr.audits['lcp-breakdown-insight']?.details?.items ?? [];
+  const phases = parts.find((part) => part.type === 'table')?.items ?? [];
+  const node = parts.find((part) => part.type === 'node');
+  if (!phases.length && !node) return null;
+  return {
+    element: node ? (node.snippet ?? node.selector ?? '').replace(/\s+/g, ' ').slice(0, 120) : 'unknown',
+    phases: Object.fromEntries(phases.map((phase) => [phase.subpart, Math.round(phase.duration)])),
+  };
+}
+
+/** "first byte 25, load delay 0, ..., render delay 480 · <p class=...>" for a report line. */
+export function formatBreakdown({ element, phases }) {
+  const names = {
+    timeToFirstByte: 'first byte',
+    resourceLoadDelay: 'load delay',
+    resourceLoadDuration: 'load time',
+    elementRenderDelay: 'render delay',
+  };
+  const parts = Object.entries(names)
+    .filter(([key]) => key in phases)
+    .map(([key, name]) => `${name} ${phases[key]}`);
+  return `${parts.join(', ')} · ${element}`;
+}
+
 export const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
@@ -82,7 +112,10 @@ export const median = (values) => {
 /** Median of several runs, figure by figure (scores too). */
 export function medianOf(runs) {
   const pick = (get) => median(runs.map(get));
+  // The breakdown of the run whose LCP is the median, so element and phases belong together.
+  const middle = runs.find((r) => r.lcp === pick((x) => x.lcp));
   return {
+    lcpBreakdown: middle?.lcpBreakdown ?? null,
     scores: Object.fromEntries(CATEGORIES.map((c) => [c, pick((r) => r.scores[c])])),
     lcp: pick((r) => r.lcp),
     tbt: pick((r) => r.tbt),
