@@ -37,6 +37,8 @@ const PURGE_PATH = '/api/v1/purge';
 const PROJECT_ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 /** Upstream headers never shown to visitors: the CLI's Express banner and its timings of internal fetches. */
 const HIDDEN_HEADERS = ['x-powered-by', 'x-nf-fetch-timing'];
+/** Headers from the CLI may be this long in all (its fetch timings grow with every blob a function reads). */
+export const MAX_HEADER_BYTES = 1024 * 1024;
 
 /** The path of a request line, decoded, or null when it is not a path or holds a malformed escape. */
 export function checkedPath(url) {
@@ -431,6 +433,7 @@ export function startCompressingProxy({
 
     let timedOut = false;
     const upstream = http.request({
+      maxHeaderSize: MAX_HEADER_BYTES,
       host: '127.0.0.1',
       port: target,
       method: req.method,

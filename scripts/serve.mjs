@@ -8,7 +8,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { parseArgs } from 'node:util';
 import { prepareLocalEnv } from './local-env.mjs';
-import { startCompressingProxy } from './compressing-proxy.mjs';
+import { MAX_HEADER_BYTES, startCompressingProxy } from './compressing-proxy.mjs';
 import { supervise } from './supervise.mjs';
 import { loadBodyRoutes } from './lib/function-routes.mjs';
 import { startLocalBuildHook } from './local-rebuild.mjs';
@@ -46,6 +46,10 @@ const env = {
   // default) for scrypt and for the local blob server's file access alike: a few parallel sign-ins would hold all
   // four with password checks while the blob reads and writes they wait on queue behind them.
   UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
+  // The CLI's functions runtime adds a header timing every fetch a function made (x-nf-fetch-timing; the front door
+  // hides it from visitors). A call that reads a few hundred blobs (the inbox with its staff list) made it longer
+  // than Node's 16 KB header limit, and the CLI's own proxy then failed the call ("Could not proxy request").
+  NODE_OPTIONS: [process.env.NODE_OPTIONS, `--max-http-header-size=${MAX_HEADER_BYTES}`].filter(Boolean).join(' '),
   NODE_COMPILE_CACHE:
     process.env.NODE_COMPILE_CACHE ?? new URL('../node_modules/.cache/node-compile-cache', import.meta.url).pathname,
   // Functions purge cached answers through the local CDN stand-in (src/server/cdn.ts).

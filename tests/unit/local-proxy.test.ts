@@ -57,6 +57,12 @@ beforeAll(async () => {
         res.writeHead(200, { ...cacheable, 'content-length': 1000 });
         return res.write('<h1>Bl', () => res.destroy());
       }
+      if (req.url === '/api/many-fetches') {
+        // What the CLI's runtime sends after a call that read hundreds of blobs: a timing per fetch, far past 16 KB.
+        const timings = Array.from({ length: 2000 }, (_, i) => `localhost:1;dur=${i};method=GET;status=200`).join(', ');
+        res.writeHead(200, { 'content-type': 'application/json', 'x-nf-fetch-timing': timings });
+        return res.end('{"items":[]}');
+      }
       if (req.url === '/never') return; // a worker that never answers
       if (req.url === '/api/crash') {
         res.writeHead(500, { 'content-type': 'text/plain' });
@@ -326,6 +332,13 @@ describe('finding 3: local-only endpoints and internal details stay local', () =
     }
     const cached = await send('/cached');
     expect(cached.headers['x-powered-by']).toBeUndefined();
+  });
+
+  it('passes on the answer of a function that read hundreds of blobs (a CLI header far past 16 KB), without that header', async () => {
+    const answer = await send('/api/many-fetches');
+    expect(answer.status).toBe(200);
+    expect(answer.text).toBe('{"items":[]}');
+    expect(answer.headers['x-nf-fetch-timing']).toBeUndefined();
   });
 });
 
