@@ -28,8 +28,12 @@ function sonnerCss() {
 const sha256 = (source) =>
   /** @type {`sha256-${string}`} */ (`sha256-${createHash('sha256').update(source).digest('base64')}`);
 
-/** Styles a library inserts while the page runs (admin pages only). */
-export const runtimeStyleHashes = [sonnerCss()].map(sha256);
+/**
+ * Styles a library inserts while the page runs (admin pages only). Sonner adds its <style> to the page empty and
+ * fills it afterwards; the browser checks the empty element too, so the empty text (which styles nothing) is
+ * allowed as well, or every admin page would report a blocked style.
+ */
+export const runtimeStyleHashes = [sonnerCss(), ''].map(sha256);
 
 // The category colours' stylesheet is hashed where it is written (BaseLayout), since staff can edit the colours.
 /** @type {`sha256-${string}`[]} */
