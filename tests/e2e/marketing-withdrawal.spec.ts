@@ -1,4 +1,5 @@
 import { test, expect, type APIRequestContext } from '@playwright/test';
+import { createHash } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ONCE } from './helpers/viewports';
@@ -56,21 +57,25 @@ test(
   'finding 8: the link in the e-mail opens a page that changes nothing until the visitor confirms',
   ONCE,
   async ({ page, request }) => {
-    const id = await sendContact(request, uniqueEmail('withdraw'));
+    const email = uniqueEmail('withdraw');
+    const id = await sendContact(request, email);
     await expect.poll(() => ackText(id)).toContain('/marketing-withdrawal?');
     const link = new URL(/https?:\/\/\S+\/marketing-withdrawal\?\S+/.exec(await ackText(id))![0]);
-    const before = (await storeFiles('marketing', 'withdrawn')).length;
+    // This address's entry on the suppression list (other tests withdraw other addresses at the same time).
+    const entry = createHash('sha256').update(email.toLowerCase()).digest('hex');
+    const listed = async () => (await storeFiles('marketing', 'withdrawn')).some((file) => file.endsWith(`/${entry}`));
 
     await page.goto(`/marketing-withdrawal${link.search}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Stop marketing e-mails' })).toBeVisible();
-    expect((await storeFiles('marketing', 'withdrawn')).length, 'opening the page stores nothing').toBe(before);
+    expect(await listed(), 'opening the page stores nothing').toBe(false);
     expect(await axeViolations(page)).toEqual([]);
 
     await page.getByRole('button', { name: 'Stop marketing e-mails' }).click();
     await expect(page.getByRole('status')).toContainText('Done: we will not send you marketing e-mails.');
-    await expect.poll(async () => (await storeFiles('marketing', 'withdrawn')).length).toBe(before + 1);
+    await expect.poll(listed).toBe(true);
 
-    // An altered link is refused on the page, and stores nothing more.
+    // An altered link is refused on the page (that the refusal stores nothing is checked against the handler in
+    // tests/unit/marketing-withdrawal.test.ts).
     const altered = new URLSearchParams(link.search);
     altered.set(
       'i',
@@ -79,7 +84,6 @@ test(
     await page.goto(`/marketing-withdrawal?${altered}`);
     await page.getByRole('button', { name: 'Stop marketing e-mails' }).click();
     await expect(page.getByRole('status')).toContainText('This link is not valid');
-    expect((await storeFiles('marketing', 'withdrawn')).length).toBe(before + 1);
   },
 );
 
