@@ -607,4 +607,33 @@ test.describe('Blog workflow', () => {
       expect((await page.request.get(image)).status()).toBe(404);
     },
   );
+
+  signedIn('a picture uploaded before the library has answered stays listed and chosen', ONCE, async ({ page }) => {
+    await staffOnBlogs(page);
+    const modal = await newPost(page, `Library race ${Date.now()}`, 'Upload first.');
+    // Hold the library's answer (listed before the upload is stored) until the upload has been answered.
+    let uploaded!: () => void;
+    const uploadDone = new Promise<void>((resolve) => (uploaded = resolve));
+    let listedCount = -1;
+    await page.route('**/api/uploads', async (route) => {
+      const listedBefore = await route.fetch();
+      await uploadDone;
+      await route.fulfill({ response: listedBefore });
+      listedCount = ((await listedBefore.json()) as { images: unknown[] }).images.length;
+    });
+    page.on('response', (response) => {
+      if (response.url().endsWith('/api/upload/image')) uploaded();
+    });
+    await modal.getByRole('textbox', { name: 'Content' }).click();
+    await modal.getByRole('button', { name: 'Image', exact: true }).click();
+    const picker = page.getByRole('dialog', { name: 'Insert an image' });
+    const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: '#1f6f8b' } })
+      .png()
+      .toBuffer();
+    await picker.locator('input[type="file"]').setInputFiles({ name: 'teal.png', mimeType: 'image/png', buffer: png });
+    await expect.poll(() => listedCount, { timeout: 20_000 }).toBeGreaterThanOrEqual(0);
+    // The library's older list arrived after the upload: it joins the new picture instead of replacing it.
+    await expect(picker.locator('.media-picker__item')).toHaveCount(listedCount + 1);
+    await expect(picker.locator('.media-picker__item[aria-pressed="true"]')).toHaveCount(1);
+  });
 });

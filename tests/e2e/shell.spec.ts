@@ -81,7 +81,10 @@ test.describe('search modal', () => {
     await expect(dialog).toBeVisible();
     await expect(page).toHaveURL(/\/faq$/);
     await input.fill('  aged care  ');
-    await input.press('Enter');
+    // Enter from the keyboard, not locator.press: the island can wake and swap the field between Playwright
+    // finding it and pressing, and then the locator waits for a field the navigation has already taken away.
+    await expect(input).toBeFocused();
+    await page.keyboard.press('Enter');
     await expect(page).toHaveURL(/\/search\?search=aged\+care$/);
   });
 

@@ -40,11 +40,19 @@ export default function MediaPicker({
   useEffect(() => {
     let live = true;
     api<{ images: LibraryImage[] }>('/uploads')
-      .then((answer) => live && setImages(answer.images))
+      // An upload can finish before the library answers, and the library may have been listed before that
+      // upload was stored: keep what was uploaded here in front, or the new picture (already chosen) vanishes.
+      .then((answer) => {
+        if (!live) return;
+        setImages((current) => {
+          const listed = new Set(answer.images.map((image) => image.imageUrl));
+          return [...(current ?? []).filter((image) => !listed.has(image.imageUrl)), ...answer.images];
+        });
+      })
       .catch((cause: unknown) => {
         console.error('The image library could not be loaded', cause);
         if (live) setLoadProblem('The uploaded images could not be loaded. You can still upload a new one.');
-        if (live) setImages([]);
+        if (live) setImages((current) => current ?? []);
       });
     return () => {
       live = false;
