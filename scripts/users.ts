@@ -6,6 +6,7 @@
 //   npm run users -- reset-password <username>
 //   npm run users -- set-email <username> <address|none>
 //   npm run users -- unlock <username>
+//   npm run users -- second-factor-off <username>
 //   npm run users -- delete <username>
 //   npm run users -- list
 //
@@ -19,6 +20,7 @@ import * as v from 'valibot';
 import { openUserStore } from './lib/user-store.ts';
 import {
   createUser,
+  editUser,
   getUser,
   listUsers,
   setEmail,
@@ -50,6 +52,7 @@ const usage = `Usage:
   npm run users -- reset-password <username> [--password-stdin]
   npm run users -- set-email <username> <address|none>   (where one-time sign-in links go when the account is locked)
   npm run users -- unlock <username>                     (clears the account's failed sign-ins and locks)
+  npm run users -- second-factor-off <username>          (a lost phone and lost recovery codes: no code asked)
   npm run users -- delete <username>                     (never the last active administrator)
   npm run users -- list
 Add --site <site id> (with NETLIFY_AUTH_TOKEN set) to manage a deployed site instead of the local store.`;
@@ -109,6 +112,14 @@ try {
     const cleared = await unlockAccount(username);
     console.log(
       `Unlocked "${username.trim().toLowerCase()}" in ${target.label}: ${cleared} lock counter${cleared === 1 ? '' : 's'} cleared.`,
+    );
+  } else if (command === 'second-factor-off') {
+    if (!username) fail('give the username');
+    const user = await editUser(username, (current) =>
+      current.totp || current.totpPending ? { totp: undefined, totpPending: undefined } : null,
+    );
+    console.log(
+      `"${user.username}" signs in with the password alone now (${target.label}); set up a new app on the Account screen.`,
     );
   } else if (command === 'delete') {
     if (!username) fail('give the username to delete');

@@ -3,19 +3,28 @@ import * as v from 'valibot';
 import { error, json, methodNotAllowed, RefusedInput } from '../../src/server/http';
 import { authenticate } from '../../src/server/auth';
 import { parseJsonBody } from '../../src/server/validation';
-import { OwnNameSchema, OwnPasswordSchema } from '../../src/schemas/staff';
+import {
+  OwnNameSchema,
+  OwnPasswordSchema,
+  SecondFactorCodeSchema,
+  SecondFactorOffSchema,
+} from '../../src/schemas/staff';
 import { changeOwnPassword, ownSessions, setOwnName } from '../../src/server/staff-accounts';
 import { endSession, toPublicUser } from '../../src/server/users';
+import { confirmSetup, secondFactorStatus, startSetup, turnOff } from '../../src/server/second-factor';
 
 const SESSION_NOT_FOUND = 'This session has already ended.';
 
 /**
  * The signed-in person's own account (every role).
- * GET    /api/admin/me                    -> {user, email}
+ * GET    /api/admin/me                    -> {user, email, secondFactor}
  * PATCH  /api/admin/me {firstName, lastName} -> {user}
  * POST   /api/admin/me/password {current, next} -> {success}; every other session of the account ends
  * GET    /api/admin/me/sessions           -> {sessions} (this device marked `current`)
  * DELETE /api/admin/me/sessions/{id}      -> {success}; ending this device's session signs it out
+ * POST   /api/admin/me/second-factor      -> {secret, uri}: starts setting up an authenticator app (admins)
+ * POST   /api/admin/me/second-factor/confirm {code} -> {recoveryCodes}: the app's first code turns it on
+ * POST   /api/admin/me/second-factor/off {password} -> {success}
  */
 export default async (request: Request, context: Context) => {
   const auth = await authenticate(request);
@@ -40,7 +49,13 @@ export default async (request: Request, context: Context) => {
       await changeOwnPassword(auth.user, auth.sessionId, body.data.current, body.data.next);
       return json({ success: true, message: 'Your password has been changed. Your other sessions have ended.' });
     }
-    if (request.method === 'GET') return json({ user: toPublicUser(auth.user), email: auth.user.email ?? null });
+    if (path.includes('/me/second-factor')) return await secondFactor(request, path, auth.user);
+    if (request.method === 'GET')
+      return json({
+        user: toPublicUser(auth.user),
+        email: auth.user.email ?? null,
+        secondFactor: secondFactorStatus(auth.user),
+      });
     if (request.method !== 'PATCH') return methodNotAllowed(['GET', 'PATCH']);
     const body = await parseJsonBody(OwnNameSchema, request, 1024);
     if (!body.ok) return body.response;
@@ -52,6 +67,34 @@ export default async (request: Request, context: Context) => {
   }
 };
 
+type Account = Extract<Awaited<ReturnType<typeof authenticate>>, { ok: true }>['user'];
+
+async function secondFactor(request: Request, path: string, user: Account): Promise<Response> {
+  if (request.method !== 'POST') return methodNotAllowed(['POST']);
+  if (path.endsWith('/second-factor')) return json(await startSetup(user));
+  if (path.endsWith('/second-factor/confirm')) {
+    const body = await parseJsonBody(SecondFactorCodeSchema, request, 1024);
+    if (!body.ok) return body.response;
+    const recoveryCodes = await confirmSetup(user, body.data.code);
+    return json({
+      recoveryCodes,
+      message: 'Your authenticator app is set up. Keep the recovery codes somewhere safe: each works once.',
+    });
+  }
+  const body = await parseJsonBody(SecondFactorOffSchema, request, 1024);
+  if (!body.ok) return body.response;
+  await turnOff(user, body.data.password);
+  return json({ success: true, message: 'The authenticator app is no longer asked for at sign-in.' });
+}
+
 export const config: Config = {
-  path: ['/api/admin/me', '/api/admin/me/password', '/api/admin/me/sessions', '/api/admin/me/sessions/:id'],
+  path: [
+    '/api/admin/me',
+    '/api/admin/me/password',
+    '/api/admin/me/sessions',
+    '/api/admin/me/sessions/:id',
+    '/api/admin/me/second-factor',
+    '/api/admin/me/second-factor/confirm',
+    '/api/admin/me/second-factor/off',
+  ],
 };

@@ -8,17 +8,23 @@ import { AuthNotConfiguredError, deviceLabel, issueToken } from '../../src/serve
 import { notConfigured } from '../../src/server/auth';
 import { lockedFor, lockedMessage, reserveAttempt, settle, SIGN_IN_LOCK_WAIT_MS } from '../../src/server/throttle';
 import { LINK_SENT, sendSignInLink } from '../../src/server/sign-in-links';
+import { CODE_NEEDED, CODE_WRONG, hasSecondFactor, redeemSecondFactor } from '../../src/server/second-factor';
 
 export const INVALID_CREDENTIALS = 'Invalid username or password.';
 export const SIGN_IN_BUSY = 'Sign-in is busy right now. Please try again in a few seconds.';
 export const ACCOUNT_DEACTIVATED = 'This account has been deactivated. Ask an administrator if you need access again.';
 
-/** POST /api/auth/login {username, password} -> {token, user, message}; messages in docs/texts.md. */
+/**
+ * POST /api/auth/login {username, password, code?} -> {token, user, message}; messages in docs/texts.md.
+ * An account with an authenticator app also needs `code`: without it the right password gets 401 with
+ * `secondFactor: true` (the attempt neither counts as a failure nor clears any), a wrong code counts as a
+ * failed attempt like a wrong password.
+ */
 export default async (request: Request, context: Context) => {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   const body = await parseJsonBody(LoginSchema, request, 4096);
   if (!body.ok) return body.response;
-  const { username, password } = body.data;
+  const { username, password, code } = body.data;
   const ip = context.ip || 'unknown';
 
   // Reserve the attempt before any hashing, so parallel guesses cannot slip past the lock.
@@ -44,6 +50,24 @@ export default async (request: Request, context: Context) => {
       return busy();
     }
     return error(401, user && valid ? ACCOUNT_DEACTIVATED : INVALID_CREDENTIALS);
+  }
+
+  if (hasSecondFactor(user)) {
+    if (!code) {
+      await settle(reservation, 'release').catch((cause) =>
+        console.error(`Sign-in throttle: could not release an attempt: ${String(cause)}`),
+      );
+      return secondFactor(CODE_NEEDED);
+    }
+    if (!(await redeemSecondFactor(user.username, code))) {
+      try {
+        await settle(reservation, 'failure');
+      } catch (cause) {
+        console.error(`Sign-in throttle: could not record a failure: ${String(cause)}`);
+        return busy();
+      }
+      return secondFactor(CODE_WRONG);
+    }
   }
 
   try {
@@ -91,6 +115,11 @@ async function accountLocked(username: string, password: string, ip: string, con
   const response = error(429, LINK_SENT);
   response.headers.set('Retry-After', String(Math.max(1, Math.ceil(accountWait / 1000))));
   return response;
+}
+
+/** The password was right; the authenticator app's code is asked for (or was wrong). */
+function secondFactor(message: string): Response {
+  return json({ message, secondFactor: true }, { status: 401 });
 }
 
 /** A counter could not be written: the attempt is refused (never checked, never a 500). */

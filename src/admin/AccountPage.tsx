@@ -6,6 +6,7 @@ import type { OwnSession } from '../schemas/staff';
 import { api, ApiError, failureText } from './api';
 import { useAuth } from './auth';
 import { Loading } from './Loading';
+import SecondFactorCard from './users/SecondFactorCard';
 import './users/users.css';
 
 const SESSIONS_KEY = ['admin-me-sessions'];
@@ -55,7 +56,7 @@ function Field({
   );
 }
 
-/** Account (every signed-in person): own display name, own password, own sessions. */
+/** Account (every signed-in person): own display name, own password, two-step sign-in (administrators), own sessions. */
 export default function AccountPage() {
   const { user, updateUser, logoutEverywhere } = useAuth();
   const client = useQueryClient();
@@ -179,6 +180,8 @@ export default function AccountPage() {
           <span className="users-muted">Your other sessions end; this one stays signed in.</span>
         </div>
       </form>
+
+      <SecondFactorCard />
 
       <section className="admin-card account-card" aria-labelledby="sessions-title">
         <h2 id="sessions-title">Where you are signed in</h2>

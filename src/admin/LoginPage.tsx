@@ -18,7 +18,25 @@ function LoginForm() {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState('');
   const [success, setSuccess] = useState('');
+  // After a right password, an account with an authenticator app is asked for its code (the link's too).
+  const [askCode, setAskCode] = useState('');
+  const [code, setCode] = useState('');
+  const [pendingLink, setPendingLink] = useState('');
+  const codeField = useRef<HTMLInputElement>(null);
   const linking = useRef(false);
+
+  useEffect(() => {
+    if (askCode) codeField.current?.focus();
+  }, [askCode]);
+
+  /** What a refused sign-in leads to: the code field on the first "code needed", else the message. */
+  function refused(result: { message: string; secondFactor?: boolean }) {
+    if (result.secondFactor && !askCode) {
+      setAskCode(result.message);
+      return;
+    }
+    setError(result.message || 'Login failed. Please try again.');
+  }
 
   // Someone already signed in is sent on.
   useEffect(() => {
@@ -42,7 +60,10 @@ function LoginForm() {
           setTimeout(() => location.replace(nextPage()), 600);
           return;
         }
-        setError(result.message);
+        if (result.secondFactor) {
+          setAskCode(result.message);
+          setPendingLink(link);
+        } else setError(result.message);
         setBusy(false);
       })
       .catch(() => {
@@ -53,20 +74,26 @@ function LoginForm() {
 
   async function onSubmit(event: SubmitEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!username.trim() || !password) {
+    if (askCode && !code.trim()) {
+      setError('Enter the code');
+      return;
+    }
+    if (!pendingLink && (!username.trim() || !password)) {
       setError(FILL_ALL_FIELDS);
       return;
     }
     setBusy(true);
     setError('');
     try {
-      const result = await login(username.trim(), password);
+      const result = pendingLink
+        ? await redeemLink(pendingLink, code.trim())
+        : await login(username.trim(), password, askCode ? code.trim() : undefined);
       if (result.success) {
         setSuccess(result.message);
         setTimeout(() => location.replace(nextPage()), 600);
         return;
       }
-      setError(result.message || 'Login failed. Please try again.');
+      refused(result);
     } catch {
       setError('Network error. Please check your connection and try again.');
     }
@@ -92,45 +119,71 @@ function LoginForm() {
       <div role="status" className="login-messages">
         {success && <p className="admin-banner is-success">{success}</p>}
       </div>
-      <div className="admin-field">
-        <label htmlFor="username">Username</label>
-        <input
-          id="username"
-          name="username"
-          autoComplete="username"
-          autoCapitalize="none"
-          spellCheck={false}
-          value={username}
-          disabled={disabled}
-          onChange={(e) => edit(setUsername)(e.target.value)}
-          required
-        />
-      </div>
-      <div className="admin-field">
-        <label htmlFor="password">Password</label>
-        <div className="password-field">
+      {!pendingLink && (
+        <>
+          <div className="admin-field">
+            <label htmlFor="username">Username</label>
+            <input
+              id="username"
+              name="username"
+              autoComplete="username"
+              autoCapitalize="none"
+              spellCheck={false}
+              value={username}
+              disabled={disabled}
+              onChange={(e) => edit(setUsername)(e.target.value)}
+              required
+            />
+          </div>
+          <div className="admin-field">
+            <label htmlFor="password">Password</label>
+            <div className="password-field">
+              <input
+                id="password"
+                name="password"
+                type={showPassword ? 'text' : 'password'}
+                autoComplete="current-password"
+                value={password}
+                disabled={disabled}
+                onChange={(e) => edit(setPassword)(e.target.value)}
+                required
+              />
+              <button
+                type="button"
+                className="password-toggle"
+                onClick={() => setShowPassword((shown) => !shown)}
+                disabled={disabled}
+                aria-pressed={showPassword}
+                aria-label={showPassword ? 'Hide password' : 'Show password'}
+              >
+                {showPassword ? <EyeOff size={20} aria-hidden="true" /> : <Eye size={20} aria-hidden="true" />}
+              </button>
+            </div>
+          </div>
+        </>
+      )}
+      {askCode && (
+        <div className="admin-field">
+          <label htmlFor="code">Authentication code</label>
+          <p id="code-hint" className="login-hint">
+            {askCode}
+          </p>
           <input
-            id="password"
-            name="password"
-            type={showPassword ? 'text' : 'password'}
-            autoComplete="current-password"
-            value={password}
+            id="code"
+            name="code"
+            ref={codeField}
+            autoComplete="one-time-code"
+            autoCapitalize="none"
+            spellCheck={false}
+            aria-describedby="code-hint"
+            value={code}
             disabled={disabled}
-            onChange={(e) => edit(setPassword)(e.target.value)}
+            maxLength={32}
+            onChange={(e) => edit(setCode)(e.target.value)}
             required
           />
-          <button
-            type="button"
-            className="password-toggle"
-            onClick={() => setShowPassword((shown) => !shown)}
-            disabled={disabled}
-            aria-pressed={showPassword}
-            aria-label={showPassword ? 'Hide password' : 'Show password'}
-          >
-            {showPassword ? <EyeOff size={20} aria-hidden="true" /> : <Eye size={20} aria-hidden="true" />}
-          </button>
         </div>
-      </div>
+      )}
       <button type="submit" className="admin-btn admin-btn--primary login-submit" disabled={disabled}>
         <LogIn size={18} aria-hidden="true" /> {busy ? 'Logging in...' : 'Login'}
       </button>

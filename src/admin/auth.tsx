@@ -12,14 +12,16 @@ type Status = 'loading' | 'authenticated' | 'unauthenticated';
 interface LoginResult {
   success: boolean;
   message: string;
+  /** The password was right and the account asks for its authenticator app's code (or it was wrong). */
+  secondFactor?: boolean;
 }
 
 interface AuthValue {
   status: Status;
   user: PublicUser | null;
-  login(username: string, password: string): Promise<LoginResult>;
+  login(username: string, password: string, code?: string): Promise<LoginResult>;
   /** Redeems a one-time sign-in link (sent by e-mail when the account was locked) for a session. */
-  redeemLink(token: string): Promise<LoginResult>;
+  redeemLink(token: string, code?: string): Promise<LoginResult>;
   /** Ends this device's session only. */
   logout(): Promise<void>;
   /** Ends every session of the account, this one included. */
@@ -76,16 +78,24 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     } catch (cause) {
       // The server's own message when it gave one; the network failure text; otherwise the generic one.
       if (cause instanceof ApiError)
-        return { success: false, message: cause.fromServer || cause.status === 0 ? cause.message : LOGIN_FAILED };
+        return {
+          success: false,
+          message: cause.fromServer || cause.status === 0 ? cause.message : LOGIN_FAILED,
+          secondFactor: v.is(v.object({ secondFactor: v.literal(true) }), cause.body),
+        };
       throw cause;
     }
   }, []);
 
   const login = useCallback(
-    (username: string, password: string) => signIn('/auth/login', { username, password }),
+    (username: string, password: string, code?: string) =>
+      signIn('/auth/login', { username, password, ...(code ? { code } : {}) }),
     [signIn],
   );
-  const redeemLink = useCallback((token: string) => signIn('/auth/link', { token }), [signIn]);
+  const redeemLink = useCallback(
+    (token: string, code?: string) => signIn('/auth/link', { token, ...(code ? { code } : {}) }),
+    [signIn],
+  );
 
   // End the session on the server (best effort), forget it locally whatever the answer, and go to the login page
   // (replacing history, so Back does not reopen an admin page). The page's other calls may meet the ended

@@ -15,6 +15,8 @@ export const LoginSchema = v.object({
     v.maxLength(64, 'Usernames are at most 64 characters'),
   ),
   password: required(200),
+  /** The authenticator app's code or a recovery code, for accounts with a second factor (asked for after the password). */
+  code: v.optional(v.pipe(v.string('Enter the code'), v.trim(), v.maxLength(32, 'Codes are at most 32 characters'))),
 });
 
 export const ROLES = ['admin', 'editor'] as const;

@@ -31,6 +31,16 @@ export const OwnPasswordSchema = v.object({
   next: v.pipe(v.string('Enter a new password'), NewPasswordSchema),
 });
 
+/** POST /api/admin/me/second-factor/confirm: the first code the authenticator app shows. */
+export const SecondFactorCodeSchema = v.object({
+  code: v.pipe(v.string('Enter the 6-digit code'), v.trim(), v.regex(/^\d{6}$/, 'Enter the 6-digit code')),
+});
+
+/** POST /api/admin/me/second-factor/off: the person's password, checked before the factor goes. */
+export const SecondFactorOffSchema = v.object({
+  password: OwnPasswordSchema.entries.current,
+});
+
 /** The invitation token as it appears in the link: 32 random bytes, base64url. */
 export const INVITE_TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 export const INVITE_INVALID =

@@ -16,6 +16,27 @@ export const StaffSessionSchema = v.object({
   lastSeenAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
 });
 
+/** A base32 TOTP secret (RFC 4648 alphabet, no padding): 160 bits are 32 characters. */
+const TotpSecretSchema = v.pipe(v.string(), v.regex(/^[A-Z2-7]{32}$/));
+
+/**
+ * The account's second factor once set up: the authenticator app's shared secret, the last 30-second step a
+ * code was accepted for (a code is never accepted twice), and the recovery codes, kept only as SHA-256 digests
+ * (each one works once; a used one is removed).
+ */
+export const TotpRecordSchema = v.object({
+  secret: TotpSecretSchema,
+  enabledAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  lastStep: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  recoveryCodes: v.pipe(v.array(v.pipe(v.string(), v.regex(/^[a-f0-9]{64}$/))), v.maxLength(10)),
+});
+
+/** A second factor being set up: the secret shown to the person, until they prove their app has it. */
+export const TotpPendingSchema = v.object({
+  secret: TotpSecretSchema,
+  createdAt: v.pipe(v.number(), v.integer(), v.minValue(0)),
+});
+
 /**
  * A staff account as kept in the `users` store, keyed by the lower-case username (src/server/users.ts
  * parses every entry it reads with this). Names, role and e-mail follow the rules new accounts are made with.
@@ -37,6 +58,9 @@ export const UserRecordSchema = v.object({
   validAfter: v.pipe(v.number(), v.integer(), v.minValue(0)),
   /** The signed-in devices; a token counts only while its session is here. */
   sessions: v.optional(v.array(StaffSessionSchema), []),
+  /** An authenticator app's codes are asked for at sign-in once this is set (administrators may set it up). */
+  totp: v.optional(TotpRecordSchema),
+  totpPending: v.optional(TotpPendingSchema),
   lastSignInAt: v.optional(v.string()),
   createdAt: v.string(),
   updatedAt: v.string(),

@@ -115,3 +115,13 @@ export async function redeemSignInLink(token: string, now = Date.now()): Promise
   if (!user?.active || user.validAfter >= result.createdAt) return null;
   return user;
 }
+
+/** The account a link would sign in, without using it up (null when it would be refused). */
+export async function peekSignInLink(token: string, now = Date.now()): Promise<UserRecord | null> {
+  if (!TOKEN_FORMAT.test(token)) return null;
+  const record = (await store().get(keyFor(token), { type: 'json' })) as LinkRecord | null;
+  if (!record || record.usedAt !== null || record.expiresAt <= now) return null;
+  const user = await getUser(record.username);
+  if (!user?.active || user.validAfter >= record.createdAt) return null;
+  return user;
+}

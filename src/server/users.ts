@@ -152,3 +152,6 @@ export async function setEmail(username: string, email: string | null): Promise<
   // An undefined e-mail is dropped when the record is stored as JSON.
   return change(username, () => ({ email: checked ?? undefined }));
 }
+
+/** Edits an account in one conditional write (`edit` returns null to leave it as it is); throws UnknownUserError. */
+export const editUser = change;

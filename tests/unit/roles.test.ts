@@ -43,6 +43,10 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/admin/me/password': { POST: 'session' },
   '/api/admin/me/sessions': { GET: 'session' },
   '/api/admin/me/sessions/:id': { DELETE: 'session' },
+  // An authenticator app is for administrators; anyone who has one may turn it off.
+  '/api/admin/me/second-factor': { POST: 'users' },
+  '/api/admin/me/second-factor/confirm': { POST: 'users' },
+  '/api/admin/me/second-factor/off': { POST: 'session' },
   '/api/admin/dashboard-stats': { GET: 'dashboard' },
   '/api/admin/launch-readiness': { GET: 'settings' },
   '/api/public/site-settings': { GET: 'public' },
@@ -105,6 +109,8 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
   'PATCH /api/admin/me': { body: { firstName: 'Role', lastName: 'Renamed' } },
   'POST /api/admin/me/password': { body: { current: 'not the current password', next: 'another long password' } },
   'DELETE /api/admin/me/sessions/:id': { params: () => ({ id: crypto.randomUUID() }) },
+  'POST /api/admin/me/second-factor/confirm': { body: { code: '123456' } },
+  'POST /api/admin/me/second-factor/off': { body: { password: 'not the current password' } },
   'POST /api/admin/site-settings': {
     body: {
       ...defaultSiteSettings,
