@@ -8,6 +8,7 @@ import { test, expect, type Page } from '@playwright/test';
 import { createStaff, signInWithForm } from './helpers/accounts';
 import { axeViolations, untilStill } from './helpers/still';
 import { codeAt } from '../../src/server/second-factor.ts';
+import { ONCE } from './helpers/viewports';
 
 const STEP_MS = 30_000;
 
@@ -89,7 +90,7 @@ test('issue: an administrator sets up an authenticator app, then signs in with a
   await signInWithForm(page, admin);
 });
 
-test('the two-step card is not offered to editors', async ({ page }) => {
+test('the two-step card is not offered to editors', ONCE, async ({ page }) => {
   const editor = await createStaff('tfa-editor', 'editor');
   await signInWithForm(page, editor, '/admin/account');
   await expect(page.getByRole('heading', { name: 'Where you are signed in' })).toBeVisible();
