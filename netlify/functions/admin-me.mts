@@ -7,7 +7,7 @@ import {
   OwnNameSchema,
   OwnPasswordSchema,
   SecondFactorCodeSchema,
-  SecondFactorOffSchema,
+  SecondFactorPasswordSchema,
 } from '../../src/schemas/staff';
 import { changeOwnPassword, ownSessions, setOwnName } from '../../src/server/staff-accounts';
 import { endSession, toPublicUser } from '../../src/server/users';
@@ -22,7 +22,7 @@ const SESSION_NOT_FOUND = 'This session has already ended.';
  * POST   /api/admin/me/password {current, next} -> {success}; every other session of the account ends
  * GET    /api/admin/me/sessions           -> {sessions} (this device marked `current`)
  * DELETE /api/admin/me/sessions/{id}      -> {success}; ending this device's session signs it out
- * POST   /api/admin/me/second-factor      -> {secret, uri}: starts setting up an authenticator app (admins)
+ * POST   /api/admin/me/second-factor {password} -> {secret, uri}: starts setting up an authenticator app (admins)
  * POST   /api/admin/me/second-factor/confirm {code} -> {recoveryCodes}: the app's first code turns it on
  * POST   /api/admin/me/second-factor/off {password} -> {success}
  */
@@ -71,7 +71,11 @@ type Account = Extract<Awaited<ReturnType<typeof authenticate>>, { ok: true }>['
 
 async function secondFactor(request: Request, path: string, user: Account): Promise<Response> {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
-  if (path.endsWith('/second-factor')) return json(await startSetup(user));
+  if (path.endsWith('/second-factor')) {
+    const body = await parseJsonBody(SecondFactorPasswordSchema, request, 1024);
+    if (!body.ok) return body.response;
+    return json(await startSetup(user, body.data.password));
+  }
   if (path.endsWith('/second-factor/confirm')) {
     const body = await parseJsonBody(SecondFactorCodeSchema, request, 1024);
     if (!body.ok) return body.response;
@@ -81,7 +85,7 @@ async function secondFactor(request: Request, path: string, user: Account): Prom
       message: 'Your authenticator app is set up. Keep the recovery codes somewhere safe: each works once.',
     });
   }
-  const body = await parseJsonBody(SecondFactorOffSchema, request, 1024);
+  const body = await parseJsonBody(SecondFactorPasswordSchema, request, 1024);
   if (!body.ok) return body.response;
   await turnOff(user, body.data.password);
   return json({ success: true, message: 'The authenticator app is no longer asked for at sign-in.' });

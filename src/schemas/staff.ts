@@ -36,8 +36,8 @@ export const SecondFactorCodeSchema = v.object({
   code: v.pipe(v.string('Enter the 6-digit code'), v.trim(), v.regex(/^\d{6}$/, 'Enter the 6-digit code')),
 });
 
-/** POST /api/admin/me/second-factor/off: the person's password, checked before the factor goes. */
-export const SecondFactorOffSchema = v.object({
+/** POST /api/admin/me/second-factor and .../off: the person's password, checked before the factor changes. */
+export const SecondFactorPasswordSchema = v.object({
   password: OwnPasswordSchema.entries.current,
 });
 

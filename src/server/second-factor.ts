@@ -46,13 +46,27 @@ function mayUseApp(user: UserRecord) {
   if (!can(user.role, 'users')) throw new RefusedInput(403, forbiddenMessage(user.role));
 }
 
+async function checkPassword(user: UserRecord, password: string) {
+  if (!user.passwordHash || !(await verifyPassword(password, user.passwordHash)))
+    throw new RefusedInput(400, WRONG_PASSWORD, 'password');
+}
+
 /** Whether the account asks for a code at sign-in. */
 export const hasSecondFactor = (user: Pick<UserRecord, 'totp'>) => user.totp !== undefined;
 
-/** Starts a set-up: a new secret kept as pending on the account; answers it and its otpauth:// address. */
-export async function startSetup(user: UserRecord, now = Date.now()): Promise<{ secret: string; uri: string }> {
+/**
+ * Starts a set-up after checking the person's password (a session left open on someone's desk must not be
+ * enough to tie the account to another phone): a new secret kept as pending on the account; answers it and
+ * its otpauth:// address.
+ */
+export async function startSetup(
+  user: UserRecord,
+  password: string,
+  now = Date.now(),
+): Promise<{ secret: string; uri: string }> {
   mayUseApp(user);
   if (user.totp) throw new RefusedInput(409, ALREADY_ON);
+  await checkPassword(user, password);
   const secret = new Secret({ size: 20 }).base32;
   await editUser(user.username, () => ({ totpPending: { secret, createdAt: now } }));
   return { secret, uri: totp(secret, user.username).toString() };
@@ -100,8 +114,7 @@ export async function confirmSetup(user: UserRecord, code: string, now = Date.no
 
 /** Turns the factor off (and drops any set-up) after checking the person's password. */
 export async function turnOff(user: UserRecord, password: string): Promise<void> {
-  if (!user.passwordHash || !(await verifyPassword(password, user.passwordHash)))
-    throw new RefusedInput(400, WRONG_PASSWORD);
+  await checkPassword(user, password);
   await editUser(user.username, () => ({ totp: undefined, totpPending: undefined }));
 }
 

@@ -32,6 +32,10 @@ test('issue: an administrator sets up an authenticator app, then signs in with a
   await signInWithForm(page, admin, '/admin/account');
   const card = page.getByRole('region', { name: 'Two-step sign-in' });
   await expect(card).toContainText('Off.');
+  await card.getByLabel('Current password').fill('not my password at all');
+  await card.getByRole('button', { name: 'Set up an authenticator app' }).click();
+  await expect(card.getByText('Your current password is not correct.')).toBeVisible();
+  await card.getByLabel('Current password').fill(admin.password);
   await card.getByRole('button', { name: 'Set up an authenticator app' }).click();
   await expect(card.getByRole('img', { name: 'QR code for your authenticator app' })).toBeVisible();
   const key = ((await card.locator('.tfa-key').textContent()) ?? '').replace(/\s/g, '');

@@ -109,6 +109,7 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
   'PATCH /api/admin/me': { body: { firstName: 'Role', lastName: 'Renamed' } },
   'POST /api/admin/me/password': { body: { current: 'not the current password', next: 'another long password' } },
   'DELETE /api/admin/me/sessions/:id': { params: () => ({ id: crypto.randomUUID() }) },
+  'POST /api/admin/me/second-factor': { body: { password: 'not the current password' } },
   'POST /api/admin/me/second-factor/confirm': { body: { code: '123456' } },
   'POST /api/admin/me/second-factor/off': { body: { password: 'not the current password' } },
   'POST /api/admin/site-settings': {

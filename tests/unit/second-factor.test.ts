@@ -42,7 +42,7 @@ async function signIn(username: string, extra: Record<string, string> = {}, ip =
 async function adminWithApp(prefix: string) {
   const username = await signInAccount(prefix, { withEmail: true });
   const { token } = (await signIn(username)).body;
-  const started = await call(me, '/api/admin/me/second-factor', token);
+  const started = await call(me, '/api/admin/me/second-factor', token, { password: SIGN_IN_PASSWORD });
   expect(started.status).toBe(200);
   expect(started.body.uri).toMatch(/^otpauth:\/\/totp\/RPL%20Pathways:/);
   const secret: string = started.body.secret;
@@ -57,7 +57,11 @@ describe('second factor by authenticator app', () => {
   it('set-up needs the current code; then sign-in asks for a code, and a code works only once', async () => {
     const username = await signInAccount('tfa');
     const { token } = (await signIn(username)).body;
-    const started = await call(me, '/api/admin/me/second-factor', token);
+    // A session alone does not start it: the password is asked again.
+    const noPassword = await call(me, '/api/admin/me/second-factor', token, { password: 'someone else guessing' });
+    expect(noPassword).toEqual({ status: 400, body: expect.objectContaining({ message: WRONG_PASSWORD }) });
+    expect((await getUser(username))?.totpPending).toBeUndefined();
+    const started = await call(me, '/api/admin/me/second-factor', token, { password: SIGN_IN_PASSWORD });
     const wrong = await call(me, '/api/admin/me/second-factor/confirm', token, { code: '000000' });
     expect(wrong).toEqual({ status: 400, body: expect.objectContaining({ message: CODE_WRONG }) });
     expect((await getUser(username))?.totp).toBeUndefined();
@@ -136,7 +140,7 @@ describe('second factor by authenticator app', () => {
   it('only administrators set one up; turning it off needs the password', async () => {
     const editor = await signInAccount('tfaed', { role: 'editor' });
     const editorToken = (await signIn(editor)).body.token;
-    expect(await call(me, '/api/admin/me/second-factor', editorToken)).toEqual({
+    expect(await call(me, '/api/admin/me/second-factor', editorToken, { password: SIGN_IN_PASSWORD })).toEqual({
       status: 403,
       body: expect.objectContaining({ message: forbiddenMessage('editor') }),
     });
@@ -154,7 +158,7 @@ describe('second factor by authenticator app', () => {
   it('refuses malformed codes with a 400 and changes nothing', async () => {
     const username = await signInAccount('tfabad');
     const { token } = (await signIn(username)).body;
-    await call(me, '/api/admin/me/second-factor', token);
+    await call(me, '/api/admin/me/second-factor', token, { password: SIGN_IN_PASSWORD });
     const before = await getUser(username);
     for (const code of ['12345', '1234567', 'abcdef', '', 42, null]) {
       const answer = await call(me, '/api/admin/me/second-factor/confirm', token, { code });

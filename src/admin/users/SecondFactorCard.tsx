@@ -39,16 +39,21 @@ export default function SecondFactorCard() {
   const [passwordError, setPasswordError] = useState('');
 
   const start = useMutation({
-    mutationFn: async () => {
-      const answer = await api<{ secret: string; uri: string }>('/admin/me/second-factor', { method: 'POST' });
+    mutationFn: async (body: { password: string }) => {
+      const answer = await api<{ secret: string; uri: string }>('/admin/me/second-factor', { method: 'POST', body });
       return { secret: answer.secret, qr: await qrImage(answer.uri) };
     },
     onSuccess: (started) => {
       setSetup(started);
+      setPassword('');
+      setPasswordError('');
       setCode('');
       setCodeError('');
     },
-    onError: (cause) => toast.error(failureText(cause, 'The set-up could not be started. Please try again.')),
+    onError: (cause) => {
+      if (cause instanceof ApiError && cause.status === 400) setPasswordError(cause.message);
+      else toast.error(failureText(cause, 'The set-up could not be started. Please try again.'));
+    },
   });
 
   const confirm = useMutation({
@@ -89,14 +94,38 @@ export default function SecondFactorCard() {
     }
     confirm.mutate({ code: code.trim() });
   }
-  function onTurnOff(event: SubmitEvent<HTMLFormElement>) {
+  /** Starting a set-up and turning it off both ask for the password first. */
+  const withPassword = (then: (body: { password: string }) => void) => (event: SubmitEvent<HTMLFormElement>) => {
     event.preventDefault();
     if (!password) {
       setPasswordError('Enter your current password');
       return;
     }
-    turnOff.mutate({ password });
-  }
+    then({ password });
+  };
+  const passwordField = (
+    <div className="admin-field">
+      <label htmlFor="tfa-password">Current password</label>
+      <input
+        id="tfa-password"
+        type="password"
+        autoComplete="current-password"
+        value={password}
+        onChange={(event) => {
+          setPassword(event.target.value);
+          setPasswordError('');
+        }}
+        aria-invalid={passwordError ? true : undefined}
+        aria-describedby={passwordError ? 'tfa-password-error' : undefined}
+        required
+      />
+      {passwordError && (
+        <p id="tfa-password-error" className="admin-error">
+          {passwordError}
+        </p>
+      )}
+    </div>
+  );
 
   if (me.isPending)
     return (
@@ -154,32 +183,12 @@ export default function SecondFactorCard() {
           </div>
         </div>
       ) : status.enabled ? (
-        <form onSubmit={onTurnOff} noValidate>
+        <form onSubmit={withPassword((body) => turnOff.mutate(body))} noValidate>
           <p>
             On since {status.enabledAt ? when(status.enabledAt) : 'set-up'}: sign-in asks for the code from your
             authenticator app. {status.recoveryCodesLeft} recovery code{status.recoveryCodesLeft === 1 ? '' : 's'} left.
           </p>
-          <div className="admin-field">
-            <label htmlFor="tfa-password">Current password</label>
-            <input
-              id="tfa-password"
-              type="password"
-              autoComplete="current-password"
-              value={password}
-              onChange={(event) => {
-                setPassword(event.target.value);
-                setPasswordError('');
-              }}
-              aria-invalid={passwordError ? true : undefined}
-              aria-describedby={passwordError ? 'tfa-password-error' : undefined}
-              required
-            />
-            {passwordError && (
-              <p id="tfa-password-error" className="admin-error">
-                {passwordError}
-              </p>
-            )}
-          </div>
+          {passwordField}
           <div className="admin-actions">
             <button type="submit" className="admin-btn admin-btn--danger" disabled={turnOff.isPending}>
               {turnOff.isPending ? 'Turning off...' : 'Turn off'}
@@ -228,22 +237,18 @@ export default function SecondFactorCard() {
           </div>
         </form>
       ) : (
-        <>
+        <form onSubmit={withPassword((body) => start.mutate(body))} noValidate>
           <p>
             Off. With it on, signing in also needs the 6-digit code from an authenticator app on your phone, so a stolen
             password alone does not open the admin.
           </p>
+          {passwordField}
           <div className="admin-actions">
-            <button
-              type="button"
-              className="admin-btn admin-btn--primary"
-              disabled={start.isPending}
-              onClick={() => start.mutate()}
-            >
+            <button type="submit" className="admin-btn admin-btn--primary" disabled={start.isPending}>
               {start.isPending ? 'Starting...' : 'Set up an authenticator app'}
             </button>
           </div>
-        </>
+        </form>
       )}
     </section>
   );
