@@ -121,7 +121,7 @@ const cli = supervise({
       ],
       { env, stdio: ['ignore', 'pipe', 'inherit'] },
     ),
-  onStart: (child, attempt) => {
+  onStart: (child) => {
     let ready = false;
     child.stdout.on('data', async (chunk) => {
       process.stdout.write(chunk);
@@ -137,8 +137,10 @@ const cli = supervise({
       } catch (cause) {
         console.error(`\n  The scheduled functions do not run: ${cause.message}\n`);
       }
-      if (attempt > 0) return console.log(`\n  The site is back at ${publicUrl}\n`);
-      proxy = await startCompressingProxy({
+      // The front door starts once, with the first CLI that gets ready (not necessarily the first attempt: a
+      // CLI that failed to start, say on a port still held by another server, is restarted).
+      if (proxy) return console.log(`\n  The site is back at ${publicUrl}\n`);
+      proxy = startCompressingProxy({
         port: Number(port),
         target: Number(netlifyPort),
         host,
