@@ -44,6 +44,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/admin/me/sessions': { GET: 'session' },
   '/api/admin/me/sessions/:id': { DELETE: 'session' },
   '/api/admin/dashboard-stats': { GET: 'dashboard' },
+  '/api/admin/activity': { GET: 'activity' },
   '/api/admin/launch-readiness': { GET: 'settings' },
   '/api/public/site-settings': { GET: 'public' },
   '/api/admin/site-settings': { GET: 'settings', POST: 'settings' },
