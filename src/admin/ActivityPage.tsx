@@ -27,6 +27,12 @@ const fieldLabel = (field: string) =>
     )
     .join(' › ');
 
+/** An old (struck through) or new value; a value that was or became empty says so. */
+function Value({ text, as: Tag }: { text: string | null; as: 'del' | 'ins' }) {
+  if (text === null) return <span className="activity-muted">(empty)</span>;
+  return <Tag className={`activity-changes__${Tag === 'del' ? 'old' : 'new'}`}>{text}</Tag>;
+}
+
 function Changes({ entry }: { entry: ActivityEntry }) {
   if (!entry.changes.length) return <span className="activity-muted">No field changes</span>;
   return (
@@ -38,10 +44,10 @@ function Changes({ entry }: { entry: ActivityEntry }) {
             <span className="activity-muted">(changed)</span>
           ) : (
             <>
-              <del className="activity-changes__old">{change.from ?? '(empty)'}</del>
+              <Value text={change.from} as="del" />
               <span aria-hidden="true"> → </span>
               <span className="visually-hidden"> changed to </span>
-              <ins className="activity-changes__new">{change.to ?? '(empty)'}</ins>
+              <Value text={change.to} as="ins" />
             </>
           )}
         </li>

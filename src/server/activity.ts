@@ -41,9 +41,9 @@ interface ActivityInput {
   changes?: ActivityChange[];
 }
 
-/** Text of a value as the log shows it: strings as they are, lists joined, the rest as JSON; cut to length. */
+/** Text of a value as the log shows it: strings as they are (empty as none), the rest as JSON; cut to length. */
 function asText(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
+  if (value === null || value === undefined || value === '') return null;
   const text = typeof value === 'string' ? value : JSON.stringify(value);
   return text.length > MAX_VALUE_LENGTH ? `${text.slice(0, MAX_VALUE_LENGTH - 1)}…` : text;
 }
@@ -51,7 +51,7 @@ function asText(value: unknown): string | null {
 /** Every leaf of a value by its dotted path; a list of plain values is one leaf (its items joined). */
 function flatten(value: unknown, path: string, into: Map<string, string | null>): void {
   if (Array.isArray(value) && value.every((item) => item === null || typeof item !== 'object')) {
-    into.set(path, value.length ? value.map(String).join(', ') : null);
+    into.set(path, asText(value.map(String).join(', ')));
   } else if (Array.isArray(value)) {
     value.forEach((item, index) => {
       flatten(item, path ? `${path}.${index}` : String(index), into);

@@ -16,7 +16,8 @@ import {
 } from './helpers/hostile';
 import { signedInStaff } from './helpers/staff';
 import { storeContactInquiry } from './helpers/inquiries';
-import { categoryEdit } from './helpers/catalogue-requests';
+import { categoryEdit, courseEdit } from './helpers/catalogue-requests';
+import { publishDuePosts } from '../../src/server/blogs';
 import type { defaultSiteSettings } from '../../src/lib/site-settings';
 import { diff, pruneActivity, recordActivity, RETENTION_DAYS } from '../../src/server/activity';
 import { dataStore } from '../../src/server/blobs';
@@ -236,6 +237,43 @@ describe('activity log: what the saves record', () => {
     ]);
     expect(items[1].changes).toContainEqual({ field: 'excerpt', from: 'First', to: 'Second' });
     expect(items[1].changes).toContainEqual({ field: 'isPublished', from: 'false', to: 'true' });
+  });
+
+  it('finding 4: a post the schedule publishes is logged as published by the publishing schedule', async () => {
+    const publishAt = new Date(Date.now() + 60 * 60_000).toISOString();
+    const created = await send('/api/blogs', '/api/blogs', {
+      method: 'POST',
+      token: editor,
+      body: { title: 'Scheduled for the log', excerpt: 'E', content: '<p>C</p>', isPublished: false, publishAt },
+    });
+    expect(created.status).toBe(201);
+    expect(await publishDuePosts(new Date(Date.parse(publishAt) + 1000))).toEqual([created.body.blog.slug]);
+    const { items, people } = (await activity('?person=~schedule')).body;
+    expect(people).toContainEqual({ username: 'log-editor', name: 'Eddie Editor' });
+    expect(items.map((item) => [item.action, item.actor.name, item.target.label])).toEqual([
+      ['published', 'Publishing schedule', 'Scheduled for the log'],
+    ]);
+    expect(items[0].changes).toContainEqual({ field: 'isPublished', from: 'false', to: 'true' });
+    expect(people).toContainEqual({ username: '~schedule', name: 'Publishing schedule' });
+  });
+
+  it('finding 4: a course save is logged with the old and new text of the changed detail', async () => {
+    const edit = courseEdit('CPC30220');
+    const about = 'Staff wording of the carpentry summary, for the activity log.';
+    const saved = await send('/api/admin/catalogue/courses/:code', '/api/admin/catalogue/courses/CPC30220', {
+      method: 'PUT',
+      token: admin,
+      body: { version: 0, edit: { ...edit, details: { ...edit.details, about } } },
+      params: { code: 'CPC30220' },
+    });
+    expect(saved.status).toBe(200);
+    const [entry] = (await activity('?kind=catalogue')).body.items;
+    expect(entry).toMatchObject({ action: 'course updated', target: { id: 'course/CPC30220' } });
+    const changed = entry.changes.find((change) => change.field === 'edit.details.about');
+    expect(changed?.to).toBe(about);
+    expect(changed?.from?.slice(0, 40)).toBe((edit.details.about as string).slice(0, 40));
+    // Long values are kept shortened, lists too.
+    for (const change of entry.changes) expect(`${change.from}${change.to}`.length).toBeLessThanOrEqual(2 * 160);
   });
 
   it('finding 4: a category save is logged with the old and new description', async () => {
