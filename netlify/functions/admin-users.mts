@@ -43,14 +43,18 @@ export default async (request: Request, context: Context) => {
   const auth = await authorize(request, 'users');
   if (!auth.ok) return auth.response;
   const { username: rawName } = context.params ?? {};
-  const log = (action: string, username: string, before: object, after: object) =>
-    recordActivity({
+  /** Logs a change of an account; a role "change" to the role it already had is no change and is not logged. */
+  const log = async (action: string, username: string, before: object, after: object) => {
+    const changes = diff(before, after, USER_MASK);
+    if (!changes.length && action === 'role changed') return;
+    await recordActivity({
       actor: actorOf(auth.user),
       kind: 'user',
       action,
       target: { id: username, label: username },
-      changes: diff(before, after, USER_MASK),
+      changes,
     });
+  };
   try {
     if (rawName === undefined) {
       if (request.method === 'GET') return json({ users: await listStaffAccounts() });

@@ -181,6 +181,15 @@ describe('activity log: what the saves record', () => {
       action: 'role changed',
       changes: [{ field: 'role', from: 'editor', to: 'admin' }],
     });
+    // The same role again changes nothing, and nothing is logged.
+    const again = await send('/api/admin/users/:username', `/api/admin/users/${invited.body.username}`, {
+      method: 'PATCH',
+      token: admin,
+      body: { role: 'admin' },
+      params: { username: invited.body.username },
+    });
+    expect(again.status).toBe(200);
+    expect((await activity('?kind=user')).body.total).toBe(2);
   });
 
   it('finding 4: inquiry status changes show old and new; a note is logged without its text or the visitor', async () => {
