@@ -13,7 +13,9 @@ const REBUILDS = /catalogue-editing\.spec\.ts$/;
 // Edit conflicts save settings and a course from two sides at once (versioned saves: any other save in between
 // would be a real conflict too) and a course save starts a rebuild: after everything else, one test at a time.
 const CONFLICTS = /edit-conflicts\.spec\.ts$/;
-const LATER = [SITE_WIDE, REBUILDS, CONFLICTS];
+// The activity log test saves the settings too: after the site-wide tests, before the rebuilds, on its own.
+const ACTIVITY = /activity\.spec\.ts$/;
+const LATER = [SITE_WIDE, ACTIVITY, REBUILDS, CONFLICTS];
 const AFTER_OTHERS = /@after-others/;
 // Tests that mean one viewport are tagged and left out of the other project (not skipped at run time). Checks the
 // screen size cannot change (API answers, server rules, staff workflows whose screens have phone tests of their
@@ -58,7 +60,8 @@ export default defineConfig({
     { name: 'after-others', grep: AFTER_OTHERS, testIgnore: LATER, dependencies: ['desktop', 'phone'], use: desktop },
     // One after the other, so the two viewports' runs do not fill the inbox under each other either.
     { name: 'after-others-phone', grep: AFTER_OTHERS, testIgnore: LATER, dependencies: ['after-others'], use: phone },
-    { name: 'rebuilds', testMatch: REBUILDS, dependencies: ['site-wide', 'after-others-phone'], use: desktop },
+    { name: 'activity', testMatch: ACTIVITY, dependencies: ['site-wide'], use: desktop },
+    { name: 'rebuilds', testMatch: REBUILDS, dependencies: ['activity', 'after-others-phone'], use: desktop },
     { name: 'conflicts', testMatch: CONFLICTS, dependencies: ['rebuilds'], fullyParallel: false, use: desktop },
   ],
   // The production-like local server: a real build served by the Netlify CLI with its offline blob store.

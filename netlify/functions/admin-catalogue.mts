@@ -21,8 +21,12 @@ import {
   SaveCategorySchema,
   SaveCourseSchema,
   SlugSchema,
+  type StoredCategory,
+  type StoredCourse,
+  type StoredRegisterCheck,
 } from '../../src/schemas/catalogue';
 import { repositoryCatalogue } from '../../src/catalogue/index';
+import { actorOf, diff, recordActivity } from '../../src/server/activity';
 
 /** A course's details with its lists fit comfortably; anything bigger is not an edit. */
 const MAX_BODY = 64 * 1024;
@@ -50,12 +54,22 @@ export default async (request: Request, context: Context) => {
   const path = new URL(request.url).pathname.replace(/\/+$/, '');
   const deployId = context?.deploy?.id;
 
-  const saved = async <T,>(result: SaveResult<T>, status = 200) => {
+  /** What the log says of a save that landed: the entry's label, the action and its fields before and after. */
+  type Logged<T> = { id: string; label: string; action: string; before: unknown; after: (entry: T) => unknown };
+  const saved = async <T,>(result: SaveResult<T>, status = 200, logged?: Logged<T>) => {
     if (!result.ok) {
       if (result.reason === 'invalid') return error(400, result.message);
       const current = result.current as T & { updatedBy: string };
       return json({ message: CONFLICT(current.updatedBy), current }, { status: 409 });
     }
+    if (logged)
+      await recordActivity({
+        actor: actorOf(auth.user),
+        kind: 'catalogue',
+        action: logged.action,
+        target: { id: logged.id, label: logged.label },
+        changes: diff(logged.before, logged.after(result.entry)),
+      });
     await purgeTags([CATALOGUE_CACHE_TAG]);
     const { requestedAt, requestedBy, outcome } = await requestRebuild(username, deployId);
     const rebuild = { state: outcome === 'started' ? 'requested' : outcome, requestedAt, requestedBy };
@@ -87,7 +101,13 @@ export default async (request: Request, context: Context) => {
         },
         { status: 409 },
       );
-    return saved(await saveCourse(code, { version: 0, edit, added: facts }, username), 201);
+    return saved(await saveCourse(code, { version: 0, edit, added: facts }, username), 201, {
+      id: `course/${code}`,
+      label: `${code} ${facts.title}`,
+      action: 'course added',
+      before: {},
+      after: (entry: StoredCourse) => ({ facts: entry.added, edit: entry.edit }),
+    });
   }
 
   const course = /^\/api\/admin\/catalogue\/courses\/([^/]+)$/.exec(path);
@@ -102,7 +122,13 @@ export default async (request: Request, context: Context) => {
     if (body.data.edit.retired?.successor === found.code)
       return error(400, 'A qualification cannot be its own successor.');
     const added = found.added ? (await readCourseEntry(found.code))?.added : undefined;
-    return saved(await saveCourse(found.code, { ...body.data, ...(added ? { added } : {}) }, username));
+    return saved(await saveCourse(found.code, { ...body.data, ...(added ? { added } : {}) }, username), 200, {
+      id: `course/${found.code}`,
+      label: `${found.code} ${found.facts.title}`,
+      action: body.data.edit.retired && !found.edit.retired ? 'course retired' : 'course updated',
+      before: { edit: found.edit },
+      after: (entry: StoredCourse) => ({ edit: entry.edit }),
+    });
   }
 
   const check = /^\/api\/admin\/catalogue\/courses\/([^/]+)\/register-check$/.exec(path);
@@ -115,7 +141,14 @@ export default async (request: Request, context: Context) => {
     const body = await parseJsonBody(RecordRegisterCheckSchema, request, MAX_BODY);
     if (!body.ok) return body.response;
     const name = `${auth.user.firstName} ${auth.user.lastName}`.trim() || username;
-    return saved(await saveRegisterCheck(found.code, body.data, { username, name }));
+    const { status, title, workHours } = found.registerCheck ?? {};
+    return saved(await saveRegisterCheck(found.code, body.data, { username, name }), 200, {
+      id: `course/${found.code}`,
+      label: `${found.code} ${found.facts.title}`,
+      action: 'register check recorded',
+      before: { status, title, workHours },
+      after: (entry: StoredRegisterCheck) => ({ status: entry.status, title: entry.title, workHours: entry.workHours }),
+    });
   }
 
   const category = /^\/api\/admin\/catalogue\/categories\/([^/]+)$/.exec(path);
@@ -126,7 +159,14 @@ export default async (request: Request, context: Context) => {
     if (request.method !== 'PUT') return methodNotAllowed(['GET', 'PUT']);
     const body = await parseJsonBody(SaveCategorySchema, request, MAX_BODY);
     if (!body.ok) return body.response;
-    return saved(await saveCategory(slug.output, body.data, username));
+    const before = (await adminCatalogue()).categories.find((c) => c.slug === slug.output);
+    return saved(await saveCategory(slug.output, body.data, username), 200, {
+      id: `category/${slug.output}`,
+      label: before?.name ?? slug.output,
+      action: 'category updated',
+      before: { description: before?.description, color: before?.color, image: before?.image },
+      after: (entry: StoredCategory) => entry.edit,
+    });
   }
   return notFound();
 };

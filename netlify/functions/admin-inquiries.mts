@@ -16,6 +16,14 @@ import { readInquiryStrict, isInquiryId, setInquiryStatus, UnreadableInquiryErro
 import { inquiriesCsvStream } from '../../src/server/inquiry-csv';
 import { getUser, listStaff, staffName } from '../../src/server/users';
 import { can } from '../../src/lib/roles';
+import { actorOf, diff, recordActivity } from '../../src/server/activity';
+import { referenceOf } from '../../src/schemas/inquiry-record';
+
+/** What the activity log compares of an inquiry: its status and who looks after it (never the visitor's details). */
+const workState = (record: InquiryRecord | null) => ({
+  status: record?.status ?? null,
+  assignee: record ? (record.assignment?.to?.name ?? null) : null,
+});
 
 const NOT_FOUND = 'Inquiry not found.';
 const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a developer to check its stored record.';
@@ -54,7 +62,18 @@ export default async (request: Request, context: Context) => {
     if (!isInquiryId(id)) return notFound(NOT_FOUND);
     const body = await parseJsonBody(NoteInputSchema, request, 8 * 1024);
     if (!body.ok) return body.response;
-    return changed(() => addNote(id, body.data.text, me), 201);
+    return changed(async () => {
+      const record = await addNote(id, body.data.text, me);
+      if (record)
+        await recordActivity({
+          actor: actorOf(auth.user),
+          kind: 'inquiry',
+          action: 'note added',
+          target: { id, label: referenceOf(record) },
+          changes: [{ field: 'note', from: null, to: null, masked: true }],
+        });
+      return record;
+    }, 201);
   }
 
   if (id !== undefined) {
@@ -78,6 +97,7 @@ export default async (request: Request, context: Context) => {
       to = { username: user.username, name: staffName(user) };
     }
     return changed(async () => {
+      const before = status !== undefined || assignee !== undefined ? await readInquiryStrict(id) : null;
       let record: InquiryRecord | null = null;
       if (assignee !== undefined) record = await assignInquiry(id, to, me);
       if (status !== undefined && (assignee === undefined || record)) record = await setInquiryStatus(id, status);
@@ -85,6 +105,15 @@ export default async (request: Request, context: Context) => {
         record ??= await readInquiryStrict(id);
         if (record) await recordWithdrawal(record.contact.email, { via: 'staff', by: me });
       }
+      const changes = before && record ? diff(workState(before), workState(record)) : [];
+      if (record && changes.length)
+        await recordActivity({
+          actor: actorOf(auth.user),
+          kind: 'inquiry',
+          action: changes.some((c) => c.field === 'assignee') ? 'assignment changed' : 'status changed',
+          target: { id, label: referenceOf(record) },
+          changes,
+        });
       return record;
     });
   }

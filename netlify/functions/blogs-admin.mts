@@ -6,6 +6,8 @@ import { authorize } from '../../src/server/roles';
 import { adminList, toAdmin } from '../../src/server/blog-reads';
 import { listRevisions, publishDuePosts, restoreRevision } from '../../src/server/blogs';
 import { conflictAnswer } from '../../src/server/blog-conflict';
+import { actorOf } from '../../src/server/activity';
+import { logPost } from '../../src/server/blog-activity';
 
 const ID = /^[a-f0-9]{32}$/;
 const GONE = 'This blog no longer exists.';
@@ -34,7 +36,7 @@ export default async (request: Request) => {
     if (request.method !== 'POST') return methodNotAllowed(['POST']);
     const auth = await authorize(request, 'blogs');
     if (!auth.ok) return auth.response;
-    return json({ published: await publishDuePosts() });
+    return json({ published: await publishDuePosts(new Date(), actorOf(auth.user)) });
   }
 
   if (revisions) {
@@ -50,6 +52,8 @@ export default async (request: Request) => {
     const body = await parseJsonBody(BlogRestoreSchema, request, 1_000);
     if (!body.ok) return body.response;
     const result = await restoreRevision(id, body.data.revision, body.data.version, auth.user.username);
+    if (result.ok)
+      await logPost(actorOf(auth.user), `revision ${body.data.revision} restored`, result.before, result.blog);
     if (result.ok)
       return json({ success: true, message: 'Revision restored', blog: toAdmin(result.blog, result.blog.views) });
     if (result.reason === 'not-found') return error(404, GONE);

@@ -13,6 +13,8 @@ import { createBlog, deleteBlog, type UpdateResult, updateBlog } from '../../src
 import { findMovedBlog, getBlogBySlug, listPublished, toAdmin, toPublic } from '../../src/server/blog-reads';
 import { conflictAnswer } from '../../src/server/blog-conflict';
 import { BLOG_NOT_FOUND, cachedJson, listCacheHeaders, postCacheHeaders } from '../../src/server/blog-http';
+import { actorOf } from '../../src/server/activity';
+import { logPost, postAction } from '../../src/server/blog-activity';
 import * as v from 'valibot';
 
 /** A post's JSON body may be large (content up to 200,000 characters, escaped). */
@@ -51,6 +53,7 @@ export default async (request: Request) => {
       if (cause instanceof RefusedInput) return cause.answer();
       throw cause;
     }
+    await logPost(actorOf(auth.user), 'created', null, blog);
     return json({ success: true, message: 'Blog created successfully', blog: toAdmin(blog, 0) }, { status: 201 });
   }
 
@@ -58,6 +61,7 @@ export default async (request: Request) => {
   if (method === 'DELETE') {
     const removed = await deleteBlog(param);
     if (!removed) return error(404, 'This blog no longer exists.');
+    await logPost(actorOf(auth.user), 'deleted', removed, null);
     return json({ success: true, message: 'Blog deleted successfully' });
   }
 
@@ -73,6 +77,7 @@ export default async (request: Request) => {
   if (!result.ok && result.reason === 'not-found')
     return error(404, 'This blog no longer exists. It may have been deleted by someone else.');
   if (!result.ok) return conflictAnswer(result.current);
+  await logPost(actorOf(auth.user), postAction(result.before, result.blog), result.before, result.blog);
   return json({ success: true, message: 'Blog updated successfully', blog: toAdmin(result.blog, result.blog.views) });
 };
 

@@ -7,6 +7,7 @@ import type { PartnerRto, Price } from '../../src/schemas/site-settings';
 import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
 import { SETTINGS_CACHE_TAG, readSettings, saveSettings } from '../../src/server/settings';
+import { actorOf, diff, recordActivity } from '../../src/server/activity';
 
 const REBUILD_NOTES = {
   started: 'The public pages are being rebuilt; the change shows everywhere within a few minutes.',
@@ -14,6 +15,9 @@ const REBUILD_NOTES = {
   failed:
     'Saved, but the public pages could not be rebuilt. They show the change as visitors load them; ask a developer to redeploy.',
 } as const;
+
+/** Contact details are shown as changed, never with their values, in the activity log. */
+const SETTINGS_MASK = ['email', 'phone'];
 
 /**
  * GET  /api/public/site-settings -> {contactInfo, socialMedia, business, partnerRtos, claims, prices}, cached at the CDN until the next save.
@@ -69,6 +73,13 @@ export default async (request: Request) => {
     );
   }
   const { settings, rebuild } = result;
+  await recordActivity({
+    actor: actorOf(auth.user),
+    kind: 'settings',
+    action: 'updated',
+    target: { id: 'site', label: 'Site settings' },
+    changes: diff(current, settings, SETTINGS_MASK),
+  });
   return json({
     success: true,
     message: 'Settings saved successfully!',

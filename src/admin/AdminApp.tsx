@@ -25,6 +25,7 @@ const pages = {
     permission: 'catalogue',
   },
   users: { title: 'Users', Page: lazy(() => import('./UsersPage')), permission: 'users' },
+  activity: { title: 'Activity', Page: lazy(() => import('./ActivityPage')), permission: 'activity' },
   account: { title: 'Account', Page: lazy(() => import('./AccountPage')), permission: null },
 } as const satisfies Record<string, { title: string; Page: unknown; permission: Permission | null }>;
 export type AdminPageName = keyof typeof pages;

@@ -13,6 +13,7 @@ export const adminNav: readonly { href: string; label: string; permission?: Perm
   { href: '/admin/courses', label: 'Courses', permission: 'catalogue' },
   { href: '/admin/categories', label: 'Categories', permission: 'catalogue' },
   { href: '/admin/users', label: 'Users', permission: 'users' },
+  { href: '/admin/activity', label: 'Activity', permission: 'activity' },
   { href: '/admin/account', label: 'Account' },
 ];
 

@@ -1,10 +1,19 @@
 /**
  * Staff roles and what each may do: the one place they are defined. The server enforces them
  * (src/server/roles.ts, in every admin function); the admin UI uses the same map to hide what a role
- * cannot use. admin: everything (staff accounts included). editor: blog posts and image uploads only; every
+ * cannot use. admin: everything (staff accounts and the activity log included). editor: blog posts and image uploads only; every
  * signed-in account manages its own name, password and sessions.
  */
-export const PERMISSIONS = ['blogs', 'uploads', 'dashboard', 'inquiries', 'settings', 'catalogue', 'users'] as const;
+export const PERMISSIONS = [
+  'blogs',
+  'uploads',
+  'dashboard',
+  'inquiries',
+  'settings',
+  'catalogue',
+  'users',
+  'activity',
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const ROLE_PERMISSIONS: Readonly<Record<string, readonly Permission[]>> = {

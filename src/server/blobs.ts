@@ -7,7 +7,7 @@ import { getStore, type Store } from '@netlify/blobs';
 /**
  * The site's runtime data stores (Netlify Blobs). One name per kind of record; each store has its own
  * typed accessor module in src/server/ (users, settings, inquiries, outbox, blogs, uploads, counters, catalogue,
- * applicants and their private evidence, marketing).
+ * applicants and their private evidence, marketing, the activity log).
  */
 export type StoreName =
   | 'users'
@@ -22,7 +22,8 @@ export type StoreName =
   | 'catalogue'
   | 'applicants'
   | 'evidence'
-  | 'marketing';
+  | 'marketing'
+  | 'activity';
 
 /**
  * A site-wide store with strong consistency, so a read right after a write sees it (the admin saves

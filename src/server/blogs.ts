@@ -28,6 +28,9 @@ import {
   type BlogUpdate,
 } from '../schemas/blog.ts';
 import { counters, viewCount, viewsKey } from './blog-reads.ts';
+import type { Actor } from './activity.ts';
+import { logPost } from './blog-activity.ts';
+import { SCHEDULE_ACTOR } from '../schemas/activity.ts';
 
 /**
  * The blog store: posts under `post/{id}`, the slug index under `slug/{slug}` (written with onlyIfNew,
@@ -181,7 +184,7 @@ export async function createBlog(input: BlogInput, by: string, now = new Date())
 }
 
 export type UpdateResult =
-  | { ok: true; blog: StoredBlog; previousSlug: string }
+  | { ok: true; blog: StoredBlog; previousSlug: string; before: StoredBlog }
   | { ok: false; reason: 'not-found' }
   | { ok: false; reason: 'conflict'; current: StoredBlog };
 
@@ -206,8 +209,10 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
   }
 
   let outcome: UpdateResult | undefined;
+  let before = current;
   const saved = await updateJSON<StoredBlog>(blogs(), postKey(id), (raw) => {
     const latest = parseBlogRecord(postKey(id), raw);
+    if (latest) before = latest;
     if (!latest) {
       outcome = { ok: false, reason: 'not-found' };
       return undefined;
@@ -242,7 +247,7 @@ export async function updateBlog(id: string, input: BlogUpdate, by: string, now 
   const blog = saved;
   if (blog.slug !== current.slug && !blog.previousSlugs.includes(current.slug)) await releaseSlug(current.slug, id);
   await Promise.all([recordRevision(blog), purgeBlogCache([current.slug, blog.slug, ...blog.previousSlugs])]);
-  return { ok: true, blog, previousSlug: current.slug };
+  return { ok: true, blog, previousSlug: current.slug, before };
 }
 
 /** The kept versions of a post, newest first (null when there is no such post). */
@@ -282,9 +287,9 @@ export async function restoreRevision(
 
 /**
  * Publishes every draft whose publish time has come (the scheduled function, and the admin's "run
- * now"), and purges the cached pages. Answers the addresses it published.
+ * now", by `actor`), purges the cached pages and logs each. Answers the addresses it published.
  */
-export async function publishDuePosts(now = new Date()): Promise<string[]> {
+export async function publishDuePosts(now = new Date(), actor: Actor = SCHEDULE_ACTOR): Promise<string[]> {
   const at = now.toISOString();
   const due = (await listBlogRecords()).filter(
     (blog) => !blog.isPublished && blog.publishAt !== null && blog.publishAt <= at,
@@ -308,6 +313,7 @@ export async function publishDuePosts(now = new Date()): Promise<string[]> {
     });
     if (changed && saved) {
       published.push(saved.slug);
+      await logPost(actor, 'published', blog, saved);
       await purgeBlogCache([saved.slug, ...saved.previousSlugs]);
     }
   }

@@ -177,7 +177,7 @@ const ENDPOINTS: Endpoint[] = [
     methods: ['GET', 'POST'],
     auth: true,
     body: { email: 'fuzz-invite@example.com', firstName: 'Fuzz', lastName: 'Invite', role: 'editor' },
-    writes: on2xx('users', 'sessions', 'outbox'),
+    writes: on2xx('users', 'sessions', 'outbox', 'activity'),
     covers: 'body {email, firstName, lastName, role}, token',
   },
   {
@@ -186,7 +186,7 @@ const ENDPOINTS: Endpoint[] = [
     auth: true,
     body: { role: 'admin', active: true },
     params: { username: ['fuzz-target', STAFF.username, 'no-such-user'] },
-    writes: on2xx('users'),
+    writes: on2xx('users', 'activity'),
     covers: 'path {username}, body {role?, active?}, token (the last admin and yourself are refused)',
   },
   {
@@ -268,8 +268,21 @@ const ENDPOINTS: Endpoint[] = [
     methods: ['GET', 'POST'],
     auth: true,
     body: { ...defaultSiteSettings, version: 0 } as unknown as Record<string, unknown>,
-    writes: on2xx('settings'),
+    writes: on2xx('settings', 'activity'),
     covers: 'body {contactInfo, socialMedia, business, partnerRtos, claims} nested, 16 KB cap, token',
+  },
+  {
+    route: '/api/admin/activity',
+    methods: ['GET'],
+    auth: true,
+    query: {
+      person: ['fuzz-admin', '~schedule', 'nobody-here'],
+      kind: ['settings', 'catalogue', 'post', 'user', 'inquiry'],
+      offset: ['0', '1', '30'],
+      limit: ['1', '25', '100'],
+    },
+    writes: NOTHING,
+    covers: 'query {person, kind, offset, limit}, token',
   },
   {
     route: '/api/admin/launch-readiness',
@@ -305,7 +318,7 @@ const ENDPOINTS: Endpoint[] = [
     auth: true,
     body: { status: 'handled', assignee: STAFF.username, marketing: 'withdrawn' },
     params: { id: inquiryIds },
-    writes: on2xx('inquiries', 'marketing'),
+    writes: on2xx('inquiries', 'marketing', 'activity'),
     covers: 'path id, body {status, assignee, marketing}, token',
   },
   {
@@ -314,7 +327,7 @@ const ENDPOINTS: Endpoint[] = [
     auth: true,
     body: { text: 'Called back' },
     params: { id: inquiryIds },
-    writes: on2xx('inquiries'),
+    writes: on2xx('inquiries', 'activity'),
     covers: 'path id, body {text}, 8 KB cap, token',
   },
   { route: '/api/categories', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query' },
@@ -569,7 +582,7 @@ const ENDPOINTS: Endpoint[] = [
     methods: ['POST'],
     auth: true,
     body: newCourse('CPC39991', 'Certificate III in Fuzzing'),
-    writes: on2xx('catalogue'),
+    writes: on2xx('catalogue', 'activity'),
     runs: 60,
     covers: 'body {code, facts, edit} (new qualification), 64 KB cap, token',
   },
@@ -579,7 +592,7 @@ const ENDPOINTS: Endpoint[] = [
     auth: true,
     body: { version: 0, edit: catalogueEdit },
     params: { code: ['CPC30220', 'cpc30220'] },
-    writes: on2xx('catalogue'),
+    writes: on2xx('catalogue', 'activity'),
     runs: 80,
     covers: 'path code, body {version, edit} nested lists, token',
   },
@@ -589,7 +602,7 @@ const ENDPOINTS: Endpoint[] = [
     auth: true,
     body: { version: 0, status: 'current', title: 'Certificate III in Carpentry', workHours: 120 },
     params: { code: ['CPC30220', 'cpc30220'] },
-    writes: on2xx('catalogue'),
+    writes: on2xx('catalogue', 'activity'),
     runs: 60,
     covers: 'path code, body {version, status, title, workHours}, token',
   },
@@ -599,7 +612,7 @@ const ENDPOINTS: Endpoint[] = [
     auth: true,
     body: categoryEdit,
     params: { slug: ['health-fitness'] },
-    writes: on2xx('catalogue'),
+    writes: on2xx('catalogue', 'activity'),
     runs: 80,
     covers: 'path slug, body {version, edit}, token',
   },
@@ -792,12 +805,12 @@ describe('the fuzz table covers every function', () => {
     const routed = FUNCTIONS.flatMap((fn) => fn.paths.map((path) => `${fn.file}: ${path}`));
     expect(routed.length).toBeGreaterThan(10);
     expect(routed.filter((entry) => !covered.has(entry.split(': ')[1]))).toEqual([]);
-    // The only functions without a route are the scheduled ones (blog publishing, mail retry, evidence retention), which take no input.
+    // The only functions without a route are the scheduled ones (blog publishing, mail retry, evidence and activity retention), which take no input.
     expect(
       FUNCTIONS.filter((fn) => fn.paths.length === 0)
         .map((fn) => fn.file)
         .sort(),
-    ).toEqual(['blog-schedule.mts', 'evidence-retention.mts', 'mail-retry.mts']);
+    ).toEqual(['activity-retention.mts', 'blog-schedule.mts', 'evidence-retention.mts', 'mail-retry.mts']);
   });
 });
 

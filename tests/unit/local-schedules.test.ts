@@ -12,7 +12,7 @@ describe('scheduled functions under npm start', () => {
   });
   afterEach(() => vi.useRealTimers());
 
-  it('reads every scheduled function of the project (post publishing, mail retries, evidence retention)', async () => {
+  it('reads every scheduled function of the project (post publishing, mail retries, evidence and activity retention)', async () => {
     const { readdirSync } = await import('node:fs');
     const { join, resolve } = await import('node:path');
     const dir = resolve(import.meta.dirname, '../../netlify/functions');
@@ -21,7 +21,7 @@ describe('scheduled functions under npm start', () => {
       const { config } = await import(join(dir, file));
       if (config.schedule) declared.push(file.replace(/\.mts$/, ''));
     }
-    expect(declared.sort()).toEqual(['blog-schedule', 'evidence-retention', 'mail-retry']);
+    expect(declared.sort()).toEqual(['activity-retention', 'blog-schedule', 'evidence-retention', 'mail-retry']);
     // The schedules are read from the manifest the CLI writes when it bundles the functions.
     const { mkdtempSync, mkdirSync, writeFileSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
@@ -29,7 +29,7 @@ describe('scheduled functions under npm start', () => {
     const root = mkdtempSync(join(tmpdir(), 'schedules-'));
     mkdirSync(join(root, '.netlify/functions'), { recursive: true });
     const functions = [
-      ...declared.map((name, i) => ({ name, schedule: ['* * * * *', '17 * * * *', '*/10 * * * *'][i] })),
+      ...declared.map((name, i) => ({ name, schedule: ['41 3 * * *', '* * * * *', '17 * * * *', '*/10 * * * *'][i] })),
       { name: 'courses', routes: [{ literal: '/api/courses' }] },
     ];
     writeFileSync(join(root, '.netlify/functions/manifest.json'), JSON.stringify({ functions }));

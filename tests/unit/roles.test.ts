@@ -48,6 +48,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/admin/me/second-factor/confirm': { POST: 'users' },
   '/api/admin/me/second-factor/off': { POST: 'session' },
   '/api/admin/dashboard-stats': { GET: 'dashboard' },
+  '/api/admin/activity': { GET: 'activity' },
   '/api/admin/launch-readiness': { GET: 'settings' },
   '/api/public/site-settings': { GET: 'public' },
   '/api/admin/site-settings': { GET: 'settings', POST: 'settings' },
