@@ -12,6 +12,7 @@ import {
 import { changeOwnPassword, ownSessions, setOwnName } from '../../src/server/staff-accounts';
 import { endSession, toPublicUser } from '../../src/server/users';
 import { confirmSetup, secondFactorStatus, startSetup, turnOff } from '../../src/server/second-factor';
+import { actorOf, recordActivity } from '../../src/server/activity';
 
 const SESSION_NOT_FOUND = 'This session has already ended.';
 
@@ -69,6 +70,15 @@ export default async (request: Request, context: Context) => {
 
 type Account = Extract<Awaited<ReturnType<typeof authenticate>>, { ok: true }>['user'];
 
+/** Who turned a second factor on or off is kept in the activity log (never the secret or the codes). */
+const logSecondFactor = (user: Account, action: string) =>
+  recordActivity({
+    actor: actorOf(user),
+    kind: 'user',
+    action,
+    target: { id: user.username, label: user.username },
+  });
+
 async function secondFactor(request: Request, path: string, user: Account): Promise<Response> {
   if (request.method !== 'POST') return methodNotAllowed(['POST']);
   if (path.endsWith('/second-factor')) {
@@ -80,6 +90,7 @@ async function secondFactor(request: Request, path: string, user: Account): Prom
     const body = await parseJsonBody(SecondFactorCodeSchema, request, 1024);
     if (!body.ok) return body.response;
     const recoveryCodes = await confirmSetup(user, body.data.code);
+    await logSecondFactor(user, 'two-step sign-in turned on');
     return json({
       recoveryCodes,
       message: 'Your authenticator app is set up. Keep the recovery codes somewhere safe: each works once.',
@@ -88,6 +99,7 @@ async function secondFactor(request: Request, path: string, user: Account): Prom
   const body = await parseJsonBody(SecondFactorPasswordSchema, request, 1024);
   if (!body.ok) return body.response;
   await turnOff(user, body.data.password);
+  await logSecondFactor(user, 'two-step sign-in turned off');
   return json({ success: true, message: 'The authenticator app is no longer asked for at sign-in.' });
 }
 

@@ -16,6 +16,7 @@ import { forbiddenMessage } from '../../src/lib/roles';
 import { lockState } from '../../src/server/throttle';
 import { sendSignInLink } from '../../src/server/sign-in-links';
 import type { MailTransport } from '../../src/server/mail-transports';
+import { listActivity } from '../../src/server/activity';
 
 signInSuite('second-factor-secret-that-is-long-enough-0123456789');
 
@@ -153,6 +154,13 @@ describe('second factor by authenticator app', () => {
     expect(off.status).toBe(200);
     expect((await getUser(username))?.totp).toBeUndefined();
     expect((await signIn(username)).status).toBe(200);
+    // Both changes are in the activity log under the person's name, and nothing of the secret is.
+    const logged = await listActivity({ person: username, offset: 0, limit: 10 });
+    expect(logged.items.map((entry) => entry.action)).toEqual([
+      'two-step sign-in turned off',
+      'two-step sign-in turned on',
+    ]);
+    expect(JSON.stringify(logged.items)).not.toContain(secret);
   });
 
   it('refuses malformed codes with a 400 and changes nothing', async () => {
