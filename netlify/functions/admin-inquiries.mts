@@ -1,5 +1,13 @@
 import type { Config, Context } from '@netlify/functions';
-import { cachePolicies, error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../../src/server/http';
+import {
+  cachePolicies,
+  error,
+  json,
+  methodNotAllowed,
+  notFound,
+  RefusedInput,
+  SECURITY_HEADERS,
+} from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { InboxChangeSchema, InboxQuerySchema, NoteInputSchema, type InboxPage } from '../../src/schemas/inbox';
@@ -15,6 +23,9 @@ import {
 import { readInquiryStrict, isInquiryId, setInquiryStatus, UnreadableInquiryError } from '../../src/server/inquiries';
 import { inquiriesCsvStream } from '../../src/server/inquiry-csv';
 import { getUser, listStaff, staffName } from '../../src/server/users';
+import { ReplyInputSchema } from '../../src/schemas/replies';
+import { sendReply } from '../../src/server/inquiry-replies';
+import { setFollowUp } from '../../src/server/follow-ups';
 import { can } from '../../src/lib/roles';
 
 const NOT_FOUND = 'Inquiry not found.';
@@ -22,11 +33,12 @@ const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a
 
 /**
  * Staff inbox of contact, consultation and quote submissions (admins only).
- * GET   /api/admin/inquiries?status=all|new|handled&q&offset&limit -> {items, total, counts, unreadable, staff}
+ * GET   /api/admin/inquiries?status=all|new|handled|due|overdue&q&offset&limit -> {items, total, counts, unreadable, staff}
  * GET   /api/admin/inquiries/export.csv                             -> every inquiry as CSV, streamed
- * PATCH /api/admin/inquiries/{id} {status?, assignee?, marketing?}  -> the updated inquiry (marketing: 'withdrawn'
- *                                                                     adds the address to the suppression list)
+ * PATCH /api/admin/inquiries/{id} {status?, assignee?, marketing?, followUp?} -> the updated inquiry (marketing:
+ *       'withdrawn' adds the address to the suppression list; followUp: a YYYY-MM-DD day, or null to clear it)
  * POST  /api/admin/inquiries/{id}/notes {text}                      -> the updated inquiry (201)
+ * POST  /api/admin/inquiries/{id}/replies {subject, body}           -> the inquiry with the reply, sent (201)
  * Opening the list records the staff member's visit (the dashboard counts what arrived since).
  */
 export default async (request: Request, context: Context) => {
@@ -57,12 +69,20 @@ export default async (request: Request, context: Context) => {
     return changed(() => addNote(id, body.data.text, me), 201);
   }
 
+  if (id !== undefined && /\/inquiries\/[^/]+\/replies\/?$/.test(url.pathname)) {
+    if (request.method !== 'POST') return methodNotAllowed(['POST']);
+    if (!isInquiryId(id)) return notFound(NOT_FOUND);
+    const body = await parseJsonBody(ReplyInputSchema, request, 32 * 1024);
+    if (!body.ok) return body.response;
+    return changed(() => sendReply(id, body.data, me), 201);
+  }
+
   if (id !== undefined) {
     if (request.method !== 'PATCH') return methodNotAllowed(['PATCH']);
     if (!isInquiryId(id)) return notFound(NOT_FOUND);
     const body = await parseJsonBody(InboxChangeSchema, request, 1024);
     if (!body.ok) return body.response;
-    const { status, assignee, marketing } = body.data;
+    const { status, assignee, marketing, followUp } = body.data;
     let to: StaffRef | null = null;
     if (assignee) {
       const user = await getUser(assignee);
@@ -81,7 +101,9 @@ export default async (request: Request, context: Context) => {
       let record: InquiryRecord | null = null;
       if (assignee !== undefined) record = await assignInquiry(id, to, me);
       if (status !== undefined && (assignee === undefined || record)) record = await setInquiryStatus(id, status);
-      if (marketing === 'withdrawn' && (record || (assignee === undefined && status === undefined))) {
+      const first = assignee === undefined && status === undefined;
+      if (followUp !== undefined && (record || first)) record = await setFollowUp(id, followUp, me);
+      if (marketing === 'withdrawn' && (record || (first && followUp === undefined))) {
         record ??= await readInquiryStrict(id);
         if (record) await recordWithdrawal(record.contact.email, { via: 'staff', by: me });
       }
@@ -113,6 +135,7 @@ async function changed(change: () => Promise<InquiryRecord | null>, status = 200
       return error(409, UNREADABLE);
     }
     if (cause instanceof TooManyNotesError) return error(409, cause.message);
+    if (cause instanceof RefusedInput) return cause.answer();
     throw cause;
   }
 }
@@ -123,5 +146,6 @@ export const config: Config = {
     '/api/admin/inquiries/export.csv',
     '/api/admin/inquiries/:id',
     '/api/admin/inquiries/:id/notes',
+    '/api/admin/inquiries/:id/replies',
   ],
 };

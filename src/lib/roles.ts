@@ -4,7 +4,17 @@
  * cannot use. admin: everything (staff accounts included). editor: blog posts and image uploads only; every
  * signed-in account manages its own name, password and sessions.
  */
-export const PERMISSIONS = ['blogs', 'uploads', 'dashboard', 'inquiries', 'settings', 'catalogue', 'users'] as const;
+export const PERMISSIONS = [
+  'blogs',
+  'uploads',
+  'dashboard',
+  'inquiries',
+  'settings',
+  'catalogue',
+  'users',
+  /** Editing the inbox's reply templates (every role with 'inquiries' may use them). */
+  'templates',
+] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
 export const ROLE_PERMISSIONS: Readonly<Record<string, readonly Permission[]>> = {

@@ -288,6 +288,8 @@ export async function setInquiryStatus(
 }
 
 export const listPendingMailIds = () => listIds(PENDING_PREFIX);
+/** Inquiries with a staff reply still to be sent (src/server/inquiry-replies.ts). */
+export const listPendingReplyIds = () => listIds('reply-pending/');
 export const clearPendingMail = (id: string) => store().delete(pendingKey(id));
 
 async function listIds(prefix: string): Promise<string[]> {

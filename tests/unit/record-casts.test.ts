@@ -23,10 +23,12 @@ const VALUE_TYPES = [
   'InquiryStatus',
   'Level',
   'MailKind',
+  'Placeholder',
   'QuoteField',
   'QuoteStep',
   'SocialNetwork',
   'Stage',
+  'StatusFilter',
 ];
 
 const sources = (dir: string): string[] =>
