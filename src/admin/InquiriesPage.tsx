@@ -13,12 +13,17 @@ import { marketingState } from './inbox/MarketingConsent';
 import { Loading } from './Loading';
 
 const PAGE = 25;
-const FILTERS = ['new', 'handled', 'all', 'due', 'overdue'] as const satisfies readonly Filter[];
+/** By status, and by follow-up date (today in Sydney, or an earlier day). */
+const FILTER_GROUPS = [
+  { label: 'Show', filters: ['new', 'handled', 'all'] },
+  { label: 'Follow-ups', filters: ['due', 'overdue'] },
+] as const satisfies readonly { label: string; filters: readonly Filter[] }[];
+const FILTERS: readonly Filter[] = FILTER_GROUPS.flatMap((group) => group.filters);
 const FILTER_LABELS: Record<Filter, string> = {
   new: 'New',
   handled: 'Handled',
   all: 'All',
-  due: 'Follow-up today',
+  due: 'Due today',
   overdue: 'Overdue',
 };
 
@@ -139,20 +144,24 @@ export default function InquiriesPage() {
         </p>
       </form>
       <div className="inbox-toolbar">
-        <div role="group" aria-label="Show" className="segmented">
-          {FILTERS.map((value) => (
-            <button
-              key={value}
-              type="button"
-              aria-pressed={filter === value}
-              onClick={() => {
-                setFilter(value);
-                setPage(0);
-              }}
-            >
-              {FILTER_LABELS[value]}
-              {counts && <span className="segmented__count">{counts[value]}</span>}
-            </button>
+        <div className="inbox-filters">
+          {FILTER_GROUPS.map(({ label, filters }) => (
+            <div key={label} role="group" aria-label={label} className="segmented">
+              {filters.map((value) => (
+                <button
+                  key={value}
+                  type="button"
+                  aria-pressed={filter === value}
+                  onClick={() => {
+                    setFilter(value);
+                    setPage(0);
+                  }}
+                >
+                  {FILTER_LABELS[value]}
+                  {counts && <span className="segmented__count">{counts[value]}</span>}
+                </button>
+              ))}
+            </div>
           ))}
         </div>
         <button type="button" className="admin-btn admin-btn--ghost" onClick={exportCsv} disabled={exporting}>

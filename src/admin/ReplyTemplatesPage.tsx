@@ -155,7 +155,7 @@ function TemplateFields({
         />
       </div>
       {!disabled && (
-        <button type="button" className="admin-btn admin-btn--ghost" onClick={onRemove}>
+        <button type="button" className="admin-btn admin-btn--ghost templates-remove" onClick={onRemove}>
           Remove<span className="visually-hidden"> {template.name || 'this template'}</span>
         </button>
       )}

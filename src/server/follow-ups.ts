@@ -66,11 +66,11 @@ async function recordInList(id: string, day: string | null, rev: number): Promis
 
 export type FollowUpState = 'due' | 'overdue';
 
-/** Today in Sydney, and the ids with a follow-up due today and overdue (earliest day first, then oldest). */
+/** The ids with a follow-up due today and overdue (Sydney days): earliest day first, then newest inquiry first. */
 export async function followUpIds(now = new Date()): Promise<Record<FollowUpState, string[]>> {
   const today = sydneyDay(now).date;
   const entries = [...(await readList())].sort(
-    ([a, dayA], [b, dayB]) => dayA.localeCompare(dayB) || a.localeCompare(b),
+    ([a, dayA], [b, dayB]) => dayA.localeCompare(dayB) || b.localeCompare(a),
   );
   return {
     due: entries.filter(([, day]) => day === today).map(([id]) => id),
