@@ -9,7 +9,7 @@ import * as v from 'valibot';
 import { startBlobs } from './helpers/blobs';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
-import { createInquiry, getInquiry, type InquiryRecord } from '../../src/server/inquiries';
+import { createInquiry, eraseInquiryPersonalData, getInquiry, type InquiryRecord } from '../../src/server/inquiries';
 import { retryReplyMail, sendReply } from '../../src/server/inquiry-replies';
 import { followUpIds } from '../../src/server/follow-ups';
 import { sydneyDay } from '../../src/lib/callback';
@@ -203,6 +203,20 @@ describe('finding 2: replying from the inbox', () => {
     await retryReplyMail({ transport: working, now: new Date(now.getTime() + 60 * 60_000) });
     expect(sent.map((mail) => mail.text.split('\n')[0])).toEqual(['Hi Pat']);
     expect((await getInquiry(record.id))?.replies?.at(-1)?.mail.state).toBe('sent');
+  });
+});
+
+describe('finding 2: replies and erasure', () => {
+  it('finding 2: erasing an inquiry on request erases the text of its replies, and no reply can be sent after', async () => {
+    const record = await newInquiry('Erin');
+    await reply(record.id, { subject: 'For {firstName}', body: 'Hi {firstName}, about your carpentry work.' });
+    const erased = await eraseInquiryPersonalData(record.id);
+    expect(JSON.stringify(erased)).not.toContain('Erin');
+    expect(JSON.stringify(erased)).not.toContain('carpentry');
+    expect(erased?.replies?.[0]).toMatchObject({ subject: 'Erased on request.', by: { username: 'reply-admin' } });
+    const again = await reply(record.id, { subject: 'Hi', body: 'Hi' });
+    expect(again.status).toBe(409);
+    expect((await getInquiry(record.id))?.replies).toHaveLength(1);
   });
 });
 
