@@ -1,5 +1,13 @@
 import type { Config, Context } from '@netlify/functions';
-import { cachePolicies, error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../../src/server/http';
+import {
+  cachePolicies,
+  error,
+  json,
+  methodNotAllowed,
+  notFound,
+  RefusedInput,
+  SECURITY_HEADERS,
+} from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import { InboxChangeSchema, InboxQuerySchema, NoteInputSchema, type InboxPage } from '../../src/schemas/inbox';
@@ -15,6 +23,9 @@ import {
 import { readInquiryStrict, isInquiryId, setInquiryStatus, UnreadableInquiryError } from '../../src/server/inquiries';
 import { inquiriesCsvStream } from '../../src/server/inquiry-csv';
 import { getUser, listStaff, staffName } from '../../src/server/users';
+import { ReplyInputSchema } from '../../src/schemas/replies';
+import { sendReply } from '../../src/server/inquiry-replies';
+import { setFollowUp } from '../../src/server/follow-ups';
 import { can } from '../../src/lib/roles';
 import { actorOf, diff, recordActivity } from '../../src/server/activity';
 import { referenceOf } from '../../src/schemas/inquiry-record';
@@ -23,6 +34,7 @@ import { referenceOf } from '../../src/schemas/inquiry-record';
 const workState = (record: InquiryRecord | null) => ({
   status: record?.status ?? null,
   assignee: record ? (record.assignment?.to?.name ?? null) : null,
+  followUp: record?.followUp?.date ?? null,
 });
 
 const NOT_FOUND = 'Inquiry not found.';
@@ -30,11 +42,12 @@ const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a
 
 /**
  * Staff inbox of contact, consultation and quote submissions (admins only).
- * GET   /api/admin/inquiries?status=all|new|handled&q&offset&limit -> {items, total, counts, unreadable, staff}
+ * GET   /api/admin/inquiries?status=all|new|handled|due|overdue&q&offset&limit -> {items, total, counts, unreadable, staff}
  * GET   /api/admin/inquiries/export.csv                             -> every inquiry as CSV, streamed
- * PATCH /api/admin/inquiries/{id} {status?, assignee?, marketing?}  -> the updated inquiry (marketing: 'withdrawn'
- *                                                                     adds the address to the suppression list)
+ * PATCH /api/admin/inquiries/{id} {status?, assignee?, marketing?, followUp?} -> the updated inquiry (marketing:
+ *       'withdrawn' adds the address to the suppression list; followUp: a YYYY-MM-DD day, or null to clear it)
  * POST  /api/admin/inquiries/{id}/notes {text}                      -> the updated inquiry (201)
+ * POST  /api/admin/inquiries/{id}/replies {subject, body}           -> the inquiry with the reply, sent (201)
  * Opening the list records the staff member's visit (the dashboard counts what arrived since).
  */
 export default async (request: Request, context: Context) => {
@@ -76,12 +89,32 @@ export default async (request: Request, context: Context) => {
     }, 201);
   }
 
+  if (id !== undefined && /\/inquiries\/[^/]+\/replies\/?$/.test(url.pathname)) {
+    if (request.method !== 'POST') return methodNotAllowed(['POST']);
+    if (!isInquiryId(id)) return notFound(NOT_FOUND);
+    const body = await parseJsonBody(ReplyInputSchema, request, 32 * 1024);
+    if (!body.ok) return body.response;
+    return changed(async () => {
+      const record = await sendReply(id, body.data, me);
+      // The reply's words name the visitor: the log keeps that one was sent, by whom and when, not its text.
+      if (record)
+        await recordActivity({
+          actor: actorOf(auth.user),
+          kind: 'inquiry',
+          action: 'reply sent',
+          target: { id, label: referenceOf(record) },
+          changes: [{ field: 'reply', from: null, to: null, masked: true }],
+        });
+      return record;
+    }, 201);
+  }
+
   if (id !== undefined) {
     if (request.method !== 'PATCH') return methodNotAllowed(['PATCH']);
     if (!isInquiryId(id)) return notFound(NOT_FOUND);
     const body = await parseJsonBody(InboxChangeSchema, request, 1024);
     if (!body.ok) return body.response;
-    const { status, assignee, marketing } = body.data;
+    const { status, assignee, marketing, followUp } = body.data;
     let to: StaffRef | null = null;
     if (assignee) {
       const user = await getUser(assignee);
@@ -97,11 +130,14 @@ export default async (request: Request, context: Context) => {
       to = { username: user.username, name: staffName(user) };
     }
     return changed(async () => {
-      const before = status !== undefined || assignee !== undefined ? await readInquiryStrict(id) : null;
+      const before =
+        status !== undefined || assignee !== undefined || followUp !== undefined ? await readInquiryStrict(id) : null;
       let record: InquiryRecord | null = null;
       if (assignee !== undefined) record = await assignInquiry(id, to, me);
       if (status !== undefined && (assignee === undefined || record)) record = await setInquiryStatus(id, status);
-      if (marketing === 'withdrawn' && (record || (assignee === undefined && status === undefined))) {
+      const first = assignee === undefined && status === undefined;
+      if (followUp !== undefined && (record || first)) record = await setFollowUp(id, followUp, me);
+      if (marketing === 'withdrawn' && (record || (first && followUp === undefined))) {
         record ??= await readInquiryStrict(id);
         if (record) await recordWithdrawal(record.contact.email, { via: 'staff', by: me });
       }
@@ -110,7 +146,11 @@ export default async (request: Request, context: Context) => {
         await recordActivity({
           actor: actorOf(auth.user),
           kind: 'inquiry',
-          action: changes.some((c) => c.field === 'assignee') ? 'assignment changed' : 'status changed',
+          action: changes.some((c) => c.field === 'assignee')
+            ? 'assignment changed'
+            : changes.some((c) => c.field === 'status')
+              ? 'status changed'
+              : 'follow-up set',
           target: { id, label: referenceOf(record) },
           changes,
         });
@@ -142,6 +182,7 @@ async function changed(change: () => Promise<InquiryRecord | null>, status = 200
       return error(409, UNREADABLE);
     }
     if (cause instanceof TooManyNotesError) return error(409, cause.message);
+    if (cause instanceof RefusedInput) return cause.answer();
     throw cause;
   }
 }
@@ -152,5 +193,6 @@ export const config: Config = {
     '/api/admin/inquiries/export.csv',
     '/api/admin/inquiries/:id',
     '/api/admin/inquiries/:id/notes',
+    '/api/admin/inquiries/:id/replies',
   ],
 };

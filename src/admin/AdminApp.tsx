@@ -13,6 +13,11 @@ const pages = {
   dashboard: { title: 'Dashboard', Page: lazy(() => import('./DashboardPage')), permission: null },
   settings: { title: 'Site Settings', Page: lazy(() => import('./SettingsPage')), permission: 'settings' },
   inquiries: { title: 'Inquiries', Page: lazy(() => import('./InquiriesPage')), permission: 'inquiries' },
+  replyTemplates: {
+    title: 'Reply templates',
+    Page: lazy(() => import('./ReplyTemplatesPage')),
+    permission: 'inquiries',
+  },
   blogs: { title: 'Manage Blogs', Page: lazy(() => import('./BlogsPage')), permission: 'blogs' },
   categories: {
     title: 'Manage Categories',

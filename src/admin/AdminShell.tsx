@@ -8,6 +8,7 @@ import { can, type Permission } from '../lib/roles';
 export const adminNav: readonly { href: string; label: string; permission?: Permission }[] = [
   { href: '/admin/dashboard', label: 'Dashboard' },
   { href: '/admin/inquiries', label: 'Inquiries', permission: 'inquiries' },
+  { href: '/admin/reply-templates', label: 'Reply templates', permission: 'inquiries' },
   { href: '/admin/blogs', label: 'Blogs', permission: 'blogs' },
   { href: '/admin/settings', label: 'Settings', permission: 'settings' },
   { href: '/admin/courses', label: 'Courses', permission: 'catalogue' },

@@ -21,6 +21,7 @@ import { useAuth } from './auth';
 import { formatCount, formatGrowth } from './format';
 import { Loading } from './Loading';
 import { telHref } from '../lib/social';
+import { FollowUpsDue } from './inbox/FollowUpsDue';
 
 const ZERO: Pick<DashboardStats, 'overview' | 'trends' | 'inbox'> = {
   overview: { totalCourses: 0, totalCategories: 0, totalBlogs: 0, publishedBlogs: 0, totalViews: 0, monthlyGrowth: 0 },
@@ -172,6 +173,7 @@ export default function DashboardPage() {
         </p>
       )}
       {showInbox && data && <CallbacksToday callbacks={callbacks} />}
+      {showInbox && data && <FollowUpsDue followUps={data.followUps} />}
       {can(user?.role, 'settings') && <ReadyToLaunch />}
       <section aria-labelledby="manage-title" className="admin-section">
         <h2 id="manage-title" className="admin-subtitle">

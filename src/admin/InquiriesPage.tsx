@@ -2,7 +2,8 @@ import { useEffect, useState, type SubmitEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { Download, Search } from 'lucide-react';
-import type { InquiryRecord, MailDelivery } from '../schemas/inquiry-record';
+import type { InquiryRecord } from '../schemas/inquiry-record';
+import { mailLabel } from './inbox/mail-label';
 import { referenceOf } from '../schemas/inquiry-record';
 import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '../schemas/inbox';
 import { api, API_TIMEOUT_MS, failureText } from './api';
@@ -12,18 +13,24 @@ import { marketingState } from './inbox/MarketingConsent';
 import { Loading } from './Loading';
 
 const PAGE = 25;
+/** By status, and by follow-up date (today in Sydney, or an earlier day). */
+const FILTER_GROUPS = [
+  { label: 'Show', filters: ['new', 'handled', 'all'] },
+  { label: 'Follow-ups', filters: ['due', 'overdue'] },
+] as const satisfies readonly { label: string; filters: readonly Filter[] }[];
+const FILTERS: readonly Filter[] = FILTER_GROUPS.flatMap((group) => group.filters);
+const FILTER_LABELS: Record<Filter, string> = {
+  new: 'New',
+  handled: 'Handled',
+  all: 'All',
+  due: 'Due today',
+  overdue: 'Overdue',
+};
 
 const formName = (item: InquiryRecord) =>
   item.kind === 'quote' ? 'Free quote' : item.source === 'home' ? 'Home consultation' : 'Contact form';
 const received = (iso: string) =>
   new Date(iso).toLocaleString('en-AU', { timeZone: 'Australia/Sydney', dateStyle: 'medium', timeStyle: 'short' });
-
-function mailLabel(delivery: MailDelivery): { text: string; tone: 'ok' | 'wait' | 'bad' } {
-  if (delivery.state === 'sent')
-    return { text: delivery.via === 'outbox' ? 'Sent (local outbox)' : 'Sent', tone: 'ok' };
-  if (delivery.state === 'failed') return { text: `Failed after ${delivery.attempts} attempts`, tone: 'bad' };
-  return { text: delivery.attempts > 0 ? `Retrying (${delivery.attempts} tried)` : 'Sending', tone: 'wait' };
-}
 
 /** "Mon 30 Nov" for a call-back's Sydney date. */
 const callbackDay = (day: string) =>
@@ -31,12 +38,19 @@ const callbackDay = (day: string) =>
     new Date(`${day}T00:00:00Z`),
   );
 
+/** "Mon 30 Nov" for a follow-up's Sydney day. */
+const followUpDay = callbackDay;
+
 /** Beyond the spec: every lead in one place, so none is missed even if an e-mail never arrives. */
 export default function InquiriesPage() {
   const queryClient = useQueryClient();
   // A link with ?q= (the dashboard's call-backs) opens the inbox on that search, whatever the status.
   const [linked] = useState(() => new URLSearchParams(location.search).get('q')?.slice(0, SEARCH_MAX_LENGTH) ?? '');
-  const [filter, setFilter] = useState<Filter>(linked ? 'all' : 'new');
+  // A link with ?filter=due|overdue (the dashboard's follow-ups) opens the inbox on that filter.
+  const [filter, setFilter] = useState<Filter>(() => {
+    const asked = new URLSearchParams(location.search).get('filter');
+    return FILTERS.find((value) => value === asked) ?? (linked ? 'all' : 'new');
+  });
   const [page, setPage] = useState(0);
   const [search, setSearch] = useState(linked);
   const [typed, setTyped] = useState(linked);
@@ -130,20 +144,24 @@ export default function InquiriesPage() {
         </p>
       </form>
       <div className="inbox-toolbar">
-        <div role="group" aria-label="Show" className="segmented">
-          {(['new', 'handled', 'all'] as const).map((value) => (
-            <button
-              key={value}
-              type="button"
-              aria-pressed={filter === value}
-              onClick={() => {
-                setFilter(value);
-                setPage(0);
-              }}
-            >
-              {value === 'all' ? 'All' : value === 'new' ? 'New' : 'Handled'}
-              {counts && <span className="segmented__count">{counts[value]}</span>}
-            </button>
+        <div className="inbox-filters">
+          {FILTER_GROUPS.map(({ label, filters }) => (
+            <div key={label} role="group" aria-label={label} className="segmented">
+              {filters.map((value) => (
+                <button
+                  key={value}
+                  type="button"
+                  aria-pressed={filter === value}
+                  onClick={() => {
+                    setFilter(value);
+                    setPage(0);
+                  }}
+                >
+                  {FILTER_LABELS[value]}
+                  {counts && <span className="segmented__count">{counts[value]}</span>}
+                </button>
+              ))}
+            </div>
           ))}
         </div>
         <button type="button" className="admin-btn admin-btn--ghost" onClick={exportCsv} disabled={exporting}>
@@ -163,7 +181,11 @@ export default function InquiriesPage() {
             ? `No inquiries match "${search}"${filter === 'all' ? '' : ` among the ${filter} ones`}.`
             : filter === 'new'
               ? 'No new inquiries. Everything has been handled.'
-              : 'No inquiries yet.'}
+              : filter === 'due'
+                ? 'No follow-ups are due today.'
+                : filter === 'overdue'
+                  ? 'No follow-up is overdue.'
+                  : 'No inquiries yet.'}
         </p>
       ) : (
         <>
@@ -198,6 +220,11 @@ export default function InquiriesPage() {
                       {item.status === 'new' ? 'New' : 'Handled'}
                     </span>
                     {assignee && <span className="admin-chip inbox-item__assignee">Assigned to {assignee.name}</span>}
+                    {item.followUp?.date && (
+                      <span className="admin-chip" data-testid="inbox-follow-up">
+                        Follow up {followUpDay(item.followUp.date)}
+                      </span>
+                    )}
                     <span className="inbox-item__form">{formName(item)}</span>
                     <span className="inbox-item__ref" data-testid="inbox-reference">
                       {referenceOf(item)}

@@ -13,6 +13,8 @@ export const PERMISSIONS = [
   'catalogue',
   'users',
   'activity',
+  /** Editing the inbox's reply templates (every role with 'inquiries' may use them). */
+  'templates',
 ] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 

@@ -1,5 +1,6 @@
 import * as v from 'valibot';
 import { ContactSchema, QuoteSchema } from './inquiry';
+import { REPLY_BODY_MAX, REPLY_SUBJECT_MAX } from './replies';
 
 /**
  * Inquiries as they are kept in the `inquiries` store (src/server/inquiries.ts). The visitor's fields come
@@ -131,6 +132,25 @@ export const AssignmentSchema = v.object({
   at: Timestamp,
 });
 
+/** A reply staff sent from the inbox: the text as sent (placeholders filled), who and when, and its delivery. */
+export const InquiryReplySchema = v.object({
+  id: v.pipe(v.string(), v.regex(/^[0-9a-f]{12}$/)),
+  subject: v.pipe(v.string(), v.maxLength(REPLY_SUBJECT_MAX + 200)),
+  body: v.pipe(v.string(), v.maxLength(REPLY_BODY_MAX + 2000)),
+  by: StaffRefSchema,
+  at: Timestamp,
+  mail: MailDeliverySchema,
+});
+export type InquiryReply = v.InferOutput<typeof InquiryReplySchema>;
+
+/** When staff mean to come back to the inquiry (a Sydney day), or null once cleared; rev orders the changes. */
+export const FollowUpSchema = v.object({
+  date: v.nullable(v.pipe(v.string(), v.regex(/^\d{4}-\d{2}-\d{2}$/))),
+  by: StaffRefSchema,
+  at: Timestamp,
+  rev: v.pipe(v.number(), v.integer(), v.minValue(1)),
+});
+
 const storedMeta = {
   id: InquiryIdSchema,
   /** The reference people use (RPL-7KQ3M9); absent on inquiries stored before references existed. */
@@ -160,6 +180,10 @@ const storedMeta = {
   notes: v.optional(v.array(InquiryNoteSchema)),
   /** The latest assignment (absent: never assigned). */
   assignment: v.optional(AssignmentSchema),
+  /** Replies staff sent from the inbox, oldest first (absent: none yet). */
+  replies: v.optional(v.array(InquiryReplySchema)),
+  /** The follow-up date staff set (absent: never set). */
+  followUp: v.optional(FollowUpSchema),
   /** When staff erased the person's data on request (the personal fields are placeholders since). */
   erasedAt: v.optional(Timestamp),
 };

@@ -37,6 +37,19 @@ export const ContactInfoSchema = v.object(
     ),
     address: v.pipe(text(200), v.nonEmpty('Address is required')),
     businessHours: v.pipe(text(120), v.nonEmpty('Business hours are required')),
+    /** Where visitors' answers to staff replies from the inbox go; empty: the staff inbox (MAIL_TO). */
+    replyTo: v.optional(
+      v.pipe(
+        v.string(),
+        v.trim(),
+        v.maxLength(254, 'The reply-to address must be at most 254 characters'),
+        v.check(
+          (value) => value === '' || v.is(v.pipe(v.string(), v.email()), value),
+          'Enter a valid reply-to e-mail address',
+        ),
+      ),
+      '',
+    ),
   },
   'Contact information must list email, phone, phoneSecondary, address and businessHours',
 );

@@ -288,6 +288,8 @@ export async function setInquiryStatus(
 }
 
 export const listPendingMailIds = () => listIds(PENDING_PREFIX);
+/** Inquiries with a staff reply still to be sent (src/server/inquiry-replies.ts). */
+export const listPendingReplyIds = () => listIds('reply-pending/');
 export const clearPendingMail = (id: string) => store().delete(pendingKey(id));
 
 async function listIds(prefix: string): Promise<string[]> {
@@ -322,13 +324,25 @@ export const ERASED_CONTACT = {
 } as const;
 
 /**
- * Replaces an inquiry's personal fields (name, e-mail, phone, message, free-text answers, staff notes) with
+ * Replaces an inquiry's personal fields (name, e-mail, phone, message, free-text answers, staff notes, the text
+ * of staff replies) with
  * placeholders and notes when; the reference, dates, status and chosen qualifications stay, so the counts
  * and the audit trail still add up. The inbox index is updated, so a search no longer finds the person.
  */
 export async function eraseInquiryPersonalData(id: string, now = new Date()): Promise<InquiryRecord | null> {
   const record = await updateInquiry(id, (current): InquiryRecord => {
-    const common = { contact: { ...ERASED_CONTACT }, notes: [], erasedAt: now.toISOString() };
+    // Replies keep who sent them, when and their delivery; their text named the person and goes too.
+    const replies = current.replies?.map((reply) => ({
+      ...reply,
+      subject: 'Erased on request.',
+      body: 'Erased on request.',
+    }));
+    const common = {
+      contact: { ...ERASED_CONTACT },
+      notes: [],
+      ...(replies ? { replies } : {}),
+      erasedAt: now.toISOString(),
+    };
     return current.kind === 'contact'
       ? { ...current, ...common, message: 'Erased on request.' }
       : {

@@ -5,9 +5,10 @@ import { loadCatalogue } from './catalogue.ts';
 import { repositoryCatalogue } from '../catalogue/index.ts';
 import { countAfter, pageOfIds, peekSummary, readSummary, searchIds, totals } from './inquiry-index.ts';
 import { InboxVisitSchema, MAX_NOTES, type InquiryRecord, type StaffRef } from '../schemas/inquiry-record.ts';
-import type { InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inbox.ts';
+import type { InboxCounts, InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inbox.ts';
 import { withMarketingState } from './marketing-consent.ts';
 import { getInquiry, indexEntriesOfAllRecords, store, updateInquiry } from './inquiries.ts';
+import { followUpIds } from './follow-ups.ts';
 
 /**
  * The staff inbox over the inquiries store (./inquiries.ts): one page at a time from the index, the search
@@ -68,7 +69,8 @@ export interface InboxListQuery {
 
 /**
  * One page of the staff inbox, newest first, from the index: without a search the counts come from its
- * summary and only the page's records are read; a search reads every month entry (not the records).
+ * summary and only the page's records are read; a search reads every month entry (not the records). The
+ * follow-up filters (due today, overdue) come from the follow-up list, earliest day first.
  * `total` counts the inquiries matching the filter and search. A record on the page that does not parse
  * is left out and named in `unreadable`.
  */
@@ -78,14 +80,20 @@ export async function listInquiries({
   limit = 50,
   q = '',
 }: InboxListQuery = {}): Promise<Omit<InboxPage, 'staff'>> {
-  const summary = await readSummary(indexEntriesOfAllRecords);
+  const [summary, followUps] = await Promise.all([readSummary(indexEntriesOfAllRecords), followUpIds()]);
   const matches = searchMatcher(q, q.trim() ? await catalogueTitles() : []);
   let ids: string[];
-  let counts = totals(summary);
+  let counts: InboxCounts = { ...totals(summary), due: followUps.due.length, overdue: followUps.overdue.length };
+  const followUpFilter = status === 'due' || status === 'overdue';
   if (matches) {
-    const found = await searchIds(summary, status, matches);
-    counts = found.counts;
-    ids = found.ids.slice(offset, offset + limit);
+    const found = await searchIds(summary, followUpFilter ? 'all' : status, matches);
+    const matched = new Set(found.ids);
+    const due = followUps.due.filter((id) => matched.has(id));
+    const overdue = followUps.overdue.filter((id) => matched.has(id));
+    counts = { ...found.counts, due: due.length, overdue: overdue.length };
+    ids = (status === 'due' ? due : status === 'overdue' ? overdue : found.ids).slice(offset, offset + limit);
+  } else if (status === 'due' || status === 'overdue') {
+    ids = followUps[status].slice(offset, offset + limit);
   } else {
     ids = offset >= counts[status] ? [] : await pageOfIds(summary, { filter: status, offset, limit });
   }

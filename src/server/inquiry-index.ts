@@ -1,7 +1,7 @@
 import * as v from 'valibot';
 import type { Store } from '@netlify/blobs';
 import { dataStore, updateJSON } from './blobs.ts';
-import type { InboxCounts, InboxFilter } from '../schemas/inbox.ts';
+import type { StatusCounts, StatusFilter } from '../schemas/inbox.ts';
 
 /**
  * The staff inbox's index of inquiries, kept beside the records in the `inquiries` store so a page of
@@ -23,7 +23,7 @@ import type { InboxCounts, InboxFilter } from '../schemas/inbox.ts';
  */
 
 export type IndexedStatus = 'new' | 'handled';
-export type { InboxCounts, InboxFilter } from '../schemas/inbox.ts';
+export type { StatusCounts, StatusFilter } from '../schemas/inbox.ts';
 export interface IndexEntry {
   id: string;
   status: IndexedStatus;
@@ -132,7 +132,7 @@ export function withMonthCounts(
   return { months: { ...(current?.months ?? {}), [month]: counts } };
 }
 
-export function totals(summary: IndexSummary): InboxCounts {
+export function totals(summary: IndexSummary): StatusCounts {
   const counts = { all: 0, new: 0, handled: 0 };
   for (const month of Object.values(summary.months)) {
     counts.new += month.new;
@@ -142,11 +142,11 @@ export function totals(summary: IndexSummary): InboxCounts {
   return counts;
 }
 
-const matching = (counts: MonthCounts, filter: InboxFilter) =>
+const matching = (counts: MonthCounts, filter: StatusFilter) =>
   filter === 'all' ? counts.new + counts.handled : counts[filter];
 
 /** Ids of a month entry that match the filter, newest first (ids sort by time). */
-export function idsOf(index: MonthIndex, filter: InboxFilter): string[] {
+export function idsOf(index: MonthIndex, filter: StatusFilter): string[] {
   const ids = Object.keys(index.items).filter((id) => filter === 'all' || index.items[id][0] === filter);
   return ids.sort().reverse();
 }
@@ -245,7 +245,7 @@ export async function readSummary(readRecords: () => Promise<IndexEntry[]>): Pro
  */
 export async function pageOfIds(
   summary: IndexSummary,
-  { filter, offset, limit }: { filter: InboxFilter; offset: number; limit: number },
+  { filter, offset, limit }: { filter: StatusFilter; offset: number; limit: number },
 ): Promise<string[]> {
   const months = Object.keys(summary.months).sort().reverse();
   const ids: string[] = [];
@@ -303,9 +303,9 @@ async function allMonths(summary: IndexSummary): Promise<MonthIndex[]> {
  */
 export async function searchIds(
   summary: IndexSummary,
-  filter: InboxFilter,
+  filter: StatusFilter,
   matches: (search: string) => boolean,
-): Promise<{ ids: string[]; counts: InboxCounts }> {
+): Promise<{ ids: string[]; counts: StatusCounts }> {
   const counts = { all: 0, new: 0, handled: 0 };
   const ids: string[] = [];
   for (const index of await allMonths(summary)) {

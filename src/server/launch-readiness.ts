@@ -44,6 +44,7 @@ const contactLabels: Record<keyof SiteSettings['contactInfo'], string> = {
   phoneSecondary: 'The secondary phone number',
   address: 'The street address',
   businessHours: 'The business hours',
+  replyTo: 'The reply-to address',
 };
 const socialLabels: Record<keyof SiteSettings['socialMedia'], string> = {
   facebook: 'Facebook',

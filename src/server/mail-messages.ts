@@ -14,8 +14,15 @@ import { CALL_BACK_HREF, NO_QUALIFICATION, shownResult } from '../lib/no-qualifi
  */
 
 export interface OutgoingMail {
-  /** An inquiry's message, a staff sign-in link (src/server/sign-in-links.ts) or an applicant's (src/server/applicant-mail.ts). */
-  kind: MailKind | 'sign-in-link' | 'staff-invite' | 'applicant-link' | 'applicant-needs-more' | 'applicant-stage';
+  /** An inquiry's message, a staff reply (src/server/inquiry-replies.ts), a staff sign-in link (src/server/sign-in-links.ts) or an applicant's (src/server/applicant-mail.ts). */
+  kind:
+    | MailKind
+    | 'reply'
+    | 'sign-in-link'
+    | 'staff-invite'
+    | 'applicant-link'
+    | 'applicant-needs-more'
+    | 'applicant-stage';
   from: string;
   to: string;
   replyTo?: string;

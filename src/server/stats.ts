@@ -5,6 +5,7 @@ import { growth, monthKey, previousMonthKey } from './months.ts';
 import { newSinceLastVisit } from './inquiry-inbox.ts';
 import type { NewInquiriesSummary } from '../schemas/inbox.ts';
 import { callbacksDue, type CallbackDue } from './callbacks.ts';
+import { followUpsDue } from './follow-ups.ts';
 
 /**
  * GET /api/admin/dashboard-stats (docs/routes.md). Growth, as the README explains:
@@ -16,7 +17,7 @@ import { callbacksDue, type CallbackDue } from './callbacks.ts';
 export async function dashboardStats(now: Date = new Date(), inboxOf: string | null = null) {
   const month = monthKey(now);
   const lastMonth = previousMonthKey(month);
-  const [{ catalogue }, blogs, viewsNow, viewsBefore, baseline, inbox, callbacksToday] = await Promise.all([
+  const [{ catalogue }, blogs, viewsNow, viewsBefore, baseline, inbox, callbacksToday, followUps] = await Promise.all([
     loadCatalogue(),
     listBlogRecords(),
     viewsIn(month),
@@ -24,6 +25,7 @@ export async function dashboardStats(now: Date = new Date(), inboxOf: string | n
     readSnapshot(lastMonth),
     inboxOf ? newSinceLastVisit(inboxOf) : Promise.resolve<NewInquiriesSummary | null>(null),
     inboxOf ? callbacksDue(now) : Promise.resolve<CallbackDue[] | null>(null),
+    inboxOf ? followUpsDue(now) : Promise.resolve(null),
   ]);
   // The catalogue as published now, staff edits included.
   const { courses, categories } = catalogue.api;
@@ -68,6 +70,8 @@ export async function dashboardStats(now: Date = new Date(), inboxOf: string | n
     inbox,
     /** Call-backs visitors asked for today (Sydney), earliest first; null for roles without the inbox. */
     callbacksToday,
+    /** Follow-ups due today and overdue (Sydney days), earliest first; null for roles without the inbox. */
+    followUps,
   };
 }
 export type DashboardStats = Awaited<ReturnType<typeof dashboardStats>>;

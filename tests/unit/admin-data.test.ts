@@ -191,6 +191,8 @@ describe('site settings API', () => {
     const { business, partnerRtos, claims, prices } = defaultSiteSettings;
     expect(publicAnswer).toEqual({
       ...valid,
+      // The optional reply-to address (replies from the inbox) is empty unless saved.
+      contactInfo: { ...valid.contactInfo, replyTo: '' },
       socialMedia: { ...valid.socialMedia, youtube: '' },
       business,
       partnerRtos,

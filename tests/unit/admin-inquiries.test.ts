@@ -85,7 +85,7 @@ describe('staff inbox API', () => {
   it('lists newest first with counts, filters by status and pages', async () => {
     const all = await (await call('/api/admin/inquiries?status=all')).json();
     expect(all.items.map((i: { id: string }) => i.id)).toEqual([...ids].reverse());
-    expect(all.counts).toEqual({ all: 3, new: 3, handled: 0 });
+    expect(all.counts).toEqual({ all: 3, new: 3, handled: 0, due: 0, overdue: 0 });
     const page = await (await call('/api/admin/inquiries?status=all&limit=1&offset=1')).json();
     expect(page.items.map((i: { id: string }) => i.id)).toEqual([ids[1]]);
     expect(page.total).toBe(3);
@@ -166,7 +166,7 @@ describe('inbox search', () => {
     expect(patch.status).toBe(200);
     const handled = await search('q=pat&status=handled');
     expect(idsOf(handled)).toEqual([ids[0]]);
-    expect(handled.counts).toEqual({ all: 3, new: 2, handled: 1 });
+    expect(handled.counts).toEqual({ all: 3, new: 2, handled: 1, due: 0, overdue: 0 });
     expect((await search('q=pat1&status=new')).total).toBe(0);
     await call(
       `/api/admin/inquiries/${ids[0]}`,

@@ -296,7 +296,7 @@ const ENDPOINTS: Endpoint[] = [
     methods: ['GET'],
     auth: true,
     query: {
-      status: ['all', 'new', 'handled'],
+      status: ['all', 'new', 'handled', 'due', 'overdue'],
       offset: ['0', '1', '5'],
       limit: ['1', '25', '100'],
       q: ['pat', 'example.com', 'CPC30220', 'carpentry', ''],
@@ -316,10 +316,10 @@ const ENDPOINTS: Endpoint[] = [
     route: '/api/admin/inquiries/:id',
     methods: ['PATCH'],
     auth: true,
-    body: { status: 'handled', assignee: STAFF.username, marketing: 'withdrawn' },
+    body: { status: 'handled', assignee: STAFF.username, marketing: 'withdrawn', followUp: '2026-12-01' },
     params: { id: inquiryIds },
     writes: on2xx('inquiries', 'marketing', 'activity'),
-    covers: 'path id, body {status, assignee, marketing}, token',
+    covers: 'path id, body {status, assignee, marketing, followUp}, token',
   },
   {
     route: '/api/admin/inquiries/:id/notes',
@@ -329,6 +329,26 @@ const ENDPOINTS: Endpoint[] = [
     params: { id: inquiryIds },
     writes: on2xx('inquiries', 'activity'),
     covers: 'path id, body {text}, 8 KB cap, token',
+  },
+  {
+    route: '/api/admin/inquiries/:id/replies',
+    methods: ['POST'],
+    auth: true,
+    body: { subject: 'About {reference}', body: 'Hi {firstName}, thanks.' },
+    params: { id: inquiryIds },
+    writes: on2xx('inquiries', 'outbox', 'activity'),
+    covers: 'path id, body {subject, body} with placeholders, 32 KB cap, token',
+  },
+  {
+    route: '/api/admin/reply-templates',
+    methods: ['GET', 'PUT'],
+    auth: true,
+    body: {
+      version: 0,
+      templates: [{ id: 'fuzz', name: 'Fuzz', subject: 'Hi {firstName}', body: 'Text {reference}' }],
+    },
+    writes: (status, method) => (method === 'PUT' && status >= 200 && status < 300 ? ['settings', 'activity'] : []),
+    covers: 'body {version, templates[]} nested, 256 KB cap, token',
   },
   { route: '/api/categories', methods: ['GET', 'HEAD'], auth: false, writes: NOTHING, covers: 'method, query' },
   {

@@ -96,7 +96,7 @@ const newestFirst = (filter: 'all' | 'new' | 'handled') =>
 
 describe('finding 9: the staff inbox reads every inquiry on every page and export', () => {
   it('a page reads only its own records, with the right items and counts per status', async () => {
-    const counts = { all: TOTAL, new: TOTAL - handled.size, handled: handled.size };
+    const counts = { all: TOTAL, new: TOTAL - handled.size, handled: handled.size, due: 0, overdue: 0 };
     for (const [query, filter, offset, limit] of [
       ['status=all&limit=25', 'all', 0, 25],
       ['status=all&offset=25&limit=25', 'all', 25, 25],
@@ -127,7 +127,13 @@ describe('finding 9: the staff inbox reads every inquiry on every page and expor
     );
     expect(patched.status).toBe(200);
     const page = await (await call('/api/admin/inquiries?status=handled&limit=100')).json();
-    expect(page.counts).toEqual({ all: TOTAL, new: TOTAL - handled.size - 1, handled: handled.size + 1 });
+    expect(page.counts).toEqual({
+      all: TOTAL,
+      new: TOTAL - handled.size - 1,
+      handled: handled.size + 1,
+      due: 0,
+      overdue: 0,
+    });
     expect(page.items.map((i: InquiryRecord) => i.id)).toContain(id);
     await setInquiryStatus(id, 'new');
     expect((await (await call('/api/admin/inquiries?status=new&limit=1')).json()).total).toBe(TOTAL - handled.size);
@@ -159,7 +165,7 @@ describe('finding 9: the staff inbox reads every inquiry on every page and expor
     await store.delete(SUMMARY_KEY);
     await store.delete(BUILT_KEY);
     const page = await (await call('/api/admin/inquiries?status=all&limit=5')).json();
-    expect(page.counts).toEqual({ all: TOTAL, new: TOTAL - handled.size, handled: handled.size });
+    expect(page.counts).toEqual({ all: TOTAL, new: TOTAL - handled.size, handled: handled.size, due: 0, overdue: 0 });
     expect(page.items.map((i: InquiryRecord) => i.id)).toEqual(newestFirst('all').slice(0, 5));
     const { records } = await reads(async () => (await call('/api/admin/inquiries?status=all&limit=5')).json());
     expect(records).toBeLessThanOrEqual(5);

@@ -20,6 +20,7 @@ function launchable() {
     phoneSecondary: '',
     address: '1 Real St, Sydney NSW 2000',
     businessHours: 'Mon - Fri',
+    replyTo: '',
   };
   settings.socialMedia = { facebook: 'https://facebook.com/real', instagram: '', youtube: '' };
   settings.business = { legalName: 'Real Pty Ltd', abn: '51824753556' };

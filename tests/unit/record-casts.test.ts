@@ -14,6 +14,7 @@ const rule = readFileSync(join(root, 'lint/no-record-casts.grit'), 'utf8');
 
 /** Named types that are values, not records (keys, stages, statuses): narrowing to them is not reaching into a record. */
 const VALUE_TYPES = [
+  'ActivityKind',
   'ClaimKey',
   'ConsentField',
   'ContactSource',
@@ -23,10 +24,12 @@ const VALUE_TYPES = [
   'InquiryStatus',
   'Level',
   'MailKind',
+  'Placeholder',
   'QuoteField',
   'QuoteStep',
   'SocialNetwork',
   'Stage',
+  'StatusFilter',
 ];
 
 const sources = (dir: string): string[] =>

@@ -56,6 +56,8 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/admin/inquiries/export.csv': { GET: 'inquiries' },
   '/api/admin/inquiries/:id': { PATCH: 'inquiries' },
   '/api/admin/inquiries/:id/notes': { POST: 'inquiries' },
+  '/api/admin/inquiries/:id/replies': { POST: 'inquiries' },
+  '/api/admin/reply-templates': { GET: 'inquiries', PUT: 'templates' },
   '/api/blogs': { GET: 'public', POST: 'blogs' },
   '/api/blogs/:slug': { GET: 'public', PUT: 'blogs', DELETE: 'blogs' },
   '/api/blogs/admin/all': { GET: 'blogs' },
@@ -120,12 +122,19 @@ const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, s
     },
   },
   'PATCH /api/admin/inquiries/:id': {
-    body: { status: 'handled', assignee: 'role-admin' },
+    body: { status: 'handled', assignee: 'role-admin', followUp: '2026-12-01' },
     params: () => ({ id: fixtures.inquiryId }),
   },
   'POST /api/admin/inquiries/:id/notes': {
     body: { text: 'Role test note' },
     params: () => ({ id: fixtures.inquiryId }),
+  },
+  'POST /api/admin/inquiries/:id/replies': {
+    body: { subject: 'Role test reply', body: 'Hi {firstName}' },
+    params: () => ({ id: fixtures.inquiryId }),
+  },
+  'PUT /api/admin/reply-templates': {
+    body: { version: 0, templates: [{ id: 'role-test', name: 'Role test', subject: 'Hi', body: 'Hello {firstName}' }] },
   },
   'DELETE /api/applicant/evidence/:uploadId': { params: () => ({ uploadId: '0123456789abcdef0123456789abcdef' }) },
   'PUT /api/applicant/evidence/:uploadId/chunks/:n': {

@@ -7,11 +7,13 @@ import { api, failureText } from '../api';
 import { QuoteFields } from './QuoteFields';
 import { EvidencePanel } from './EvidencePanel';
 import { MarketingConsent } from './MarketingConsent';
+import { ReplySection } from './ReplySection';
+import { FollowUpSection } from './FollowUpSection';
 
 const when = (iso: string) =>
   new Date(iso).toLocaleString('en-AU', { timeZone: 'Australia/Sydney', dateStyle: 'medium', timeStyle: 'short' });
 
-/** The detail view of one inquiry: the quote's answers, who it is assigned to, and the staff notes. */
+/** The detail view of one inquiry: the quote's answers, its follow-up date, who it is assigned to, the staff notes and replies. */
 export function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRecord; staff: StaffRef[] }) {
   const queryClient = useQueryClient();
   const fieldId = useId();
@@ -75,6 +77,9 @@ export function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRe
         <p className="inbox-detail__meta">Personal details erased on request on {when(item.erasedAt)}.</p>
       )}
       <MarketingConsent item={item} titleId={`${fieldId}-marketing`} />
+      <DetailSection id={`${fieldId}-follow-up`} title="Follow-up">
+        <FollowUpSection item={item} onSaved={() => void refresh()} />
+      </DetailSection>
       <DetailSection id={`${fieldId}-assign`} title="Assignment">
         <p className="inbox-detail__meta">
           {assignment
@@ -140,6 +145,9 @@ export function InquiryDetail({ id, item, staff }: { id: string; item: InquiryRe
           )}
           <SubmitButton pending={addNote.isPending} text="Add note" busyText="Adding..." />
         </form>
+      </DetailSection>
+      <DetailSection id={`${fieldId}-replies`} title="Replies">
+        <ReplySection item={item} onSent={() => void refresh()} />
       </DetailSection>
     </div>
   );

@@ -30,6 +30,14 @@ export const contactFields: Field[] = [
     hint: 'For example: Mon - Sat: 8:00 am - 7:00 pm',
   },
   { group: 'contactInfo', name: 'address', label: 'Address', type: 'text' },
+  {
+    group: 'contactInfo',
+    name: 'replyTo',
+    label: 'Reply-to address for inbox replies',
+    type: 'email',
+    autoComplete: 'off',
+    hint: "Where people's answers to replies sent from the inbox go. Leave empty to use the staff inbox address.",
+  },
 ];
 export const socialFields: Field[] = [
   { group: 'socialMedia', name: 'facebook', label: 'Facebook URL', type: 'url', hint: 'Leave empty to hide the link.' },
