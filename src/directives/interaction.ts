@@ -5,7 +5,8 @@ import type { ClientDirective } from 'astro';
  * so pages that merely contain the island ship no framework code until it is needed.
  * A click or a form submission (Enter in a field) that lands before hydration has finished is held
  * and replayed once the island is live, so nothing the visitor did is lost or sent the native way (except a
- * click on an invoker button, `commandfor`, which opens or closes its dialog without the island).
+ * click on an invoker button, `commandfor`, which opens or closes its dialog without the island). Typing after
+ * it drops it: the visitor has moved on, and the replay would act on the newer words.
  * With `{ resume: key }` the island hydrates on load when sessionStorage holds `key`, so progress a
  * visitor saved in this tab shows again at once; with `{ params: ['name', ...] }` it also hydrates on
  * load when the address carries one of those query parameters (a link that preselects something).
@@ -66,6 +67,7 @@ const interaction: ClientDirective = (load, options, el) => {
       live = true;
       el.removeEventListener('click', remember, true);
       el.removeEventListener('submit', holdSubmit, true);
+      el.removeEventListener('input', superseded, true);
       if (pendingClick?.isConnected) pendingClick.click();
       else if (pendingSubmit?.form.isConnected) {
         const { form, submitter } = pendingSubmit;
@@ -76,8 +78,17 @@ const interaction: ClientDirective = (load, options, el) => {
     });
   };
 
+  // Typing after a held click or submission supersedes it: the replay would otherwise act on words the visitor
+  // typed since (a blank search clicked, then "aged care" typed, went to the results for "aged care" by itself).
+  const superseded = () => {
+    if (live) return el.removeEventListener('input', superseded, true);
+    pendingClick = null;
+    pendingSubmit = null;
+  };
+
   el.addEventListener('click', remember, true);
   el.addEventListener('submit', holdSubmit, true);
+  el.addEventListener('input', superseded, true);
   for (const name of TRIGGERS) el.addEventListener(name, start, { passive: true });
   if (hasSavedProgress(options.value) || hasWakingParam(options.value)) void start();
 };
