@@ -47,6 +47,9 @@ async function signedInPage(browser: Browser, account: { username: string; passw
 }
 
 test('issue: invite -> set password -> sign in -> role change -> deactivate', async ({ page, browser }) => {
+  // Four people's screens, two accessibility scans and two full-page pictures of a list that grows with every
+  // account the suite creates: a minute is not enough on a busy two-core machine.
+  test.setTimeout(120_000);
   const admin = await createStaff('users-admin', 'admin');
   await signInWithForm(page, admin, '/admin/users');
   await expect(page.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
