@@ -1,4 +1,4 @@
-import type { Config } from '@netlify/functions';
+import type { Config, Context } from '@netlify/functions';
 import { SiteSettingsInputSchema } from '../../src/schemas/site-settings';
 import { publicSettings } from '../../src/lib/site-settings';
 import { cachePolicies, error, json, methodNotAllowed, type FieldError } from '../../src/server/http';
@@ -7,12 +7,16 @@ import type { PartnerRto, Price } from '../../src/schemas/site-settings';
 import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
 import { SETTINGS_CACHE_TAG, readSettings, saveSettings } from '../../src/server/settings';
+import { rebuildAnswer, rebuildStatus, requestRebuild } from '../../src/server/rebuild';
 
+/** When the change reaches the pre-rendered pages, by what the save's rebuild request got. */
 const REBUILD_NOTES = {
-  started: 'The public pages are being rebuilt; the change shows everywhere within a few minutes.',
-  'not-configured': 'The change shows on the public pages at once.',
+  started:
+    'The public pages are being rebuilt: the change shows on them when the rebuild below is live (usually a few minutes).',
+  'not-configured':
+    'No build hook is set up, so the pre-rendered pages show the change with the next deploy; the public settings answer has it at once.',
   failed:
-    'Saved, but the public pages could not be rebuilt. They show the change as visitors load them; ask a developer to redeploy.',
+    'Saved, but the public pages could not be rebuilt, so they still show the old details. Save again to retry, or ask a developer to redeploy.',
 } as const;
 
 /**
@@ -20,10 +24,14 @@ const REBUILD_NOTES = {
  * GET  /api/admin/site-settings  -> the same plus who saved it last (staff only).
  * POST /api/admin/site-settings  -> validates and saves the full settings object with the `version` it was
  *      loaded at (staff only): 200, or 409 with the newer settings when someone saved in between; a group
- *      added after launch that the body leaves out keeps its saved value.
+ *      added after launch that the body leaves out keeps its saved value. Each save asks for a rebuild of the
+ *      pages (the build hook, or `npm start`'s local one), as a catalogue save does, and answers its state.
+ * GET  /api/admin/site-settings/rebuild -> the latest rebuild's state (the same rebuild the catalogue shows).
  */
-export default async (request: Request) => {
-  const isAdmin = new URL(request.url).pathname.startsWith('/api/admin/');
+export default async (request: Request, context?: Context) => {
+  const path = new URL(request.url).pathname.replace(/\/+$/, '');
+  const isAdmin = path.startsWith('/api/admin/');
+  const deployId = context?.deploy?.id;
   if (!isAdmin) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
     return json(publicSettings(await readSettings()), {
@@ -34,6 +42,12 @@ export default async (request: Request) => {
     });
   }
 
+  if (path === '/api/admin/site-settings/rebuild') {
+    if (request.method !== 'GET') return methodNotAllowed(['GET']);
+    const auth = await authorize(request, 'settings');
+    if (!auth.ok) return auth.response;
+    return json(await rebuildStatus(deployId));
+  }
   if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   const auth = await authorize(request, 'settings');
   if (!auth.ok) return auth.response;
@@ -68,13 +82,13 @@ export default async (request: Request) => {
       { status: 409 },
     );
   }
-  const { settings, rebuild } = result;
+  const requested = await requestRebuild(auth.user.username, deployId);
   return json({
     success: true,
     message: 'Settings saved successfully!',
-    settings,
-    rebuild,
-    note: REBUILD_NOTES[rebuild],
+    settings: result.settings,
+    rebuild: rebuildAnswer(requested),
+    note: REBUILD_NOTES[requested.outcome],
   });
 };
 
@@ -126,5 +140,5 @@ async function unknownCatalogueTargets(
 }
 
 export const config: Config = {
-  path: ['/api/public/site-settings', '/api/admin/site-settings'],
+  path: ['/api/public/site-settings', '/api/admin/site-settings', '/api/admin/site-settings/rebuild'],
 };

@@ -241,8 +241,16 @@ const ENDPOINTS: Endpoint[] = [
     methods: ['GET', 'POST'],
     auth: true,
     body: { ...defaultSiteSettings, version: 0 } as unknown as Record<string, unknown>,
-    writes: on2xx('settings'),
+    // A save records the rebuild it asked for in the `catalogue` store (rebuild/latest).
+    writes: on2xx('settings', 'catalogue'),
     covers: 'body {contactInfo, socialMedia, business, partnerRtos, claims} nested, 16 KB cap, token',
+  },
+  {
+    route: '/api/admin/site-settings/rebuild',
+    methods: ['GET'],
+    auth: true,
+    writes: NOTHING,
+    covers: 'method, bearer token',
   },
   {
     route: '/api/admin/launch-readiness',

@@ -47,6 +47,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/admin/launch-readiness': { GET: 'settings' },
   '/api/public/site-settings': { GET: 'public' },
   '/api/admin/site-settings': { GET: 'settings', POST: 'settings' },
+  '/api/admin/site-settings/rebuild': { GET: 'settings' },
   '/api/admin/inquiries': { GET: 'inquiries' },
   '/api/admin/inquiries/export.csv': { GET: 'inquiries' },
   '/api/admin/inquiries/:id': { PATCH: 'inquiries' },
