@@ -2,7 +2,13 @@ import type { Config, Context } from '@netlify/functions';
 import { cachePolicies, error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
-import { InboxChangeSchema, InboxQuerySchema, NoteInputSchema, type InboxPage } from '../../src/schemas/inbox';
+import {
+  ExportRangeSchema,
+  InboxChangeSchema,
+  InboxQuerySchema,
+  NoteInputSchema,
+  type InboxPage,
+} from '../../src/schemas/inbox';
 import type { InquiryRecord, StaffRef } from '../../src/schemas/inquiry-record';
 import { recordWithdrawal, withMarketingState } from '../../src/server/marketing-consent';
 import {
@@ -23,7 +29,10 @@ const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a
 /**
  * Staff inbox of contact, consultation and quote submissions (admins only).
  * GET   /api/admin/inquiries?status=all|new|handled&q&offset&limit -> {items, total, counts, unreadable, staff}
- * GET   /api/admin/inquiries/export.csv                             -> every inquiry as CSV, streamed
+ * GET   /api/admin/inquiries/export.csv?from&to                     -> the inquiries received from `from` to `to`
+ *                                                                     (YYYY-MM-DD, UTC, both included; the last 90
+ *                                                                     days by default) as CSV, streamed; every
+ *                                                                     inquiry: /api/admin/inquiry-exports
  * PATCH /api/admin/inquiries/{id} {status?, assignee?, marketing?}  -> the updated inquiry (marketing: 'withdrawn'
  *                                                                     adds the address to the suppression list)
  * POST  /api/admin/inquiries/{id}/notes {text}                      -> the updated inquiry (201)
@@ -38,12 +47,14 @@ export default async (request: Request, context: Context) => {
 
   if (url.pathname.endsWith('/export.csv')) {
     if (request.method !== 'GET') return methodNotAllowed(['GET']);
-    const day = new Date().toISOString().slice(0, 10);
-    return new Response(inquiriesCsvStream(), {
+    const range = parseQuery(ExportRangeSchema, url);
+    if (!range.ok) return range.response;
+    const { from, to } = range.data;
+    return new Response(inquiriesCsvStream(range.data), {
       headers: {
         ...SECURITY_HEADERS,
         'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="inquiries-${day}.csv"`,
+        'Content-Disposition': `attachment; filename="inquiries-${from}-to-${to}.csv"`,
         ...cachePolicies.noStore,
       },
     });

@@ -22,7 +22,8 @@ export type StoreName =
   | 'catalogue'
   | 'applicants'
   | 'evidence'
-  | 'marketing';
+  | 'marketing'
+  | 'exports';
 
 /**
  * A site-wide store with strong consistency, so a read right after a write sees it (the admin saves
