@@ -196,8 +196,8 @@ export default function SettingsPage() {
     <>
       <p className="admin-lead">Manage contact information and social media links</p>
       <p className="admin-note">
-        The public pages carry these details in their HTML: a save rebuilds them, and the change shows there when
-        the rebuild is live, usually within a few minutes.
+        The public pages carry these details in their HTML: a save rebuilds them, and the change shows there when the
+        rebuild is live, usually within a few minutes.
       </p>
       {banner && (
         <div className={`admin-banner is-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>

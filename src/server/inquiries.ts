@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { dataStore, EDIT_RETRIES, retryDelayMs, serialised } from './blobs.ts';
-import { idsByMonth, indexOrMarkStale, readSummary, searchText, type DayRange, type IndexEntry } from './inquiry-index.ts';
+import {
+  idsByMonth,
+  indexOrMarkStale,
+  readSummary,
+  searchText,
+  type DayRange,
+  type IndexEntry,
+} from './inquiry-index.ts';
 import {
   InquiryRecordSchema,
   MAIL_KINDS,

@@ -204,14 +204,21 @@ export async function exportStatus(id: string, now = Date.now()): Promise<Export
     bytes,
     ...(finishedAt ? { finishedAt } : {}),
     ...(expiresAt ? { expiresAt } : {}),
-    ...(stalled ? { message: 'The export stopped before it was complete. Start it again.' } : error ? { message: error } : {}),
+    ...(stalled
+      ? { message: 'The export stopped before it was complete. Start it again.' }
+      : error
+        ? { message: error }
+        : {}),
   };
 }
 
 /** The finished file of an export, streamed part by part; null while it is not done, or when it has expired. */
-export async function exportFile(id: string, now = Date.now()): Promise<{ job: ExportJob; body: ReadableStream<Uint8Array> } | null> {
+export async function exportFile(
+  id: string,
+  now = Date.now(),
+): Promise<{ job: ExportJob; body: ReadableStream<Uint8Array> } | null> {
   const job = await readJob(id);
-  if (!job || job.state !== 'done' || expired(job, now)) return null;
+  if (job?.state !== 'done' || expired(job, now)) return null;
   const encoder = new TextEncoder();
   let next = 0;
   const body = new ReadableStream<Uint8Array>({

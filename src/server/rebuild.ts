@@ -151,10 +151,7 @@ async function triggerRebuild(): Promise<'started' | 'not-configured' | 'failed'
     return 'started';
   } catch (cause) {
     // The message only: an error object can carry the hook's address, which is a secret.
-    console.error(
-      'Could not start a rebuild:',
-      cause instanceof Error ? cause.message : String(cause),
-    );
+    console.error('Could not start a rebuild:', cause instanceof Error ? cause.message : String(cause));
     return 'failed';
   }
 }

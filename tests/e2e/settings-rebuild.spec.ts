@@ -58,7 +58,9 @@ test('finding 5: a settings change reaches the pre-rendered HTML of a course pag
   expect(before).not.toContain(PHONE);
 
   await signInWithForm(page, await createStaff('settings-rebuild'), '/admin/settings');
-  await expect(page.getByText('a save rebuilds them, and the change shows there when the rebuild is live')).toBeVisible();
+  await expect(
+    page.getByText('a save rebuilds them, and the change shows there when the rebuild is live'),
+  ).toBeVisible();
   original = await page.getByLabel('Phone', { exact: true }).inputValue();
   await page.getByLabel('Phone', { exact: true }).fill(PHONE);
   await page.getByRole('button', { name: 'Save Settings' }).click();

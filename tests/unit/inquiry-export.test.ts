@@ -24,7 +24,12 @@ beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   blobs = await startBlobs();
   tokens.admin = await signedInStaff({ username: 'export-admin', firstName: 'Ada', lastName: 'Export' });
-  tokens.editor = await signedInStaff({ username: 'export-editor', firstName: 'Eve', lastName: 'Ditor', role: 'editor' });
+  tokens.editor = await signedInStaff({
+    username: 'export-editor',
+    firstName: 'Eve',
+    lastName: 'Ditor',
+    role: 'editor',
+  });
   for (const [name, days] of Object.entries(AGES))
     await createInquiry(
       {
@@ -69,8 +74,7 @@ const exportRange = (query: string, who: keyof typeof tokens = 'admin') =>
 const exportsCall = (path: string, method = 'GET', who?: keyof typeof tokens) =>
   exportsHandler(new Request(`http://localhost/api/admin/inquiry-exports${path}`, { method, headers: headersOf(who) }));
 /** The names of the inquiries in a CSV, newest first. */
-const namesIn = (csv: string) =>
-  [...csv.matchAll(/"([a-z]+)@example\.com"/g)].map((match) => match[1]);
+const namesIn = (csv: string) => [...csv.matchAll(/"([a-z]+)@example\.com"/g)].map((match) => match[1]);
 
 describe('the inbox export by date range', () => {
   it('finding 14: bad dates get 400 with the reason, and no file', async () => {
@@ -104,7 +108,9 @@ describe('the inbox export by date range', () => {
     const answer = await exportRange(`?from=${before}&to=${edge}`);
     expect(answer.status).toBe(200);
     expect(namesIn(await answer.text())).toEqual(['edge', 'before']);
-    expect(namesIn(await (await exportRange(`?from=${dayOf(now - 300 * DAY)}&to=${dayOf(now - 150 * DAY)}`)).text())).toEqual(['old']);
+    expect(
+      namesIn(await (await exportRange(`?from=${dayOf(now - 300 * DAY)}&to=${dayOf(now - 150 * DAY)}`)).text()),
+    ).toEqual(['old']);
     // An editor cannot export at all.
     expect((await exportRange('', 'editor')).status).toBe(403);
   });
@@ -172,7 +178,10 @@ describe('the background export of every inquiry', () => {
     expect((await exportsCall('/..%2F..%2Fusers/file', 'GET', 'admin')).status).toBe(404);
     expect((await exportsCall(`/${queued.id}/file`, 'GET', 'admin')).status).toBe(409);
     const stored = await dataStore('exports').get(`job/${job.id}`, { type: 'json' });
-    await dataStore('exports').setJSON(`job/${job.id}`, { ...stored, expiresAt: new Date(Date.now() - 1000).toISOString() });
+    await dataStore('exports').setJSON(`job/${job.id}`, {
+      ...stored,
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
     expect((await exportsCall(`/${job.id}/file`, 'GET', 'admin')).status).toBe(404);
     expect((await exportsCall(`/${job.id}`, 'GET', 'admin')).status).toBe(404);
     expect((await dataStore('exports').list({ prefix: `file/${job.id}/` })).blobs).toEqual([]);

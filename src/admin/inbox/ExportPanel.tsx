@@ -66,7 +66,8 @@ function ExportEverything() {
           {job.state === 'queued' && 'Export queued...'}
           {job.state === 'running' && `Exporting: ${count(job.done)} of ${count(job.total)} inquiries written...`}
           {job.state === 'failed' && (job.message ?? 'The export stopped before it was complete. Start it again.')}
-          {job.state === 'done' && `Ready: ${count(job.done)} inquiries. The file is kept until ${until(job.expiresAt ?? '')}.`}
+          {job.state === 'done' &&
+            `Ready: ${count(job.done)} inquiries. The file is kept until ${until(job.expiresAt ?? '')}.`}
         </p>
       )}
       {job?.state === 'done' && (
