@@ -9,6 +9,7 @@ import { queueExport, runExport, type ExportJob } from '../../src/server/inquiry
 import inbox from '../../netlify/functions/admin-inquiries.mts';
 import exportsHandler from '../../netlify/functions/admin-inquiry-exports.mts';
 import background from '../../netlify/functions/inquiry-export-background.mts';
+import retention from '../../netlify/functions/evidence-retention.mts';
 
 const DAY = 86_400_000;
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
@@ -185,5 +186,22 @@ describe('the background export of every inquiry', () => {
     expect((await exportsCall(`/${job.id}/file`, 'GET', 'admin')).status).toBe(404);
     expect((await exportsCall(`/${job.id}`, 'GET', 'admin')).status).toBe(404);
     expect((await dataStore('exports').list({ prefix: `file/${job.id}/` })).blobs).toEqual([]);
+  });
+
+  it('finding 14: the hourly sweep removes a file past its 24 hours even when nobody asks for it again', async () => {
+    const job = await queueExport('export-admin');
+    await runExport(job.id);
+    const kept = await queueExport('export-admin');
+    await runExport(kept.id);
+    const stored = await dataStore('exports').get(`job/${job.id}`, { type: 'json' });
+    await dataStore('exports').setJSON(`job/${job.id}`, {
+      ...stored,
+      expiresAt: new Date(Date.now() - 1000).toISOString(),
+    });
+    vi.spyOn(console, 'log').mockImplementation(() => {});
+    await retention();
+    const left = (await dataStore('exports').list()).blobs.map((blob) => blob.key);
+    expect(left.filter((key) => key.includes(job.id))).toEqual([]);
+    expect(left).toContain(`job/${kept.id}`);
   });
 });
