@@ -4,6 +4,7 @@ import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
 import {
   ExportRangeSchema,
+  RANGE_EXPORT_LIMIT,
   InboxChangeSchema,
   InboxQuerySchema,
   NoteInputSchema,
@@ -18,7 +19,13 @@ import {
   recordInboxVisit,
   TooManyNotesError,
 } from '../../src/server/inquiry-inbox';
-import { readInquiryStrict, isInquiryId, setInquiryStatus, UnreadableInquiryError } from '../../src/server/inquiries';
+import {
+  countInRange,
+  readInquiryStrict,
+  isInquiryId,
+  setInquiryStatus,
+  UnreadableInquiryError,
+} from '../../src/server/inquiries';
 import { inquiriesCsvStream } from '../../src/server/inquiry-csv';
 import { getUser, listStaff, staffName } from '../../src/server/users';
 import { can } from '../../src/lib/roles';
@@ -50,6 +57,12 @@ export default async (request: Request, context: Context) => {
     const range = parseQuery(ExportRangeSchema, url);
     if (!range.ok) return range.response;
     const { from, to } = range.data;
+    const count = await countInRange(range.data);
+    if (count > RANGE_EXPORT_LIMIT)
+      return error(
+        400,
+        `These dates hold ${count.toLocaleString('en-AU')} inquiries, more than the ${RANGE_EXPORT_LIMIT.toLocaleString('en-AU')} one export can take. Choose fewer days, or use "Export every inquiry".`,
+      );
     return new Response(inquiriesCsvStream(range.data), {
       headers: {
         ...SECURITY_HEADERS,

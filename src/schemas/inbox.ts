@@ -104,5 +104,11 @@ export const ExportRangeSchema = v.pipe(
   v.check(({ from, to }) => from <= to, 'The start date must be on or before the end date'),
 );
 
+/**
+ * The most inquiries one date-range export streams: about 30 s of reading records locally, well inside a
+ * function's 60 s. More is the background export's work.
+ */
+export const RANGE_EXPORT_LIMIT = 25_000;
+
 /** The id of a background export (GET /api/admin/inquiry-exports/{id}). */
 export const ExportIdSchema = v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/, 'There is no such export.'));

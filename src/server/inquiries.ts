@@ -256,6 +256,13 @@ export async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
   return records.filter((r): r is InquiryRecord => r !== null).map(indexEntry);
 }
 
+/** How many inquiries were received on the days of `range` (reads the month entries it touches, no record). */
+export async function countInRange(range: DayRange): Promise<number> {
+  let count = 0;
+  for await (const ids of idsByMonth(await readSummary(indexEntriesOfAllRecords), range)) count += ids.length;
+  return count;
+}
+
 /** Every inquiry (or those received on the days of `range`), newest first, a batch at a time (the CSV exports). */
 export async function* allInquiries(
   batchSize = 200,

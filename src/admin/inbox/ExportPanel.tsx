@@ -12,6 +12,9 @@ const count = (n: number) => n.toLocaleString('en-AU');
 const until = (iso: string) =>
   new Date(iso).toLocaleString('en-AU', { timeZone: 'Australia/Sydney', dateStyle: 'medium', timeStyle: 'short' });
 
+/** A refusal the server explained (4xx with a message): its words are shown. */
+class ServerRefusal extends Error {}
+
 /** Fetches a file with the staff token (a bearer token cannot ride on a plain link) and hands it to the browser. */
 async function download(path: string, fallbackName: string) {
   const response = await fetch(`/api${path}`, {
@@ -20,7 +23,8 @@ async function download(path: string, fallbackName: string) {
   });
   if (!response.ok) {
     const body = (await response.json().catch(() => null)) as { message?: string } | null;
-    throw new Error(body?.message ?? `HTTP ${response.status}`);
+    if (body?.message && response.status < 500) throw new ServerRefusal(body.message);
+    throw new Error(`HTTP ${response.status}`);
   }
   const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? fallbackName;
   const url = URL.createObjectURL(await response.blob());
@@ -50,7 +54,9 @@ function ExportEverything() {
     try {
       await download(`/admin/inquiry-exports/${job.id}/file`, 'inquiries-all.csv');
     } catch (cause) {
-      toast.error(`Could not download the export: ${cause instanceof Error ? cause.message : 'please try again'}`);
+      toast.error(
+        `Could not download the export: ${cause instanceof ServerRefusal ? cause.message : 'please try again'}`,
+      );
     } finally {
       setFetching(false);
     }
@@ -97,7 +103,8 @@ export function ExportPanel() {
       await download(`/admin/inquiries/export.csv?${query}`, `inquiries-${from}-to-${to}.csv`);
     } catch (cause) {
       console.error('CSV export failed', cause);
-      toast.error('Could not export the inquiries. Please try again.');
+      // The server's reason when it gave one (too many inquiries on those days, a bad date), else the general text.
+      toast.error(cause instanceof ServerRefusal ? cause.message : 'Could not export the inquiries. Please try again.');
     } finally {
       setExporting(false);
     }
