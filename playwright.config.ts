@@ -8,8 +8,8 @@ const baseURL = process.env.E2E_BASE_URL ?? `http://localhost:${port}`;
 // the others, so no other test meets a claim switched off half-way or finds its own inquiry pushed off the
 // inbox's first page. They are the facts spec and tests tagged @after-others.
 const SITE_WIDE = /facts\.spec\.ts$/;
-// Catalogue editing rebuilds the site and swaps the served pages: it runs last, alone.
-const REBUILDS = /catalogue-editing\.spec\.ts$/;
+// Catalogue editing and the settings rebuild rebuild the site and swap the served pages: they run after the others.
+const REBUILDS = /(catalogue-editing|settings-rebuild)\.spec\.ts$/;
 // Edit conflicts save settings and a course from two sides at once (versioned saves: any other save in between
 // would be a real conflict too) and a course save starts a rebuild: after everything else, one test at a time.
 const CONFLICTS = /edit-conflicts\.spec\.ts$/;

@@ -257,7 +257,7 @@ async function inboxReport(seeded, token, failures) {
       [
         ...rows.map((row) => [`HTTP ${row.name}`, ms(row.ms), ms(row.max)]),
         [
-          `HTTP CSV export: first bytes / all ${(csv.bytes / 1024 / 1024).toFixed(1)} MB`,
+          `HTTP CSV export (last 90 days): first bytes / all ${(csv.bytes / 1024 / 1024).toFixed(1)} MB`,
           ms(csv.firstByteMs),
           ms(csv.ms),
         ],

@@ -4,7 +4,7 @@ import { error, json, methodNotAllowed, notFound, safeDecode } from '../../src/s
 import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
 import { purgeTags } from '../../src/server/cdn';
-import { requestRebuild, rebuildStatus } from '../../src/server/rebuild';
+import { rebuildAnswer, requestRebuild, rebuildStatus } from '../../src/server/rebuild';
 import { adminCatalogue, adminCourse } from '../../src/server/catalogue-admin';
 import {
   CATALOGUE_CACHE_TAG,
@@ -71,8 +71,7 @@ export default async (request: Request, context: Context) => {
         changes: diff(logged.before, logged.after(result.entry)),
       });
     await purgeTags([CATALOGUE_CACHE_TAG]);
-    const { requestedAt, requestedBy, outcome } = await requestRebuild(username, deployId);
-    const rebuild = { state: outcome === 'started' ? 'requested' : outcome, requestedAt, requestedBy };
+    const rebuild = rebuildAnswer(await requestRebuild(username, deployId));
     return json({ success: true, entry: result.entry, rebuild }, { status });
   };
 

@@ -10,7 +10,14 @@ import {
 } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { parseJsonBody, parseQuery } from '../../src/server/validation';
-import { InboxChangeSchema, InboxQuerySchema, NoteInputSchema, type InboxPage } from '../../src/schemas/inbox';
+import {
+  ExportRangeSchema,
+  RANGE_EXPORT_LIMIT,
+  InboxChangeSchema,
+  InboxQuerySchema,
+  NoteInputSchema,
+  type InboxPage,
+} from '../../src/schemas/inbox';
 import type { InquiryRecord, StaffRef } from '../../src/schemas/inquiry-record';
 import { recordWithdrawal, withMarketingState } from '../../src/server/marketing-consent';
 import {
@@ -20,7 +27,13 @@ import {
   recordInboxVisit,
   TooManyNotesError,
 } from '../../src/server/inquiry-inbox';
-import { readInquiryStrict, isInquiryId, setInquiryStatus, UnreadableInquiryError } from '../../src/server/inquiries';
+import {
+  countInRange,
+  readInquiryStrict,
+  isInquiryId,
+  setInquiryStatus,
+  UnreadableInquiryError,
+} from '../../src/server/inquiries';
 import { inquiriesCsvStream } from '../../src/server/inquiry-csv';
 import { getUser, listStaff, staffName } from '../../src/server/users';
 import { ReplyInputSchema } from '../../src/schemas/replies';
@@ -43,7 +56,8 @@ const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a
 /**
  * Staff inbox of contact, consultation and quote submissions (admins only).
  * GET   /api/admin/inquiries?status=all|new|handled|due|overdue&q&offset&limit -> {items, total, counts, unreadable, staff}
- * GET   /api/admin/inquiries/export.csv                             -> every inquiry as CSV, streamed
+ * GET   /api/admin/inquiries/export.csv?from&to -> the inquiries received from `from` to `to` (YYYY-MM-DD, UTC, both
+ *       included; the last 90 days by default) as CSV, streamed; every inquiry: /api/admin/inquiry-exports
  * PATCH /api/admin/inquiries/{id} {status?, assignee?, marketing?, followUp?} -> the updated inquiry (marketing:
  *       'withdrawn' adds the address to the suppression list; followUp: a YYYY-MM-DD day, or null to clear it)
  * POST  /api/admin/inquiries/{id}/notes {text}                      -> the updated inquiry (201)
@@ -59,12 +73,20 @@ export default async (request: Request, context: Context) => {
 
   if (url.pathname.endsWith('/export.csv')) {
     if (request.method !== 'GET') return methodNotAllowed(['GET']);
-    const day = new Date().toISOString().slice(0, 10);
-    return new Response(inquiriesCsvStream(), {
+    const range = parseQuery(ExportRangeSchema, url);
+    if (!range.ok) return range.response;
+    const { from, to } = range.data;
+    const count = await countInRange(range.data);
+    if (count > RANGE_EXPORT_LIMIT)
+      return error(
+        400,
+        `These dates hold ${count.toLocaleString('en-AU')} inquiries, more than the ${RANGE_EXPORT_LIMIT.toLocaleString('en-AU')} one export can take. Choose fewer days, or use "Export every inquiry".`,
+      );
+    return new Response(inquiriesCsvStream(range.data), {
       headers: {
         ...SECURITY_HEADERS,
         'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': `attachment; filename="inquiries-${day}.csv"`,
+        'Content-Disposition': `attachment; filename="inquiries-${from}-to-${to}.csv"`,
         ...cachePolicies.noStore,
       },
     });

@@ -1,9 +1,12 @@
 import type { Config } from '@netlify/functions';
 import { sweepEvidence } from '../../src/server/applicant-evidence';
+import { removeExpiredExports } from '../../src/server/inquiry-export';
 
 /**
  * Every hour (APP 11): removes uploads never completed (after 24 hours) and deletes the evidence files of
- * inquiries marked handled more than EVIDENCE_RETENTION_DAYS (90) ago (src/schemas/applicant.ts).
+ * inquiries marked handled more than EVIDENCE_RETENTION_DAYS (90) ago (src/schemas/applicant.ts); and the inbox's
+ * exported CSV files once their 24 hours are over (src/server/inquiry-export.ts), so no copy of the inquiries
+ * outlives its time even when nobody starts or opens another export.
  */
 export default async () => {
   const summary = await sweepEvidence();
@@ -11,6 +14,8 @@ export default async () => {
     console.log(
       `[evidence-retention] ${summary.staleUploads} unfinished uploads removed, ${summary.expiredFiles} files past retention deleted`,
     );
+  const exports = await removeExpiredExports();
+  if (exports) console.log(`[evidence-retention] ${exports} expired inquiry exports removed`);
 };
 
 export const config: Config = {

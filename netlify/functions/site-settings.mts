@@ -1,4 +1,4 @@
-import type { Config } from '@netlify/functions';
+import type { Config, Context } from '@netlify/functions';
 import { SiteSettingsInputSchema } from '../../src/schemas/site-settings';
 import { publicSettings } from '../../src/lib/site-settings';
 import { cachePolicies, error, json, methodNotAllowed, type FieldError } from '../../src/server/http';
@@ -8,12 +8,16 @@ import { parseJsonBody } from '../../src/server/validation';
 import { authorize } from '../../src/server/roles';
 import { SETTINGS_CACHE_TAG, readSettings, saveSettings } from '../../src/server/settings';
 import { actorOf, diff, recordActivity } from '../../src/server/activity';
+import { rebuildAnswer, rebuildStatus, requestRebuild } from '../../src/server/rebuild';
 
+/** When the change reaches the pre-rendered pages, by what the save's rebuild request got. */
 const REBUILD_NOTES = {
-  started: 'The public pages are being rebuilt; the change shows everywhere within a few minutes.',
-  'not-configured': 'The change shows on the public pages at once.',
+  started:
+    'The public pages are being rebuilt: the change shows on them when the rebuild below is live (usually a few minutes).',
+  'not-configured':
+    'No build hook is set up, so the pre-rendered pages show the change with the next deploy; the public settings answer has it at once.',
   failed:
-    'Saved, but the public pages could not be rebuilt. They show the change as visitors load them; ask a developer to redeploy.',
+    'Saved, but the public pages could not be rebuilt, so they still show the old details. Save again to retry, or ask a developer to redeploy.',
 } as const;
 
 /** Contact details are shown as changed, never with their values, in the activity log. */
@@ -24,10 +28,14 @@ const SETTINGS_MASK = ['email', 'phone'];
  * GET  /api/admin/site-settings  -> the same plus who saved it last (staff only).
  * POST /api/admin/site-settings  -> validates and saves the full settings object with the `version` it was
  *      loaded at (staff only): 200, or 409 with the newer settings when someone saved in between; a group
- *      added after launch that the body leaves out keeps its saved value.
+ *      added after launch that the body leaves out keeps its saved value. Each save asks for a rebuild of the
+ *      pages (the build hook, or `npm start`'s local one), as a catalogue save does, and answers its state.
+ * GET  /api/admin/site-settings/rebuild -> the latest rebuild's state (the same rebuild the catalogue shows).
  */
-export default async (request: Request) => {
-  const isAdmin = new URL(request.url).pathname.startsWith('/api/admin/');
+export default async (request: Request, context?: Context) => {
+  const path = new URL(request.url).pathname.replace(/\/+$/, '');
+  const isAdmin = path.startsWith('/api/admin/');
+  const deployId = context?.deploy?.id;
   if (!isAdmin) {
     if (request.method !== 'GET' && request.method !== 'HEAD') return methodNotAllowed(['GET']);
     return json(publicSettings(await readSettings()), {
@@ -38,6 +46,12 @@ export default async (request: Request) => {
     });
   }
 
+  if (path === '/api/admin/site-settings/rebuild') {
+    if (request.method !== 'GET') return methodNotAllowed(['GET']);
+    const auth = await authorize(request, 'settings');
+    if (!auth.ok) return auth.response;
+    return json(await rebuildStatus(deployId));
+  }
   if (request.method !== 'GET' && request.method !== 'POST') return methodNotAllowed(['GET', 'POST']);
   const auth = await authorize(request, 'settings');
   if (!auth.ok) return auth.response;
@@ -72,20 +86,20 @@ export default async (request: Request) => {
       { status: 409 },
     );
   }
-  const { settings, rebuild } = result;
+  const requested = await requestRebuild(auth.user.username, deployId);
   await recordActivity({
     actor: actorOf(auth.user),
     kind: 'settings',
     action: 'updated',
     target: { id: 'site', label: 'Site settings' },
-    changes: diff(current, settings, SETTINGS_MASK),
+    changes: diff(current, result.settings, SETTINGS_MASK),
   });
   return json({
     success: true,
     message: 'Settings saved successfully!',
-    settings,
-    rebuild,
-    note: REBUILD_NOTES[rebuild],
+    settings: result.settings,
+    rebuild: rebuildAnswer(requested),
+    note: REBUILD_NOTES[requested.outcome],
   });
 };
 
@@ -137,5 +151,5 @@ async function unknownCatalogueTargets(
 }
 
 export const config: Config = {
-  path: ['/api/public/site-settings', '/api/admin/site-settings'],
+  path: ['/api/public/site-settings', '/api/admin/site-settings', '/api/admin/site-settings/rebuild'],
 };

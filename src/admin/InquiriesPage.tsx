@@ -1,13 +1,13 @@
 import { useEffect, useState, type SubmitEvent } from 'react';
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
-import { Download, Search } from 'lucide-react';
+import { Search } from 'lucide-react';
 import type { InquiryRecord } from '../schemas/inquiry-record';
 import { mailLabel } from './inbox/mail-label';
 import { referenceOf } from '../schemas/inquiry-record';
 import { SEARCH_MAX_LENGTH, type InboxFilter as Filter, type InboxPage } from '../schemas/inbox';
-import { api, API_TIMEOUT_MS, failureText } from './api';
-import { readSession } from './session';
+import { api, failureText } from './api';
+import { ExportPanel } from './inbox/ExportPanel';
 import { InquiryDetail } from './inbox/InquiryDetail';
 import { marketingState } from './inbox/MarketingConsent';
 import { Loading } from './Loading';
@@ -55,7 +55,6 @@ export default function InquiriesPage() {
   const [search, setSearch] = useState(linked);
   const [typed, setTyped] = useState(linked);
   const [open, setOpen] = useState<string | null>(null);
-  const [exporting, setExporting] = useState(false);
   const { data, isPending, isError, isFetching, isPlaceholderData } = useQuery({
     queryKey: ['inquiries', filter, page, search],
     // One page at a time: the server reads only that page's inquiries (a search reads its index, not the records).
@@ -90,28 +89,6 @@ export default function InquiriesPage() {
     },
     onError: (cause) => toast.error(`Could not update the inquiry: ${failureText(cause, 'please try again')}`),
   });
-
-  async function exportCsv() {
-    setExporting(true);
-    try {
-      // A bearer token cannot ride on a plain link, so fetch the file and hand it to the browser.
-      const response = await fetch('/api/admin/inquiries/export.csv', {
-        headers: { Authorization: `Bearer ${readSession()?.token ?? ''}` },
-        signal: AbortSignal.timeout(API_TIMEOUT_MS),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-      const name = /filename="([^"]+)"/.exec(response.headers.get('content-disposition') ?? '')?.[1] ?? 'inquiries.csv';
-      const url = URL.createObjectURL(await response.blob());
-      const link = Object.assign(document.createElement('a'), { href: url, download: name });
-      link.click();
-      setTimeout(() => URL.revokeObjectURL(url), 1000);
-    } catch (cause) {
-      console.error('CSV export failed', cause);
-      toast.error('Could not export the inquiries. Please try again.');
-    } finally {
-      setExporting(false);
-    }
-  }
 
   const counts = data?.counts;
   return (
@@ -164,10 +141,8 @@ export default function InquiriesPage() {
             </div>
           ))}
         </div>
-        <button type="button" className="admin-btn admin-btn--ghost" onClick={exportCsv} disabled={exporting}>
-          <Download size={18} aria-hidden="true" /> {exporting ? 'Exporting...' : 'Export CSV'}
-        </button>
       </div>
+      <ExportPanel />
 
       {isPending ? (
         <Loading text="Loading inquiries..." />

@@ -7,6 +7,7 @@ import { defaultSiteSettings } from '../lib/site-settings';
 import { issuesToFieldErrors } from './field-errors';
 import { api, ApiError } from './api';
 import { Loading } from './Loading';
+import { REBUILD_KEY, RebuildStatus } from './RebuildStatus';
 import { EditConflict, useEditConflict } from './edits/EditConflict';
 import { useLeaveGuard } from './edits/useLeaveGuard';
 import { ClaimFields } from './settings/ClaimFields';
@@ -24,6 +25,9 @@ import {
   type FormState,
   type SaveAnswer,
 } from './settings/settings-form';
+
+/** The latest rebuild of the public pages, which carry these settings in their HTML. */
+const SETTINGS_REBUILD = '/admin/site-settings/rebuild';
 
 export default function SettingsPage() {
   const queryClient = useQueryClient();
@@ -106,6 +110,9 @@ export default function SettingsPage() {
         failed: false,
       });
       queryClient.invalidateQueries({ queryKey: ['launch-readiness'] });
+      // The rebuild this save asked for, followed below until it is live; the catalogue screens follow it too.
+      if (answer.rebuild) queryClient.setQueryData([...REBUILD_KEY, SETTINGS_REBUILD], answer.rebuild);
+      void queryClient.invalidateQueries({ queryKey: REBUILD_KEY });
       setBanner({ kind: 'success', text: 'Settings saved successfully!', note: answer.note });
       toast.success('Settings saved successfully!');
     },
@@ -188,12 +195,17 @@ export default function SettingsPage() {
   return (
     <>
       <p className="admin-lead">Manage contact information and social media links</p>
+      <p className="admin-note">
+        The public pages carry these details in their HTML: a save rebuilds them, and the change shows there when the
+        rebuild is live, usually within a few minutes.
+      </p>
       {banner && (
         <div className={`admin-banner is-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>
           <p>{banner.text}</p>
           {banner.note && <p className="admin-banner__note">{banner.note}</p>}
         </div>
       )}
+      <RebuildStatus path={SETTINGS_REBUILD} />
       {conflict && (
         <EditConflict
           conflict={conflict}

@@ -87,3 +87,42 @@ export interface NewInquiriesSummary {
   /** When they last opened it; null if never. */
   lastVisitAt: string | null;
 }
+
+/* ---------- CSV exports ---------- */
+
+/** How many days the inbox's date-range export covers when no dates are given: today and the 89 days before. */
+export const EXPORT_DEFAULT_DAYS = 90;
+const DAY_RULE = 'Dates must be real days written YYYY-MM-DD';
+const Day = v.pipe(
+  v.string(DAY_RULE),
+  v.regex(/^\d{4}-\d{2}-\d{2}$/, DAY_RULE),
+  v.check((day) => {
+    const time = Date.parse(`${day}T00:00:00Z`);
+    return Number.isFinite(time) && new Date(time).toISOString().slice(0, 10) === day;
+  }, DAY_RULE),
+);
+/** `day` moved by `days` (UTC). */
+export const shiftDay = (day: string, days: number) =>
+  new Date(Date.parse(`${day}T00:00:00Z`) + days * 86_400_000).toISOString().slice(0, 10);
+
+/**
+ * GET /api/admin/inquiries/export.csv?from&to: the days the inquiries were received on (UTC, both included).
+ * Without `to`, today; without `from`, the 90 days ending on `to`.
+ */
+export const ExportRangeSchema = v.pipe(
+  v.object({ from: v.optional(Day), to: v.optional(Day) }),
+  v.transform(({ from, to }) => {
+    const end = to ?? new Date().toISOString().slice(0, 10);
+    return { from: from ?? shiftDay(end, 1 - EXPORT_DEFAULT_DAYS), to: end };
+  }),
+  v.check(({ from, to }) => from <= to, 'The start date must be on or before the end date'),
+);
+
+/**
+ * The most inquiries one date-range export streams: about 30 s of reading records locally, well inside a
+ * function's 60 s. More is the background export's work.
+ */
+export const RANGE_EXPORT_LIMIT = 25_000;
+
+/** The id of a background export (GET /api/admin/inquiry-exports/{id}). */
+export const ExportIdSchema = v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/, 'There is no such export.'));

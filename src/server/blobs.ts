@@ -23,7 +23,8 @@ export type StoreName =
   | 'applicants'
   | 'evidence'
   | 'marketing'
-  | 'activity';
+  | 'activity'
+  | 'exports';
 
 /**
  * A site-wide store with strong consistency, so a read right after a write sees it (the admin saves

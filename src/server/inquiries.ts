@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
 import { dataStore, EDIT_RETRIES, retryDelayMs, serialised } from './blobs.ts';
-import { idsByMonth, indexOrMarkStale, readSummary, searchText, type IndexEntry } from './inquiry-index.ts';
+import {
+  idsByMonth,
+  indexOrMarkStale,
+  readSummary,
+  searchText,
+  type DayRange,
+  type IndexEntry,
+} from './inquiry-index.ts';
 import {
   InquiryRecordSchema,
   MAIL_KINDS,
@@ -249,12 +256,23 @@ export async function indexEntriesOfAllRecords(): Promise<IndexEntry[]> {
   return records.filter((r): r is InquiryRecord => r !== null).map(indexEntry);
 }
 
-/** Every inquiry, newest first, a batch at a time (the CSV export). */
-export async function* allInquiries(batchSize = 200): AsyncGenerator<InquiryRecord[]> {
+/** How many inquiries were received on the days of `range` (reads the month entries it touches, no record). */
+export async function countInRange(range: DayRange): Promise<number> {
+  let count = 0;
+  for await (const ids of idsByMonth(await readSummary(indexEntriesOfAllRecords), range)) count += ids.length;
+  return count;
+}
+
+/** Every inquiry (or those received on the days of `range`), newest first, a batch at a time (the CSV exports). */
+export async function* allInquiries(
+  batchSize = 200,
+  range?: DayRange,
+  concurrency = 16,
+): AsyncGenerator<InquiryRecord[]> {
   const summary = await readSummary(indexEntriesOfAllRecords);
-  for await (const ids of idsByMonth(summary)) {
+  for await (const ids of idsByMonth(summary, range)) {
     for (let start = 0; start < ids.length; start += batchSize) {
-      const records = await mapLimited(ids.slice(start, start + batchSize), 16, (id) => getInquiry(id));
+      const records = await mapLimited(ids.slice(start, start + batchSize), concurrency, (id) => getInquiry(id));
       yield withMarketingState(records.filter((r): r is InquiryRecord => r !== null));
     }
   }

@@ -1,7 +1,11 @@
 import { referenceOf, type InquiryRecord } from '../schemas/inquiry-record.ts';
 import { allInquiries } from './inquiries.ts';
+import type { DayRange } from './inquiry-index.ts';
 
-/** The staff inbox's CSV export: every inquiry, one row each, streamed a batch at a time. */
+/**
+ * The staff inbox's CSV exports: the inquiries of a date range, one row each, streamed a batch at a time; every
+ * inquiry goes through the background export (inquiry-export.ts), which writes the same rows to a file.
+ */
 
 /* ---------- CSV export (staff inbox) ---------- */
 
@@ -57,19 +61,22 @@ export function inquiriesToCsv(records: InquiryRecord[]): string {
   return csvHeader() + records.map(csvRow).join('');
 }
 
+/** The first bytes of every export: a byte-order mark so spreadsheets read UTF-8, then the header row. */
+export const csvStart = () => `\uFEFF${csvHeader()}`;
+
 /**
- * Every inquiry as a CSV stream (a byte-order mark so spreadsheets read UTF-8, then the header row, then
- * the rows newest first), read a batch at a time as the client takes it: never all in memory at once.
+ * The inquiries received on the days of `range` as a CSV stream (csvStart, then the rows newest first), read a
+ * batch at a time as the client takes it: never all in memory at once, and only the months the range touches.
  */
-export function inquiriesCsvStream(): ReadableStream<Uint8Array> {
+export function inquiriesCsvStream(range: DayRange): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let batches: AsyncGenerator<InquiryRecord[]> | undefined;
   return new ReadableStream<Uint8Array>({
     start(controller) {
-      controller.enqueue(encoder.encode(`\uFEFF${csvHeader()}`));
+      controller.enqueue(encoder.encode(csvStart()));
     },
     async pull(controller) {
-      batches ??= allInquiries();
+      batches ??= allInquiries(200, range);
       const next = await batches.next();
       if (next.done) controller.close();
       else controller.enqueue(encoder.encode(next.value.map(csvRow).join('')));

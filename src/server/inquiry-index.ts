@@ -334,10 +334,25 @@ export async function countAfter(summary: IndexSummary, idFloor: string): Promis
   return count;
 }
 
-/** Every indexed id, month by month, newest first (the CSV export streams through these). */
-export async function* idsByMonth(summary: IndexSummary): AsyncGenerator<string[]> {
+/** Days as `YYYY-MM-DD`, both included (UTC, as the ids are). */
+export interface DayRange {
+  from: string;
+  to: string;
+}
+
+/**
+ * Every indexed id, month by month, newest first (the CSV exports stream through these); with a range, only the
+ * months it touches are read and only the ids received on its days are given.
+ */
+export async function* idsByMonth(summary: IndexSummary, range?: DayRange): AsyncGenerator<string[]> {
+  const first = range ? range.from.slice(0, 7) : '';
+  const last = range ? range.to.slice(0, 7) : '9999-12';
+  const [fromDay, toDay] = range ? [range.from, range.to].map((day) => day.replaceAll('-', '')) : ['', ''];
   for (const month of Object.keys(summary.months).sort().reverse()) {
+    if (month < first || month > last) continue;
     const index = await readMonth(month);
-    if (index) yield idsOf(index, 'all');
+    if (!index) continue;
+    const ids = idsOf(index, 'all');
+    yield range ? ids.filter((id) => id.slice(0, 8) >= fromDay && id.slice(0, 8) <= toDay) : ids;
   }
 }

@@ -1,12 +1,11 @@
 /**
- * Rebuilds after a catalogue save, and what the admin shows about the latest one. In production the save
- * calls the Netlify build hook (BUILD_HOOK_URL, the same call the site settings make); locally `npm start`
+ * Rebuilds after a catalogue or settings save, and what the admin shows about the latest one. In production the
+ * save calls the Netlify build hook (BUILD_HOOK_URL); locally `npm start`
  * offers its own build hook on the loopback address (LOCAL_BUILD_HOOK_URL with a secret made at each start,
  * LOCAL_BUILD_HOOK_TOKEN), which builds the site beside the served one and swaps it in when it is done.
  */
 import * as v from 'valibot';
 import { dataStore } from './blobs.ts';
-import { triggerRebuild } from './settings.ts';
 
 const KEY = 'rebuild/latest';
 /** How long after a request the local hook may still be finishing an earlier build before it starts this one. */
@@ -80,6 +79,12 @@ export async function requestRebuild(requestedBy: string, deployId?: string): Pr
   return record;
 }
 
+/** What a save answers about the rebuild it asked for (the admin then follows it with the status route). */
+export function rebuildAnswer(record: RebuildRecord): RebuildStatus {
+  const { requestedAt, requestedBy, outcome } = record;
+  return { state: outcome === 'started' ? 'requested' : outcome, requestedAt, requestedBy };
+}
+
 const LocalStatusSchema = v.object({
   state: v.picklist(['idle', 'building', 'live', 'failed']),
   startedAt: v.optional(v.string()),
@@ -131,5 +136,22 @@ export async function rebuildStatus(currentDeployId?: string): Promise<RebuildSt
     return { ...base, state: 'requested' };
   } catch {
     return { ...base, state: 'requested' };
+  }
+}
+
+/** Calls the Netlify build hook (production). */
+async function triggerRebuild(): Promise<'started' | 'not-configured' | 'failed'> {
+  const hook = process.env.BUILD_HOOK_URL;
+  if (!hook) return 'not-configured';
+  try {
+    const url = new URL(hook);
+    if (url.protocol !== 'https:') throw new Error('BUILD_HOOK_URL must be an https address');
+    const response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(5000) });
+    if (!response.ok) throw new Error(`build hook answered ${response.status}`);
+    return 'started';
+  } catch (cause) {
+    // The message only: an error object can carry the hook's address, which is a secret.
+    console.error('Could not start a rebuild:', cause instanceof Error ? cause.message : String(cause));
+    return 'failed';
   }
 }

@@ -48,15 +48,14 @@ export async function readSettings(): Promise<ReadSettings> {
   return fromStored(await dataStore('settings').get(KEY, { type: 'json' }));
 }
 
-export type RebuildState = 'started' | 'not-configured' | 'failed';
-
 export type SaveSettingsResult =
-  | { ok: true; settings: StoredSettings; rebuild: RebuildState }
+  | { ok: true; settings: StoredSettings }
   | { ok: false; current: ReadSettings & { updatedBy?: string } };
 
 /**
  * Saves validated settings if the stored ones still have `baseVersion` (else gives back the newer ones and
- * changes nothing), then drops the CDN copy of the public answer and asks for a rebuild of the pages.
+ * changes nothing), then drops the CDN copy of the public answer. The caller asks for the rebuild of the pages
+ * (requestRebuild in rebuild.ts), as a catalogue save does.
  */
 export async function saveSettings(
   settings: SiteSettings,
@@ -78,25 +77,5 @@ export async function saveSettings(
   });
   if (stale) return { ok: false, current: fromStored(newer) };
   await purgeTags([SETTINGS_CACHE_TAG]);
-  return { ok: true, settings: record, rebuild: await triggerRebuild() };
-}
-
-/** Pre-rendered pages carry the settings in their HTML; a build hook refreshes them in production. */
-export async function triggerRebuild(): Promise<RebuildState> {
-  const hook = process.env.BUILD_HOOK_URL;
-  if (!hook) return 'not-configured';
-  try {
-    const url = new URL(hook);
-    if (url.protocol !== 'https:') throw new Error('BUILD_HOOK_URL must be an https address');
-    const response = await fetch(url, { method: 'POST', signal: AbortSignal.timeout(5000) });
-    if (!response.ok) throw new Error(`build hook answered ${response.status}`);
-    return 'started';
-  } catch (cause) {
-    // The message only: an error object can carry the hook's address, which is a secret.
-    console.error(
-      'Could not start a rebuild after saving settings:',
-      cause instanceof Error ? cause.message : String(cause),
-    );
-    return 'failed';
-  }
+  return { ok: true, settings: record };
 }

@@ -437,7 +437,7 @@ test.describe('inquiries inbox', () => {
       const download = page.waitForEvent('download');
       await page.getByRole('button', { name: 'Export CSV' }).click();
       const file = await download;
-      expect(file.suggestedFilename()).toMatch(/^inquiries-\d{4}-\d{2}-\d{2}\.csv$/);
+      expect(file.suggestedFilename()).toMatch(/^inquiries-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv$/);
     },
   );
 });

@@ -120,7 +120,7 @@ describe('staff inbox API', () => {
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toContain('text/csv');
     expect(response.headers.get('content-disposition')).toMatch(
-      /attachment; filename="inquiries-\d{4}-\d{2}-\d{2}\.csv"/,
+      /attachment; filename="inquiries-\d{4}-\d{2}-\d{2}-to-\d{4}-\d{2}-\d{2}\.csv"/,
     );
     const csv = await response.text();
     const lines = csv

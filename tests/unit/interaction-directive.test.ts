@@ -32,7 +32,7 @@ function island() {
       });
     };
   };
-  interaction(load, { name: 'SearchModal', value: true }, el);
+  interaction(load, { name: 'SearchModal', value: '' }, el);
   const frame = () => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
   const settled = async () => {
     await new Promise((resolve) => setTimeout(resolve));

@@ -45,6 +45,8 @@ const ADMIN_CALLS: { route: string; method: string; body?: unknown; params?: () 
   { route: '/api/admin/site-settings', method: 'POST', body: defaultSiteSettings },
   { route: '/api/admin/inquiries', method: 'GET' },
   { route: '/api/admin/inquiries/export.csv', method: 'GET' },
+  { route: '/api/admin/inquiry-exports', method: 'POST' },
+  { route: '/api/admin/site-settings/rebuild', method: 'GET' },
   {
     route: '/api/admin/inquiries/:id',
     method: 'PATCH',

@@ -1,40 +1,8 @@
 import type { ReactNode } from 'react';
-import { useQuery } from '@tanstack/react-query';
-import { api } from '../api';
 import { Loading } from '../Loading';
-import { REBUILD_KEY, time, type CatalogueData, type Rebuild, type useCatalogue } from './data';
+import { RebuildStatus } from '../RebuildStatus';
+import type { CatalogueData, useCatalogue } from './data';
 import '../catalogue.css';
-
-/** The latest rebuild, followed while it runs. */
-function RebuildStatus({ initial }: { initial: Rebuild }) {
-  const { data = initial } = useQuery({
-    queryKey: REBUILD_KEY,
-    queryFn: () => api<Rebuild>('/admin/catalogue/rebuild'),
-    initialData: initial,
-    refetchInterval: (query) =>
-      ['requested', 'queued', 'building'].includes(query.state.data?.state ?? '') ? 3000 : false,
-  });
-  if (data.state === 'none') return null;
-  const texts: Record<Exclude<Rebuild['state'], 'none'>, string> = {
-    requested: `Rebuild requested at ${time(data.requestedAt)}; the public pages change when it is live.`,
-    building: `Rebuilding the site (requested at ${time(data.requestedAt)})...`,
-    queued: `Rebuild queued at ${time(data.requestedAt)}: it starts as soon as the rebuild already running ends. Nothing to do.`,
-    live: `Live: the site was rebuilt${data.finishedAt ? ` at ${time(data.finishedAt)}` : ''}${data.durationMs ? ` in ${Math.round(data.durationMs / 1000)} s` : ''}.`,
-    failed: `The rebuild requested at ${time(data.requestedAt)} failed${data.message ? `: ${data.message}` : ''}. The saved changes are kept; save again to retry.`,
-    'not-configured': 'Saved. No build hook is set up, so the public pages change with the next deploy.',
-  };
-  return (
-    <p
-      className={`catalogue-rebuild is-${data.state}`}
-      role="status"
-      data-testid="rebuild-status"
-      data-state={data.state}
-    >
-      <span className="catalogue-rebuild__dot" aria-hidden="true" />
-      {texts[data.state]}
-    </p>
-  );
-}
 
 function Banners({ data }: { data: CatalogueData }) {
   return (
@@ -48,7 +16,7 @@ function Banners({ data }: { data: CatalogueData }) {
           <p className="admin-banner__note">Reason: {data.overlayError}</p>
         </div>
       )}
-      <RebuildStatus initial={data.rebuild} />
+      <RebuildStatus path="/admin/catalogue/rebuild" initial={data.rebuild} />
     </>
   );
 }

@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { api } from '../api';
 import type { AddedFacts, CourseEdit } from '../../schemas/catalogue';
-import type { RebuildStatus as Rebuild } from '../../server/rebuild';
+import type { Rebuild } from '../RebuildStatus';
 import type { RegisterCheckView } from './RegisterCheck';
 
 /** What the catalogue screens load: the lists, one course for its form, and the latest rebuild. */
@@ -48,7 +48,6 @@ export interface CourseEntry extends Stamp {
   watch: string | null;
   accreditedUntil: string | null;
 }
-export type { Rebuild };
 
 export const STATUS_LABELS: Record<CourseStatus, string> = {
   published: 'Published',
@@ -57,11 +56,9 @@ export const STATUS_LABELS: Record<CourseStatus, string> = {
   retired: 'Retired',
 };
 export const CATALOGUE_KEY = ['admin-catalogue'];
-export const REBUILD_KEY = ['admin-catalogue-rebuild'];
 
 export function useCatalogue() {
   return useQuery({ queryKey: CATALOGUE_KEY, queryFn: () => api<CatalogueData>('/admin/catalogue') });
 }
 
-export const time = (iso: string) =>
-  new Date(iso).toLocaleString('en-AU', { day: 'numeric', month: 'short', hour: 'numeric', minute: '2-digit' });
+export { time } from '../RebuildStatus';

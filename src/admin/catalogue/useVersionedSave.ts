@@ -5,7 +5,8 @@ import * as v from 'valibot';
 import { ApiError, failureText } from '../api';
 import { issuesToFieldErrors } from '../field-errors';
 import { useEditConflict } from '../edits/EditConflict';
-import { CATALOGUE_KEY, REBUILD_KEY } from './data';
+import { REBUILD_KEY } from '../RebuildStatus';
+import { CATALOGUE_KEY } from './data';
 
 /**
  * Saving a catalogue entry that carries a version: the check before sending, errors by field, the 409 when

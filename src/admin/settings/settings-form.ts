@@ -1,6 +1,7 @@
 import * as v from 'valibot';
 import { CLAIM_KEYS, SiteSettingsSchema, type ClaimKey, type SiteSettings } from '../../schemas/site-settings';
 import { defaultSiteSettings } from '../../lib/site-settings';
+import type { Rebuild } from '../RebuildStatus';
 import { businessFields, claimLabels, contactFields, socialFields } from './settings-fields';
 
 /** The settings form's state: the settings as loaded, each partner RTO without its derived register link. */
@@ -17,6 +18,8 @@ export interface SaveAnswer {
   message: string;
   note?: string;
   settings: SiteSettings & { version: number };
+  /** The rebuild of the public pages this save asked for. */
+  rebuild?: Rebuild;
 }
 
 export function toForm(settings: SiteSettings): FormState {

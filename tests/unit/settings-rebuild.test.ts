@@ -1,0 +1,77 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { startBlobs } from './helpers/blobs';
+import { signedInStaff } from './helpers/staff';
+import { dataStore } from '../../src/server/blobs';
+import settingsHandler from '../../netlify/functions/site-settings.mts';
+
+/** `npm start`'s local build hook: records each build it is asked for and says it is building. */
+const builds: { path: string; secret: string | undefined }[] = [];
+let hook: Server;
+let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let token = '';
+
+beforeAll(async () => {
+  process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
+  blobs = await startBlobs();
+  token = await signedInStaff({ username: 'settings-rebuild', firstName: 'Rae', lastName: 'Builder' });
+  hook = createServer((request, response) => {
+    response.setHeader('content-type', 'application/json');
+    if (request.method === 'POST') {
+      builds.push({ path: request.url ?? '', secret: request.headers['x-local-secret'] as string | undefined });
+      response.end('{}');
+      return;
+    }
+    response.end(JSON.stringify({ state: 'building', startedAt: new Date().toISOString() }));
+  });
+  await new Promise<void>((resolve) => hook.listen(0, '127.0.0.1', resolve));
+  vi.stubEnv('LOCAL_BUILD_HOOK_URL', `http://127.0.0.1:${(hook.address() as AddressInfo).port}/`);
+  vi.stubEnv('LOCAL_BUILD_HOOK_TOKEN', 'local-secret');
+  vi.stubEnv('BUILD_HOOK_URL', '');
+});
+afterAll(async () => {
+  vi.unstubAllEnvs();
+  hook.close();
+  await blobs.stop();
+});
+beforeEach(async () => {
+  builds.length = 0;
+  await dataStore('settings').deleteAll();
+  await dataStore('catalogue').deleteAll();
+});
+
+const call = (path: string, init: RequestInit = {}) =>
+  settingsHandler(
+    new Request(`http://localhost${path}`, {
+      ...init,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    }),
+  );
+
+describe('a settings save rebuilds the pages as a catalogue save does', () => {
+  it('finding 5: a settings save asks the local build hook for a rebuild and says when the change will show', async () => {
+    const loaded = await (await call('/api/admin/site-settings')).json();
+    const answer = await call('/api/admin/site-settings', {
+      method: 'POST',
+      body: JSON.stringify({ ...loaded, contactInfo: { ...loaded.contactInfo, phone: '02 5550 2222' } }),
+    });
+    expect(answer.status).toBe(200);
+    const body = await answer.json();
+    expect(builds).toEqual([{ path: '/build', secret: 'local-secret' }]);
+    expect(body.rebuild).toMatchObject({ state: 'requested', requestedBy: 'settings-rebuild' });
+    expect(body.note).toMatch(/when the rebuild below is live/);
+    expect(body.note).not.toMatch(/at once/);
+
+    // The settings screen follows the same rebuild the catalogue screens show.
+    const status = await call('/api/admin/site-settings/rebuild');
+    expect(status.status).toBe(200);
+    expect(await status.json()).toMatchObject({ state: 'building', requestedBy: 'settings-rebuild' });
+  });
+
+  it('finding 5: the rebuild status route takes GET only', async () => {
+    const answer = await call('/api/admin/site-settings/rebuild', { method: 'POST', body: '{}' });
+    expect(answer.status).toBe(405);
+    expect(builds).toEqual([]);
+  });
+});
