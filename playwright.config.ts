@@ -59,7 +59,14 @@ export default defineConfig({
     { name: 'site-wide', testMatch: SITE_WIDE, dependencies: ['desktop', 'phone'], use: desktop },
     { name: 'after-others', grep: AFTER_OTHERS, testIgnore: LATER, dependencies: ['desktop', 'phone'], use: desktop },
     // One after the other, so the two viewports' runs do not fill the inbox under each other either.
-    { name: 'after-others-phone', grep: AFTER_OTHERS, testIgnore: LATER, dependencies: ['after-others'], use: phone },
+    {
+      name: 'after-others-phone',
+      grep: AFTER_OTHERS,
+      grepInvert: DESKTOP_ONLY,
+      testIgnore: LATER,
+      dependencies: ['after-others'],
+      use: phone,
+    },
     { name: 'activity', testMatch: ACTIVITY, dependencies: ['site-wide'], use: desktop },
     { name: 'rebuilds', testMatch: REBUILDS, dependencies: ['activity', 'after-others-phone'], use: desktop },
     { name: 'conflicts', testMatch: CONFLICTS, dependencies: ['rebuilds'], fullyParallel: false, use: desktop },

@@ -65,7 +65,14 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
       await mkdir(work, { recursive: true });
       for (const entry of COPIED) await cp(`${root}/${entry}`, `${work}/${entry}`, { recursive: true });
       for (const entry of LINKED) await symlink(`${root}/${entry}`, `${work}/${entry}`);
-      const buildEnv = { ...env, NETLIFY_BLOBS_CONTEXT: context, ASTRO_TELEMETRY_DISABLED: '1' };
+      // The deploy id the CLI builds with (its assets carry it as `?dpl=`), so a rebuilt page asks for its scripts
+      // and styles as the first build's pages did.
+      const buildEnv = {
+        ...env,
+        DEPLOY_ID: env.DEPLOY_ID ?? '0',
+        NETLIFY_BLOBS_CONTEXT: context,
+        ASTRO_TELEMETRY_DISABLED: '1',
+      };
       await run(process.execPath, [`${root}/node_modules/astro/bin/astro.mjs`, 'build'], buildEnv);
       await run(process.execPath, ['scripts/postbuild-headers.mjs'], buildEnv);
       // Swap the finished site in: renames, so the served folder is never half-written. The framework config

@@ -180,11 +180,12 @@ test.describe('dashboard and catalogue screens', () => {
 });
 
 test.describe('site settings', () => {
-  // Settings are site-wide: one project changes them, so the two viewports do not race each other.
+  // Settings are site-wide: one project changes them, so the two viewports do not race each other. A save also
+  // rebuilds the pages and swaps them in when done, so it runs after the desktop and phone tests, which read them.
   signedIn(
     'a save shows in the public header and footer; bad input is refused with the field named',
     {
-      tag: '@desktop-only',
+      tag: ['@desktop-only', '@after-others'],
     },
     async ({ page, browser }) => {
       await page.goto('/admin/settings');

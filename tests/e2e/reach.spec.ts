@@ -8,6 +8,8 @@ import AxeBuilder from '@axe-core/playwright';
 
 const AXE_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
 const isPhone = (page: Page) => (page.viewportSize()?.width ?? 1440) <= 768;
+/** Every bundled script, with or without the deploy's `?dpl=` query (a glob ending in .js misses those). */
+const BUNDLED_SCRIPT = /\/_astro\/[^?#]*\.js(?:[?#]|$)/;
 
 /** The business phone as the footer shows it (from the site settings), and its tel: address. */
 async function sitePhone(page: Page) {
@@ -21,7 +23,7 @@ test.describe('header search before and after its island loads', () => {
     page,
   }) => {
     // Every bundled script (the island, React, the site script) answers nothing.
-    await page.route('**/_astro/**/*.js', (route) =>
+    await page.route(BUNDLED_SCRIPT, (route) =>
       route.fulfill({ status: 200, contentType: 'text/javascript', body: '' }),
     );
     await page.goto('/about');
@@ -49,11 +51,12 @@ test.describe('header search before and after its island loads', () => {
     const held = new Promise<void>((resolve) => {
       release = resolve;
     });
-    await page.route('**/_astro/**/*.js', async (route) => {
+    await page.route(BUNDLED_SCRIPT, async (route) => {
       await held;
       await route.continue();
     });
-    await page.goto('/about', { waitUntil: 'domcontentloaded' });
+    // The page's own module scripts are held too, so the document never reaches DOMContentLoaded meanwhile.
+    await page.goto('/about', { waitUntil: 'commit' });
     await page.getByRole('button', { name: 'Search qualifications' }).click();
     const dialog = page.getByRole('dialog', { name: 'Find Your Qualification' });
     const input = dialog.getByPlaceholder('Search for your qualification here...');

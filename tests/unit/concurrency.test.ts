@@ -225,7 +225,7 @@ describe('across function instances (platform model)', () => {
     const page = await inInstance('inbox', () => listInquiries({ status: 'all', limit: 100 }));
     const records = await Promise.all(ids.map((id) => getInquiry(id)));
     const handledNow = records.filter((r) => r!.status === 'handled').length;
-    expect(page.counts).toEqual({ all: 12, new: 12 - handledNow, handled: handledNow });
+    expect(page.counts).toEqual({ all: 12, new: 12 - handledNow, handled: handledNow, due: 0, overdue: 0 });
     expect(page.items.map((i) => i.id)).toEqual([...ids].sort().reverse());
     const onlyNew = await listInquiries({ status: 'new', limit: 100 });
     expect(onlyNew.items.map((i) => i.id).sort()).toEqual(
