@@ -98,6 +98,7 @@ if (seeded.status !== 0) console.error(`Could not seed the sample blog posts:\n$
 spawnSync(netlify, ['--telemetry-disable'], { env, stdio: 'ignore' });
 
 let proxy;
+let frontDoor = false;
 // The scheduled functions run on their schedules, as on Netlify (scripts/local-schedules.mjs).
 let schedules;
 // Paths a request body may go to (the functions' and the server-rendered pages'), read after each build.
@@ -139,8 +140,9 @@ const cli = supervise({
       }
       // The front door starts once, with the first CLI that gets ready (not necessarily the first attempt: a
       // CLI that failed to start, say on a port still held by another server, is restarted).
-      if (proxy) return console.log(`\n  The site is back at ${publicUrl}\n`);
-      proxy = startCompressingProxy({
+      if (frontDoor) return console.log(`\n  The site is back at ${publicUrl}\n`);
+      frontDoor = true;
+      proxy = await startCompressingProxy({
         port: Number(port),
         target: Number(netlifyPort),
         host,
