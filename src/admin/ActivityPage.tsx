@@ -3,6 +3,7 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { ACTIVITY_KINDS, type ActivityEntry, type ActivityKind, type ActivityPage as Page } from '../schemas/activity';
 import { api, failureText } from './api';
 import { Loading } from './Loading';
+import { Pager } from './Pager';
 import './activity/activity.css';
 
 const PAGE = 25;
@@ -70,7 +71,6 @@ export default function ActivityPage() {
     queryFn: () => api<Page>(`/admin/activity?${query}`),
     placeholderData: keepPreviousData,
   });
-  const pages = data ? Math.max(1, Math.ceil(data.total / PAGE)) : 1;
   const filtered = Boolean(person || kind);
 
   return (
@@ -169,29 +169,15 @@ export default function ActivityPage() {
         </div>
       )}
       {data && data.total > PAGE && (
-        <nav className="inbox-pager" aria-label="Activity pages">
-          <button
-            type="button"
-            className="admin-btn admin-btn--ghost"
-            onClick={() => setPage((n) => Math.max(0, n - 1))}
-            disabled={page === 0 || isFetching}
-          >
-            Previous
-          </button>
-          <span className="inbox-pager__status" aria-live="polite">
-            {isFetching
-              ? 'Loading...'
-              : `${page * PAGE + 1}–${page * PAGE + data.items.length} of ${data.total.toLocaleString('en-AU')} (page ${page + 1} of ${pages})`}
-          </span>
-          <button
-            type="button"
-            className="admin-btn admin-btn--ghost"
-            onClick={() => setPage((n) => n + 1)}
-            disabled={page + 1 >= pages || isFetching}
-          >
-            Next
-          </button>
-        </nav>
+        <Pager
+          label="Activity pages"
+          page={page}
+          size={PAGE}
+          shown={data.items.length}
+          total={data.total}
+          busy={isFetching}
+          onPage={setPage}
+        />
       )}
     </>
   );

@@ -11,6 +11,7 @@ import { ExportPanel } from './inbox/ExportPanel';
 import { InquiryDetail } from './inbox/InquiryDetail';
 import { marketingState } from './inbox/MarketingConsent';
 import { Loading } from './Loading';
+import { Pager } from './Pager';
 
 const PAGE = 25;
 /** By status, and by follow-up date (today in Sydney, or an earlier day). */
@@ -266,29 +267,15 @@ export default function InquiriesPage() {
         </>
       )}
       {data && data.total > PAGE && (
-        <nav className="inbox-pager" aria-label="Inquiry pages">
-          <button
-            type="button"
-            className="admin-btn admin-btn--ghost"
-            onClick={() => setPage((n) => Math.max(0, n - 1))}
-            disabled={page === 0 || isFetching}
-          >
-            Previous
-          </button>
-          <span className="inbox-pager__status" aria-live="polite">
-            {isFetching
-              ? 'Loading...'
-              : `${page * PAGE + 1}–${page * PAGE + data.items.length} of ${data.total.toLocaleString('en-AU')} (page ${page + 1} of ${pages})`}
-          </span>
-          <button
-            type="button"
-            className="admin-btn admin-btn--ghost"
-            onClick={() => setPage((n) => n + 1)}
-            disabled={page + 1 >= pages || isFetching}
-          >
-            Next
-          </button>
-        </nav>
+        <Pager
+          label="Inquiry pages"
+          page={page}
+          size={PAGE}
+          shown={data.items.length}
+          total={data.total}
+          busy={isFetching}
+          onPage={setPage}
+        />
       )}
     </>
   );
