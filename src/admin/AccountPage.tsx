@@ -7,6 +7,7 @@ import { api, ApiError, failureText } from './api';
 import { useAuth } from './auth';
 import { Loading } from './Loading';
 import SecondFactorCard from './users/SecondFactorCard';
+import { Field } from './users/Field';
 import './users/users.css';
 
 const SESSIONS_KEY = ['admin-me-sessions'];
@@ -16,45 +17,6 @@ const when = (iso: string) =>
 type Errors = Record<string, string>;
 const fieldErrors = (cause: unknown): Errors =>
   Object.fromEntries((cause instanceof ApiError ? cause.errors : []).map((f) => [f.field, f.message]));
-
-function Field({
-  id,
-  label,
-  value,
-  onChange,
-  error,
-  type = 'text',
-  autoComplete,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onChange: (value: string) => void;
-  error?: string;
-  type?: string;
-  autoComplete: string;
-}) {
-  return (
-    <div className="admin-field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        type={type}
-        autoComplete={autoComplete}
-        value={value}
-        onChange={(e) => onChange(e.target.value)}
-        aria-invalid={error ? true : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        required
-      />
-      {error && (
-        <p id={`${id}-error`} className="admin-error">
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
 
 /** Account (every signed-in person): own display name, own password, two-step sign-in (administrators), own sessions. */
 export default function AccountPage() {

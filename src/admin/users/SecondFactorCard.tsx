@@ -3,6 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { toast } from 'sonner';
 import { api, ApiError, failureText } from '../api';
 import { Loading } from '../Loading';
+import { Field } from './Field';
 
 export const ME_KEY = ['admin-me'];
 const when = (iso: string) =>
@@ -104,27 +105,18 @@ export default function SecondFactorCard() {
     then({ password });
   };
   const passwordField = (
-    <div className="admin-field">
-      <label htmlFor="tfa-password">Current password</label>
-      <input
-        id="tfa-password"
-        type="password"
-        autoComplete="current-password"
-        value={password}
-        onChange={(event) => {
-          setPassword(event.target.value);
-          setPasswordError('');
-        }}
-        aria-invalid={passwordError ? true : undefined}
-        aria-describedby={passwordError ? 'tfa-password-error' : undefined}
-        required
-      />
-      {passwordError && (
-        <p id="tfa-password-error" className="admin-error">
-          {passwordError}
-        </p>
-      )}
-    </div>
+    <Field
+      id="tfa-password"
+      label="Current password"
+      type="password"
+      autoComplete="current-password"
+      value={password}
+      onChange={(value) => {
+        setPassword(value);
+        setPasswordError('');
+      }}
+      error={passwordError}
+    />
   );
 
   if (me.isPending)
@@ -205,28 +197,19 @@ export default function SecondFactorCard() {
           <p className="users-muted">
             Key: <code className="tfa-key">{grouped(setup.secret)}</code>
           </p>
-          <div className="admin-field">
-            <label htmlFor="tfa-code">6-digit code</label>
-            <input
-              id="tfa-code"
-              inputMode="numeric"
-              autoComplete="one-time-code"
-              maxLength={6}
-              value={code}
-              onChange={(event) => {
-                setCode(event.target.value);
-                setCodeError('');
-              }}
-              aria-invalid={codeError ? true : undefined}
-              aria-describedby={codeError ? 'tfa-code-error' : undefined}
-              required
-            />
-            {codeError && (
-              <p id="tfa-code-error" className="admin-error">
-                {codeError}
-              </p>
-            )}
-          </div>
+          <Field
+            id="tfa-code"
+            label="6-digit code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            maxLength={6}
+            value={code}
+            onChange={(value) => {
+              setCode(value);
+              setCodeError('');
+            }}
+            error={codeError}
+          />
           <div className="admin-actions">
             <button type="submit" className="admin-btn admin-btn--primary" disabled={confirm.isPending}>
               {confirm.isPending ? 'Checking...' : 'Turn on'}
