@@ -103,9 +103,15 @@ test('issue: invite -> set password -> sign in -> role change -> deactivate', as
   await expect(row.getByText('Active', { exact: true })).toBeVisible();
   await row.getByLabel('Role of Ivy Invitee').selectOption('admin');
   await expect(page.getByText('Ivy Invitee: Administrator, active.')).toBeVisible();
+  // The page draws from the stored session at once and checks it with the server behind it; both that check
+  // and the list must have answered, or the deactivation below would end the session while the page still
+  // asks, and send it to the login page on its own.
+  const verified = invitee.waitForResponse((r) => new URL(r.url()).pathname === '/api/auth/verify');
   await invitee.goto('/admin/users');
   await expect(invitee.getByRole('heading', { name: 'Users', level: 1 })).toBeVisible();
   await expect(invitee.getByTestId('not-for-role')).toHaveCount(0);
+  expect((await verified).status()).toBe(200);
+  await expect(invitee.getByRole('row', { name: new RegExp(`Ivy Invitee.*${username}`) })).toBeVisible();
 
   // Deactivated: the open session ends at once, and sign-in is refused.
   await row.getByRole('button', { name: 'Deactivate Ivy Invitee' }).click();
