@@ -180,12 +180,13 @@ test.describe('dashboard and catalogue screens', () => {
 });
 
 test.describe('site settings', () => {
-  // Settings are site-wide: one project changes them, so the two viewports do not race each other. A save also
-  // rebuilds the pages and swaps them in when done, so it runs after the desktop and phone tests, which read them.
+  // Settings are site-wide: the site-wide project runs every test that saves them, one at a time, so no save meets
+  // another's newer version. A save also rebuilds the pages and swaps them in when done, so it runs after the
+  // desktop and phone tests, which read them.
   signedIn(
     'a save shows in the public header and footer; bad input is refused with the field named',
     {
-      tag: ['@desktop-only', '@after-others'],
+      tag: ['@desktop-only', '@site-wide'],
     },
     async ({ page, browser }) => {
       await page.goto('/admin/settings');
