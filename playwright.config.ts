@@ -35,6 +35,9 @@ const phone = {
 
 export default defineConfig({
   testDir: 'tests/e2e',
+  // Each run deletes the staff accounts it created when it ends (tests/e2e/helpers/run-accounts.ts).
+  globalSetup: './tests/e2e/global-setup.ts',
+  globalTeardown: './tests/e2e/global-teardown.ts',
   fullyParallel: true,
   workers: process.env.CI ? 2 : undefined,
   // A retry shows whether a failure is flaky or steady; scripts/test-all.sh counts a retried test as failed.

@@ -2,6 +2,7 @@ import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
 import { openUserStore } from '../../../scripts/lib/user-store.ts';
 import { createUser } from '../../../src/server/users.ts';
+import { rememberAccount } from './run-accounts';
 
 /**
  * Creates a staff account in the local blob store the test server uses (the same folder, through the
@@ -13,6 +14,7 @@ export async function createStaff(prefix = 'e2e', role: 'admin' | 'editor' = 'ad
   const target = await openUserStore({});
   try {
     await createUser({ username, firstName: 'Test', lastName: 'Editor', role, password });
+    rememberAccount(username);
   } finally {
     await target.close();
   }
