@@ -9,13 +9,23 @@ import { runAccounts } from './helpers/run-accounts';
 export default async function globalTeardown() {
   const { usernames, done } = runAccounts();
   if (!usernames.length) return done();
-  const store = await openUserStore({});
-  let kept = 0;
+  let deleted = 0;
   try {
-    for (const username of usernames) await deleteStaffFromCli(username).catch(() => kept++);
-  } finally {
-    await store.close();
+    const store = await openUserStore({});
+    try {
+      for (const username of usernames)
+        await deleteStaffFromCli(username).then(
+          () => deleted++,
+          () => {},
+        );
+    } finally {
+      await store.close();
+    }
+    done();
+  } catch (cause) {
+    // Tidying up is not a test: say so and keep the list, the accounts can be deleted with `npm run users`.
+    console.warn(`Could not delete the staff accounts the tests created (${String(cause)}); they are listed in`);
+    console.warn(process.env.E2E_ACCOUNTS_FILE);
   }
-  console.log(`Deleted ${usernames.length - kept} staff accounts the tests created.`);
-  done();
+  console.log(`Deleted ${deleted} of ${usernames.length} staff accounts the tests created.`);
 }
