@@ -35,7 +35,7 @@ import {
   UnreadableInquiryError,
 } from '../../src/server/inquiries';
 import { inquiriesCsvStream } from '../../src/server/inquiry-csv';
-import { getUser, listStaff, staffName } from '../../src/server/users';
+import { canTakeInquiries, getUser, listStaff, staffName } from '../../src/server/users';
 import { ReplyInputSchema } from '../../src/schemas/replies';
 import { sendReply } from '../../src/server/inquiry-replies';
 import { setFollowUp } from '../../src/server/follow-ups';
@@ -51,6 +51,8 @@ const workState = (record: InquiryRecord | null) => ({
 });
 
 const NOT_FOUND = 'Inquiry not found.';
+const INACTIVE_ASSIGNEE =
+  'That staff member cannot take inquiries: their account is deactivated or their invitation is not accepted yet.';
 const UNREADABLE = 'This inquiry could not be read, so it was not changed. Ask a developer to check its stored record.';
 
 /**
@@ -149,6 +151,8 @@ export default async (request: Request, context: Context) => {
         return error(400, 'That staff member cannot open the inbox.', [
           { field: 'assignee', message: 'That staff member cannot open the inbox.' },
         ]);
+      if (!canTakeInquiries(user))
+        return error(400, INACTIVE_ASSIGNEE, [{ field: 'assignee', message: INACTIVE_ASSIGNEE }]);
       to = { username: user.username, name: staffName(user) };
     }
     return changed(async () => {

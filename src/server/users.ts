@@ -37,10 +37,17 @@ export async function listUsers(): Promise<UserRecord[]> {
   return found.filter((user): user is UserRecord => user !== null);
 }
 
+/**
+ * Whether an inquiry can be given to this account: it can open the inbox and sign in (not deactivated, and not
+ * an invitation nobody has taken up yet). A lead given to anyone else would wait for a person who never sees it.
+ */
+export const canTakeInquiries = (user: UserRecord) =>
+  can(user.role, 'inquiries') && user.active !== false && Boolean(user.passwordHash);
+
 /** Every account that may work the inbox (so an inquiry can be assigned to it), as staff see it named, by name. */
 export async function listStaff(): Promise<{ username: string; name: string }[]> {
   return (await listUsers())
-    .filter((user) => can(user.role, 'inquiries'))
+    .filter(canTakeInquiries)
     .map((user) => ({ username: user.username, name: staffName(user) }))
     .sort((a, b) => a.name.localeCompare(b.name, 'en-AU') || a.username.localeCompare(b.username));
 }

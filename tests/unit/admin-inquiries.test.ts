@@ -209,6 +209,32 @@ describe('notes and assignment', () => {
     expect(await getInquiry(ids[1])).toEqual(before);
   });
 
+  it('offers neither a deactivated account nor an unaccepted invitation, and refuses to assign to them', async () => {
+    await signedInStaff({ username: 'gone-colleague', firstName: 'Gone', lastName: 'Away', role: 'admin' });
+    await signedInStaff({ username: 'new-colleague', firstName: 'New', lastName: 'Comer', role: 'admin' });
+    const gone = (await dataStore('users').get('gone-colleague', { type: 'json' })) as Record<string, unknown>;
+    await dataStore('users').setJSON('gone-colleague', { ...gone, active: false });
+    const invited = (await dataStore('users').get('new-colleague', { type: 'json' })) as Record<string, unknown>;
+    const { passwordHash: _, ...withoutPassword } = invited;
+    await dataStore('users').setJSON('new-colleague', { ...withoutPassword, invitedAt: Date.now() });
+
+    const page = await (await call('/api/admin/inquiries')).json();
+    const usernames = page.staff.map((person: { username: string }) => person.username);
+    expect(usernames).toContain('inbox-colleague');
+    expect(usernames).not.toContain('gone-colleague');
+    expect(usernames).not.toContain('new-colleague');
+    const before = await getInquiry(ids[1]);
+    for (const assignee of ['gone-colleague', 'new-colleague']) {
+      const response = await patch(ids[1], JSON.stringify({ assignee }));
+      expect(response.status, assignee).toBe(400);
+      expect((await response.json()).message).toBe(
+        'That staff member cannot take inquiries: their account is deactivated or their invitation is not accepted yet.',
+      );
+    }
+    expect(await getInquiry(ids[1])).toEqual(before);
+    expect((await patch(ids[1], '{"assignee":"inbox-colleague"}')).status).toBe(200);
+  });
+
   it('adds a note with its author and time, kept with the inquiry and shown in the list', async () => {
     const response = await note(ids[1], JSON.stringify({ text: '  Called back, sending the form.  ' }));
     expect(response.status).toBe(201);
