@@ -19,6 +19,7 @@ const REBUILD_NOTES = {
   failed:
     'Saved, but the public pages could not be rebuilt, so they still show the old details. Save again to retry, or ask a developer to redeploy.',
 } as const;
+const NOTHING_CHANGED = 'Nothing had changed, so the public pages were not rebuilt.';
 
 /** Contact details are shown as changed, never with their values, in the activity log. */
 const SETTINGS_MASK = ['email', 'phone'];
@@ -65,17 +66,19 @@ export default async (request: Request, context?: Context) => {
   const unknown = await unknownCatalogueTargets(body.data.partnerRtos ? partnerRtos : [], prices, partnerRtos);
   if (unknown.length) return error(400, unknown[0]!.message, unknown);
   const { version, ...sent } = body.data;
-  const result = await saveSettings(
-    {
-      ...sent,
-      business: sent.business ?? current.business,
-      partnerRtos,
-      claims: sent.claims ?? current.claims,
-      prices,
-    },
-    version,
-    auth.user.username,
-  );
+  const settings = {
+    ...sent,
+    business: sent.business ?? current.business,
+    partnerRtos,
+    claims: sent.claims ?? current.claims,
+    prices,
+  };
+  // A save of exactly what is stored (Save pressed twice, or with nothing edited) stores nothing, asks for no
+  // rebuild and logs nothing: the answer says so. Over a newer version it is still a conflict, below.
+  const { version: _version, updatedAt: _at, updatedBy: _by, ...stored } = current;
+  if (version === current.version && diff(stored, settings).length === 0)
+    return json({ success: true, message: 'Settings saved successfully!', settings: current, note: NOTHING_CHANGED });
+  const result = await saveSettings(settings, version, auth.user.username);
   if (!result.ok) {
     const by = result.current.updatedBy ?? 'someone else';
     return json(

@@ -69,6 +69,38 @@ describe('a settings save rebuilds the pages as a catalogue save does', () => {
     expect(await status.json()).toMatchObject({ state: 'building', requestedBy: 'settings-rebuild' });
   });
 
+  it('a save that changes nothing stores nothing, asks for no rebuild and logs nothing', async () => {
+    const start = await (await call('/api/admin/site-settings')).json();
+    const first = await call('/api/admin/site-settings', {
+      method: 'POST',
+      body: JSON.stringify({ ...start, contactInfo: { ...start.contactInfo, phone: '02 5550 3333' } }),
+    });
+    expect(first.status).toBe(200);
+    expect(builds).toHaveLength(1);
+    const loaded = await (await call('/api/admin/site-settings')).json();
+    const entries = async () => (await dataStore('activity').list()).blobs.length;
+    const logged = await entries();
+    expect(logged).toBeGreaterThan(0);
+
+    const again = await call('/api/admin/site-settings', { method: 'POST', body: JSON.stringify(loaded) });
+    expect(again.status).toBe(200);
+    const body = await again.json();
+    expect(body.message).toBe('Settings saved successfully!');
+    expect(body.note).toBe('Nothing had changed, so the public pages were not rebuilt.');
+    expect(body.rebuild).toBeUndefined();
+    expect(body.settings.version).toBe(loaded.version);
+    expect(builds).toHaveLength(1);
+    expect(await entries()).toBe(logged);
+    expect((await (await call('/api/admin/site-settings')).json()).version).toBe(loaded.version);
+
+    // The same content over a newer version is still the conflict it was.
+    const stale = await call('/api/admin/site-settings', {
+      method: 'POST',
+      body: JSON.stringify({ ...loaded, version: loaded.version - 1 }),
+    });
+    expect(stale.status).toBe(409);
+  });
+
   it('finding 5: the rebuild status route takes GET only', async () => {
     const answer = await call('/api/admin/site-settings/rebuild', { method: 'POST', body: '{}' });
     expect(answer.status).toBe(405);
