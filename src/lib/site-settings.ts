@@ -11,7 +11,21 @@ export const defaultSiteSettings: SiteSettings = v.parse(SiteSettingsSchema, def
 /** The settings as the public answer and the pages use them (without who saved them). */
 export function publicSettings(settings: SiteSettings): SiteSettings {
   const { contactInfo, socialMedia, business, partnerRtos, claims, prices } = settings;
-  return { contactInfo, socialMedia, business, partnerRtos, claims, prices };
+  return {
+    // Staff-only, left empty: where replies from the inbox are answered, and each claim's note of where its
+    // figure comes from (visitors get the source written for them, `publicSource`).
+    contactInfo: { ...contactInfo, replyTo: '' },
+    socialMedia,
+    business,
+    partnerRtos,
+    claims: {
+      successRate: { ...claims.successRate, source: '' },
+      satisfaction: { ...claims.satisfaction, source: '' },
+      completionTime: { ...claims.completionTime, source: '' },
+      process: { ...claims.process, source: '' },
+    },
+    prices,
+  };
 }
 
 export const socialLabels: Record<SocialNetwork, string> = {

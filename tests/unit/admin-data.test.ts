@@ -179,7 +179,15 @@ describe('site settings API', () => {
   });
 
   it('saves valid settings, trims them and serves them publicly at once', async () => {
-    const response = await post({ ...valid, contactInfo: { ...valid.contactInfo, email: '  hello@example.com.au ' } });
+    const withSource = {
+      ...defaultSiteSettings.claims,
+      satisfaction: { ...defaultSiteSettings.claims.satisfaction, source: 'Survey of 2026 clients, file S-14' },
+    };
+    const response = await post({
+      ...valid,
+      contactInfo: { ...valid.contactInfo, email: '  hello@example.com.au ', replyTo: 'office@example.com.au' },
+      claims: withSource,
+    });
     expect(response.status).toBe(200);
     expect(await response.json()).toMatchObject({
       success: true,
@@ -188,11 +196,15 @@ describe('site settings API', () => {
       rebuild: expect.objectContaining({ state: 'not-configured' }),
     });
     const publicAnswer = await (await settingsHandler(new Request('http://localhost/api/public/site-settings'))).json();
-    // Groups the body leaves out (business, partner RTOs, claims, fees) keep their saved values.
-    const { business, partnerRtos, claims, prices } = defaultSiteSettings;
+    // Groups the body leaves out (business, partner RTOs, fees) keep their saved values.
+    const { business, partnerRtos, prices } = defaultSiteSettings;
+    // Staff-only facts stay out of the public answer: the reply-to address for replies from the inbox, and
+    // each claim's note of where its figure comes from (visitors see the source written for them).
+    const claims = Object.fromEntries(
+      Object.entries(withSource).map(([name, claim]) => [name, { ...claim, source: '' }]),
+    );
     expect(publicAnswer).toEqual({
       ...valid,
-      // The optional reply-to address (replies from the inbox) is empty unless saved.
       contactInfo: { ...valid.contactInfo, replyTo: '' },
       socialMedia: { ...valid.socialMedia, youtube: '' },
       business,
@@ -203,7 +215,11 @@ describe('site settings API', () => {
     const adminAnswer = await (
       await settingsHandler(new Request('http://localhost/api/admin/site-settings', auth()))
     ).json();
-    expect(adminAnswer).toMatchObject({ contactInfo: valid.contactInfo, updatedBy: 'dash-admin' });
+    expect(adminAnswer).toMatchObject({
+      contactInfo: { ...valid.contactInfo, replyTo: 'office@example.com.au' },
+      claims: withSource,
+      updatedBy: 'dash-admin',
+    });
   });
 });
 
