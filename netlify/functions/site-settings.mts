@@ -73,11 +73,16 @@ export default async (request: Request, context?: Context) => {
     claims: sent.claims ?? current.claims,
     prices,
   };
-  // A save of exactly what is stored (Save pressed twice, or with nothing edited) stores nothing, asks for no
-  // rebuild and logs nothing: the answer says so. Over a newer version it is still a conflict, below.
+  // A save of exactly what is stored (Save pressed twice, or with nothing edited) stores nothing and logs
+  // nothing, and asks for no rebuild unless the last one failed (the screen then says to save again to retry).
+  // Over a newer version it is still a conflict, below.
   const { version: _version, updatedAt: _at, updatedBy: _by, ...stored } = current;
-  if (version === current.version && diff(stored, settings).length === 0)
-    return json({ success: true, message: 'Settings saved successfully!', settings: current, note: NOTHING_CHANGED });
+  if (version === current.version && diff(stored, settings).length === 0) {
+    const saved = { success: true, message: 'Settings saved successfully!', settings: current };
+    if ((await rebuildStatus(deployId)).state !== 'failed') return json({ ...saved, note: NOTHING_CHANGED });
+    const retried = await requestRebuild(auth.user.username, deployId);
+    return json({ ...saved, rebuild: rebuildAnswer(retried), note: REBUILD_NOTES[retried.outcome] });
+  }
   const result = await saveSettings(settings, version, auth.user.username);
   if (!result.ok) {
     const by = result.current.updatedBy ?? 'someone else';

@@ -11,6 +11,8 @@ const builds: { path: string; secret: string | undefined }[] = [];
 let hook: Server;
 let blobs: Awaited<ReturnType<typeof startBlobs>>;
 let token = '';
+/** The hook refuses the next build asked for (a build hook that is down). */
+let failNextBuild = false;
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
@@ -20,6 +22,10 @@ beforeAll(async () => {
     response.setHeader('content-type', 'application/json');
     if (request.method === 'POST') {
       builds.push({ path: request.url ?? '', secret: request.headers['x-local-secret'] as string | undefined });
+      if (failNextBuild) {
+        failNextBuild = false;
+        response.statusCode = 500;
+      }
       response.end('{}');
       return;
     }
@@ -99,6 +105,23 @@ describe('a settings save rebuilds the pages as a catalogue save does', () => {
       body: JSON.stringify({ ...loaded, version: loaded.version - 1 }),
     });
     expect(stale.status).toBe(409);
+  });
+
+  it('a save that changes nothing still retries a rebuild that failed', async () => {
+    const loaded = await (await call('/api/admin/site-settings')).json();
+    failNextBuild = true;
+    const first = await call('/api/admin/site-settings', {
+      method: 'POST',
+      body: JSON.stringify({ ...loaded, contactInfo: { ...loaded.contactInfo, phone: '02 5550 4444' } }),
+    });
+    expect((await first.json()).rebuild).toMatchObject({ state: 'failed' });
+    const saved = await (await call('/api/admin/site-settings')).json();
+    const again = await call('/api/admin/site-settings', { method: 'POST', body: JSON.stringify(saved) });
+    const body = await again.json();
+    expect(body.rebuild).toMatchObject({ state: 'requested' });
+    expect(body.note).toMatch(/when the rebuild below is live/);
+    expect(builds).toHaveLength(2);
+    expect((await (await call('/api/admin/site-settings')).json()).version).toBe(saved.version);
   });
 
   it('finding 5: the rebuild status route takes GET only', async () => {
