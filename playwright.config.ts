@@ -39,7 +39,7 @@ export default defineConfig({
   globalSetup: './tests/e2e/global-setup.ts',
   globalTeardown: './tests/e2e/global-teardown.ts',
   fullyParallel: true,
-  workers: process.env.CI ? 3 : undefined,
+  workers: process.env.CI ? 2 : undefined,
   // A retry shows whether a failure is flaky or steady; scripts/test-all.sh counts a retried test as failed.
   retries: process.env.CI ? 1 : 0,
   // Admin tests make a dozen function calls; on a busy two-core machine that alone can take 30 s.

@@ -95,11 +95,10 @@ if npm run -s lint; then passed=$((passed + 1)); echo ">> lint: passed"; else fa
 echo "== End-to-end tests (Playwright, chromium desktop + phone) =="
 if server_up; then
   e2e_started=$SECONDS
-  # Three workers, as on CI (the config's default outside CI is one, for running a single spec beside other work):
-  # while one test waits for the server or a timer, the others' browsers have the CPU. Measured on two cores:
-  # the admin, blog and marketing-withdrawal specs took 209 s with one worker and 143 s with two; the whole
-  # desktop project 294 s with two (22% of the CPU idle) and 222 s with three (9% idle).
-  playwright test --workers=3
+  # Two workers, as on CI (the config's default outside CI is one, for running a single spec beside other work):
+  # while one test waits for the server, the other's browser has the CPU. Measured on the admin, blog and
+  # marketing-withdrawal specs: 209 s with one worker, 143 s with two, for the same CPU time.
+  playwright test --workers=2
   # Playwright's "flaky" means failed first and passed on the retry: a failure here.
   count test-results/e2e.json \
     "[r.stats.expected, r.stats.unexpected + r.stats.flaky + r.stats.skipped + (r.errors?.length ? 1 : 0)]" "e2e"
