@@ -97,7 +97,9 @@ if server_up; then
   e2e_started=$SECONDS
   # Two workers, as on CI (the config's default outside CI is one, for running a single spec beside other work):
   # while one test waits for the server, the other's browser has the CPU. Measured on the admin, blog and
-  # marketing-withdrawal specs: 209 s with one worker, 143 s with two, for the same CPU time.
+  # marketing-withdrawal specs: 209 s with one worker, 143 s with two, for the same CPU time. Three workers took
+  # the whole run from 493 s to 463 s, but function calls then waited past the tests' limits (two retried tests
+  # in one of two runs): two it is.
   playwright test --workers=2
   # Playwright's "flaky" means failed first and passed on the retry: a failure here.
   count test-results/e2e.json \
