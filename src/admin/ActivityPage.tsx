@@ -168,17 +168,7 @@ export default function ActivityPage() {
           </table>
         </div>
       )}
-      {data && data.total > PAGE && (
-        <Pager
-          label="Activity pages"
-          page={page}
-          size={PAGE}
-          shown={data.items.length}
-          total={data.total}
-          busy={isFetching}
-          onPage={setPage}
-        />
-      )}
+      <Pager label="Activity pages" page={page} size={PAGE} answer={data} busy={isFetching} onPage={setPage} />
     </>
   );
 }

@@ -266,17 +266,7 @@ export default function InquiriesPage() {
           </ul>
         </>
       )}
-      {data && data.total > PAGE && (
-        <Pager
-          label="Inquiry pages"
-          page={page}
-          size={PAGE}
-          shown={data.items.length}
-          total={data.total}
-          busy={isFetching}
-          onPage={setPage}
-        />
-      )}
+      <Pager label="Inquiry pages" page={page} size={PAGE} answer={data} busy={isFetching} onPage={setPage} />
     </>
   );
 }

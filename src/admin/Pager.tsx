@@ -1,24 +1,26 @@
 /**
  * Previous and Next under a paged admin list, with "1–25 of 160 (page 1 of 7)" between them (or "Loading..."
- * while the next page is on its way). `page` counts from 0.
+ * while the next page is on its way), once the list is longer than a page. `page` counts from 0.
  */
 export function Pager({
   label,
   page,
   size,
-  shown,
-  total,
+  answer,
   busy,
   onPage,
 }: {
   label: string;
   page: number;
   size: number;
-  shown: number;
-  total: number;
+  /** The page's answer: its items and how many there are in all. Nothing shows while it loads or fits one page. */
+  answer: { items: readonly unknown[]; total: number } | undefined;
   busy: boolean;
   onPage: (page: number) => void;
 }) {
+  if (!answer || answer.total <= size) return null;
+  const { total } = answer;
+  const shown = answer.items.length;
   const pages = Math.max(1, Math.ceil(total / size));
   return (
     <nav className="inbox-pager" aria-label={label}>
