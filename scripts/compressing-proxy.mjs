@@ -37,6 +37,12 @@ const PURGE_PATH = '/api/v1/purge';
 const PROJECT_ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 /** Upstream headers never shown to visitors: the CLI's Express banner and its timings of internal fetches. */
 const HIDDEN_HEADERS = ['x-powered-by', 'x-nf-fetch-timing'];
+/**
+ * Hop-by-hop headers describe the CLI's connection to this proxy, not the visitor's to it. The CLI closes its
+ * connection after every answer (`Connection: close`); passed on, that made the visitor's browser open a new
+ * connection for every file, where the CDN keeps one open (and Lighthouse then charged a handshake per request).
+ */
+const HOP_BY_HOP = ['connection', 'keep-alive', 'proxy-connection', 'transfer-encoding', 'upgrade', 'trailer', 'te'];
 /** Headers from the CLI may be this long in all (its fetch timings grow with every blob a function reads). */
 export const MAX_HEADER_BYTES = 1024 * 1024;
 
@@ -370,7 +376,7 @@ export function startCompressingProxy({
     const publicHost = publicHostOf(req);
     const headers = {};
     for (const [name, value] of Object.entries(upstreamHeaders)) {
-      if (HIDDEN_HEADERS.includes(name) || value === undefined) continue;
+      if (HIDDEN_HEADERS.includes(name) || HOP_BY_HOP.includes(name) || value === undefined) continue;
       const scrub = (text) => String(text).replace(internal, publicHost);
       headers[name] = Array.isArray(value) ? value.map(scrub) : scrub(value);
     }

@@ -63,6 +63,11 @@ beforeAll(async () => {
         res.writeHead(200, { 'content-type': 'application/json', 'x-nf-fetch-timing': timings });
         return res.end('{"items":[]}');
       }
+      if (req.url === '/closing') {
+        // The CLI ends every answer with `Connection: close`.
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', connection: 'close' });
+        return res.end('<h1>Page</h1>');
+      }
       if (req.url === '/never') return; // a worker that never answers
       if (req.url === '/api/crash') {
         res.writeHead(500, { 'content-type': 'text/plain' });
@@ -269,6 +274,32 @@ describe('finding 1: one request stops the local site (the CLI is restarted)', (
     expect(code).toBe(2);
     expect(starts).toBe(3);
     expect(messages.at(-1)).toMatch(/giving up/);
+  });
+});
+
+describe('the connection to the browser stays open, as the CDN keeps it', () => {
+  it("does not pass on the CLI's Connection: close: a second page comes over the same connection", async () => {
+    const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+    const get = () =>
+      new Promise<{ reused: boolean; connection: string | undefined; text: string }>((resolve, reject) => {
+        const req = http.get({ host: '127.0.0.1', port: proxyPort, path: '/closing', agent }, (res) => {
+          let text = '';
+          res.setEncoding('utf8');
+          res.on('data', (part: string) => (text += part));
+          res.on('end', () => resolve({ reused: req.reusedSocket, connection: res.headers.connection, text }));
+        });
+        req.on('error', reject);
+      });
+    try {
+      const first = await get();
+      const second = await get();
+      expect(first.text).toBe('<h1>Page</h1>');
+      expect(first.connection).toBe('keep-alive');
+      expect(second.text).toBe('<h1>Page</h1>');
+      expect(second.reused).toBe(true);
+    } finally {
+      agent.destroy();
+    }
   });
 });
 
