@@ -101,10 +101,15 @@ export default defineConfig({
       },
     },
   ],
-  // Assets (images, fonts) above 1 KB are files of their own, not data: URLs inside the CSS or scripts.
+  // Assets (images, fonts) above 1 KB are files of their own, not data: URLs inside the CSS or scripts. A page script
+  // with no imports of its own (the site script, src/scripts/site.ts) up to 12 KB travels inside the page instead:
+  // a separate file would be one more request before the first paint on a slow phone.
   // lucide-react is bundled into the server code too, so a cold function loads the few icons the pages use instead of
   // the package's whole CommonJS build (about a quarter less CPU for each on-demand page that starts cold).
-  vite: { build: { assetsInlineLimit: 1024 }, ssr: { noExternal: ['lucide-react'] } },
+  vite: {
+    build: { assetsInlineLimit: (file, content) => content.byteLength < (file.endsWith('.js') ? 12 * 1024 : 1024) },
+    ssr: { noExternal: ['lucide-react'] },
+  },
   prefetch: false,
   markdown: { syntaxHighlight: false },
   devToolbar: { enabled: false },

@@ -2,9 +2,13 @@
 // Their SHA-256 hashes are added to the Content-Security-Policy by astro.config.mjs.
 import { createHash } from 'node:crypto';
 
-/** Shows the logo overlay only when the visitor arrives from a link inside the site (set by site.ts). */
+/**
+ * Before the first paint: sets the page in the brand fonts when an earlier page has put them in the cache
+ * (src/scripts/brand-fonts.ts), and shows the logo overlay only when the visitor arrives from a link inside the
+ * site (set by site.ts).
+ */
 export const arrivalScript =
-  "try{if(sessionStorage.getItem('nav-overlay')){sessionStorage.removeItem('nav-overlay');if(!matchMedia('(prefers-reduced-motion: reduce)').matches)document.documentElement.classList.add('is-arriving')}}catch(e){}";
+  "try{var c=document.documentElement.classList;if(sessionStorage.getItem('brand-fonts')==='1')c.add('has-fonts');if(sessionStorage.getItem('nav-overlay')){sessionStorage.removeItem('nav-overlay');if(!matchMedia('(prefers-reduced-motion: reduce)').matches)c.add('is-arriving')}}catch(e){}";
 
 /** @type {`sha256-${string}`[]} */
 export const inlineScriptHashes = [arrivalScript].map(

@@ -9,8 +9,10 @@ import {
   scrollToElement,
   scrollToY,
 } from '../lib/smooth-scroll';
-import { refreshSettings } from '../lib/settings-refresh';
 import { supportInvokers } from '../lib/invokers';
+import { cacheBrandFonts } from './brand-fonts';
+import { countUpStatistics, lightProcessSteps } from './page-motion';
+import settingsRefreshUrl from './settings-refresh-run.ts?worker&url';
 
 const root = document.documentElement;
 
@@ -160,8 +162,24 @@ if (menu && menuButton) {
 // loads); where a browser lacks them, this does the same.
 supportInvokers();
 
-// Contact details and social links in the pre-rendered header and footer are refreshed from the saved
-// site settings once the page is idle, so a change made in the admin shows before the next rebuild.
+lightProcessSteps();
+countUpStatistics();
+
+// A second after the page has loaded, once the browser is idle: the brand fonts go into the cache for the next page,
+// and the contact details and social links in the pre-rendered header and footer are refreshed from the saved site
+// settings, so a change made in the admin shows before the next rebuild. Neither may compete with what the first
+// screen still paints after the load event (a lazy picture that turns out to be the largest).
 const whenIdle = (task: () => void) =>
   'requestIdleCallback' in window ? requestIdleCallback(task, { timeout: 3000 }) : setTimeout(task, 1500);
-whenIdle(() => void refreshSettings());
+const AFTER_LOAD_MS = 1000;
+const afterLoad = (task: () => void) => {
+  const later = () => setTimeout(() => whenIdle(task), AFTER_LOAD_MS);
+  if (document.readyState === 'complete') later();
+  else addEventListener('load', later, { once: true });
+};
+afterLoad(() => {
+  cacheBrandFonts();
+  const script = document.createElement('script');
+  script.src = settingsRefreshUrl;
+  document.head.append(script);
+});

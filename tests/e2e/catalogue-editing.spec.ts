@@ -176,6 +176,10 @@ test('finding 12: after a rebuild the pre-rendered pages keep their styles and b
     if (/Content Security Policy/i.test(message.text())) consoleViolations.push(message.text());
   });
 
+  // A first visit fetches the brand fonts once the page is idle (src/scripts/brand-fonts.ts); the pages after it
+  // are set in them.
+  await page.goto('/');
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('brand-fonts'))).toBe('1');
   for (const path of ['/', '/about', '/courses/CPC30220']) {
     await page.goto(path);
     await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
