@@ -109,6 +109,9 @@ export default defineConfig({
   vite: {
     build: { assetsInlineLimit: (file, content) => content.byteLength < (file.endsWith('.js') ? 12 * 1024 : 1024) },
     ssr: { noExternal: ['lucide-react'] },
+    // Scripts bundled whole with `?worker&url` (the settings refresh, src/scripts/settings-refresh-run.ts) are ES modules:
+    // V8 compiles a module's functions when first called, where a wrapped script (iife) is compiled whole at once.
+    worker: { format: 'es' },
   },
   prefetch: false,
   markdown: { syntaxHighlight: false },

@@ -10,6 +10,7 @@ import {
   scrollToY,
 } from '../lib/smooth-scroll';
 import { supportInvokers } from '../lib/invokers';
+import { settingsFingerprint } from '../lib/settings-fingerprint';
 import { cacheBrandFonts } from './brand-fonts';
 import { countUpStatistics, lightProcessSteps } from './page-motion';
 import settingsRefreshUrl from './settings-refresh-run.ts?worker&url';
@@ -179,7 +180,24 @@ const afterLoad = (task: () => void) => {
 };
 afterLoad(() => {
   cacheBrandFonts();
-  const script = document.createElement('script');
-  script.src = settingsRefreshUrl;
-  document.head.append(script);
+  void settingsChangedSinceBuild().then((changed) => {
+    if (!changed) return;
+    const script = document.createElement('script');
+    script.type = 'module';
+    script.src = settingsRefreshUrl;
+    document.head.append(script);
+  });
 });
+
+/** Whether the live public settings differ from those the page was built with (or that cannot be told). */
+async function settingsChangedSinceBuild(): Promise<boolean> {
+  const built = root.dataset.settings;
+  if (!built) return true;
+  try {
+    const response = await fetch('/api/public/site-settings', { headers: { Accept: 'application/json' } });
+    if (!response.ok) return false;
+    return (await settingsFingerprint(await response.text())) !== built;
+  } catch {
+    return false; // offline: the built-in values stay
+  }
+}
