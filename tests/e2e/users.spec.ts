@@ -11,9 +11,11 @@ import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createStaff, signInWithForm } from './helpers/accounts';
 import { axeViolations, untilStill } from './helpers/still';
+import { ONCE } from './helpers/viewports';
 
 const ENTRIES = join(process.cwd(), '.netlify', 'blobs-serve', 'entries');
-const SHOTS = '/work/shots/users';
+/** Full-page pictures of the screens, to look at after a run (inside the project's own test output). */
+const SHOTS = join(process.cwd(), 'test-results', 'screens', 'users');
 
 /** The invitation link sent to `email`, once it is in the outbox. */
 async function invitationLink(email: string): Promise<string> {
@@ -46,7 +48,7 @@ async function signedInPage(browser: Browser, account: { username: string; passw
   return page;
 }
 
-test('issue: invite -> set password -> sign in -> role change -> deactivate', async ({ page, browser }) => {
+test('issue: invite -> set password -> sign in -> role change -> deactivate', ONCE, async ({ page, browser }) => {
   // Four people's screens, two accessibility scans and two full-page pictures of a list that grows with every
   // account the suite creates: a minute is not enough on a busy two-core machine.
   test.setTimeout(120_000);
@@ -135,41 +137,42 @@ test('issue: invite -> set password -> sign in -> role change -> deactivate', as
   await expect(row).toHaveCount(0);
 });
 
-test('issue: the Account screen renames, lists sessions, ends another one; Logout ends this device only', async ({
-  page,
-  browser,
-}) => {
-  const editor = await createStaff('users-own', 'editor');
-  const other = await signedInPage(browser, editor);
-  await signInWithForm(page, editor, '/admin/account');
-  await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
+test(
+  'issue: the Account screen renames, lists sessions, ends another one; Logout ends this device only',
+  ONCE,
+  async ({ page, browser }) => {
+    const editor = await createStaff('users-own', 'editor');
+    const other = await signedInPage(browser, editor);
+    await signInWithForm(page, editor, '/admin/account');
+    await expect(page.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
 
-  await page.getByLabel('First name').fill('Renata');
-  await page.getByRole('button', { name: 'Save name' }).click();
-  await expect(page.getByText('Your name has been saved.')).toBeVisible();
-  await expect(page.locator('.admin-user__name')).toHaveText('Renata Editor');
+    await page.getByLabel('First name').fill('Renata');
+    await page.getByRole('button', { name: 'Save name' }).click();
+    await expect(page.getByText('Your name has been saved.')).toBeVisible();
+    await expect(page.locator('.admin-user__name')).toHaveText('Renata Editor');
 
-  const sessions = page.getByRole('list', { name: 'Your sessions' });
-  await expect(sessions.getByRole('listitem')).toHaveCount(2);
-  await expect(sessions.getByText('(this device)')).toHaveCount(1);
-  expect(await axeViolations(page)).toEqual([]);
-  await shot(page, 'account');
+    const sessions = page.getByRole('list', { name: 'Your sessions' });
+    await expect(sessions.getByRole('listitem')).toHaveCount(2);
+    await expect(sessions.getByText('(this device)')).toHaveCount(1);
+    expect(await axeViolations(page)).toEqual([]);
+    await shot(page, 'account');
 
-  await sessions.getByRole('button', { name: /^End the session/ }).click();
-  await expect(page.getByText('The session has ended.')).toBeVisible();
-  await expect(sessions.getByRole('listitem')).toHaveCount(1);
-  await other.goto('/admin/dashboard');
-  await other.waitForURL('**/admin/login**');
+    await sessions.getByRole('button', { name: /^End the session/ }).click();
+    await expect(page.getByText('The session has ended.')).toBeVisible();
+    await expect(sessions.getByRole('listitem')).toHaveCount(1);
+    await other.goto('/admin/dashboard');
+    await other.waitForURL('**/admin/login**');
 
-  // Logout here leaves a third device signed in.
-  const third = await signedInPage(browser, editor);
-  await page.getByRole('button', { name: 'Logout' }).click();
-  await page.waitForURL('**/admin/login');
-  await third.goto('/admin/account');
-  await expect(third.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
-  // Sign out everywhere ends it too.
-  await third.getByRole('button', { name: 'Sign out everywhere' }).click();
-  await third.waitForURL('**/admin/login');
-  await third.goto('/admin/dashboard');
-  await third.waitForURL('**/admin/login?next=%2Fadmin%2Fdashboard');
-});
+    // Logout here leaves a third device signed in.
+    const third = await signedInPage(browser, editor);
+    await page.getByRole('button', { name: 'Logout' }).click();
+    await page.waitForURL('**/admin/login');
+    await third.goto('/admin/account');
+    await expect(third.getByRole('heading', { name: 'Account', level: 1 })).toBeVisible();
+    // Sign out everywhere ends it too.
+    await third.getByRole('button', { name: 'Sign out everywhere' }).click();
+    await third.waitForURL('**/admin/login');
+    await third.goto('/admin/dashboard');
+    await third.waitForURL('**/admin/login?next=%2Fadmin%2Fdashboard');
+  },
+);

@@ -40,7 +40,7 @@ import {
   mutatedBody,
   RAW_BODIES,
   routeParams,
-  snapshotBlobs,
+  keptSnapshots,
   startInspectableBlobs,
   toJsonText,
   type LocalBlobs,
@@ -773,6 +773,7 @@ const describeAttempt = (row: Endpoint, a: Attempt) =>
   `${a.method} ${fillRoute(row.route, a.params)}?${new URLSearchParams(a.query)} auth=${a.auth.slice(0, 40)} type=${a.contentType} length=${a.contentLength} body=${typeof a.body === 'string' ? a.body.slice(0, 200) : a.body ? `<${a.body.byteLength} bytes>` : 'none'}`;
 
 let blobs: LocalBlobs;
+let snapshots: ReturnType<typeof keptSnapshots>;
 /** A copy of the store as seeded in beforeAll; every row starts from it. */
 let seeded: string;
 const prototypeKeys = Object.getOwnPropertyNames(Object.prototype).sort().join();
@@ -795,6 +796,7 @@ beforeAll(async () => {
   vi.stubEnv('LOCAL_CDN_URL', `http://127.0.0.1:${(platform.address() as AddressInfo).port}`);
   vi.stubEnv('LOCAL_CDN_TOKEN', 'hostile-suite-front-door');
   blobs = await startInspectableBlobs();
+  snapshots = keptSnapshots(blobs);
   await createUser({
     username: STAFF.username,
     firstName: 'Fuzz',
@@ -898,6 +900,7 @@ async function restoreSeededStore() {
   for (const name of await readdir(blobs.directory))
     await rm(join(blobs.directory, name), { recursive: true, force: true });
   await cp(seeded, blobs.directory, { recursive: true });
+  snapshots.forget();
 }
 
 describe.each(ENDPOINTS)('$route', (row) => {
@@ -910,7 +913,7 @@ describe.each(ENDPOINTS)('$route', (row) => {
     await fc.assert(
       fc.asyncProperty(attempts(row), async (attempt) => {
         const request = await buildRequest(row, attempt);
-        const before = await snapshotBlobs(blobs.directory);
+        const before = await snapshots.now();
         let response: Response | undefined;
         try {
           response = await fn!.handler(request, fakeContext(attempt.params, attempt.ip));
@@ -930,7 +933,7 @@ describe.each(ENDPOINTS)('$route', (row) => {
           const body = JSON.parse(await response.text());
           expect(typeof body.message === 'string' && body.message.trim().length > 0, `message in ${where}`).toBe(true);
         }
-        const after = await snapshotBlobs(blobs.directory);
+        const after = await snapshots.now();
         const allowed = row.writes(status, attempt.method);
         if (allowed)
           expect(

@@ -17,6 +17,8 @@ import fc from 'fast-check';
 
 export interface LocalBlobs {
   directory: string;
+  /** How many write and delete requests the server has received so far. */
+  writes(): number;
   stop(): Promise<void>;
 }
 
@@ -24,12 +26,19 @@ export interface LocalBlobs {
 export async function startInspectableBlobs(): Promise<LocalBlobs> {
   const directory = await mkdtemp(join(tmpdir(), 'blobs-hostile-'));
   const token = 'hostile-test-token';
-  const server = new BlobsServer({ directory, token });
+  let writes = 0;
+  // Counted when the request arrives, before the file is written: a count that has not moved proves nothing
+  // was written since, whatever the files' timestamps say.
+  const onRequest = ({ type }: { type: string }) => {
+    if (type === 'set' || type === 'delete') writes += 1;
+  };
+  const server = new BlobsServer({ directory, token, onRequest });
   const { port } = await server.start();
   const edgeURL = `http://localhost:${port}`;
   setEnvironmentContext({ siteID: 'hostile-test-site', token, edgeURL, uncachedEdgeURL: edgeURL });
   return {
     directory,
+    writes: () => writes,
     async stop() {
       await server.stop();
       await rm(directory, { recursive: true, force: true });
@@ -76,6 +85,26 @@ export async function snapshotBlobs(directory: string): Promise<Map<string, stri
     files.set(relative(directory, path), hash);
   }
   return files;
+}
+
+/**
+ * The blob folder's snapshot, taken again only when the server has received a write or delete since the last one.
+ * A fuzzer sends thousands of requests, most refused without writing; walking and hashing the folder before and
+ * after each of them was a third of the suite's time. `forget` drops the kept snapshot (after the folder was
+ * replaced behind the server's back).
+ */
+export function keptSnapshots(blobs: LocalBlobs) {
+  let kept: { writes: number; files: Map<string, string> } | undefined;
+  return {
+    async now(): Promise<Map<string, string>> {
+      const writes = blobs.writes();
+      if (kept?.writes !== writes) kept = { writes, files: await snapshotBlobs(blobs.directory) };
+      return kept.files;
+    },
+    forget() {
+      kept = undefined;
+    },
+  };
 }
 
 /** Names of the stores whose files differ between two snapshots (entries/<site>/<store>/..., metadata/<site>/<store>/...). */
