@@ -3,8 +3,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { axeViolations } from './helpers/still';
 import { test } from './helpers/staff-session';
-import { openUserStore } from '../../scripts/lib/user-store.ts';
-import { createInquiry } from '../../src/server/inquiries.ts';
+import { storeInquiry } from './helpers/inquiries';
 import { ONCE } from './helpers/viewports';
 
 /**
@@ -27,21 +26,6 @@ async function storeEntries(store: string, prefix: string): Promise<string[]> {
   return texts.filter(Boolean);
 }
 
-/** An inquiry straight into the server's store (the forms' rate limit would take minutes). */
-async function storeInquiry(firstName: string, email: string) {
-  const target = await openUserStore({});
-  try {
-    return await createInquiry({
-      kind: 'contact',
-      source: 'contact',
-      contact: { firstName, lastName: 'Replies', email, phone: '0400 000 000' },
-      message: 'Could you tell me what my experience counts for?',
-    });
-  } finally {
-    await target.close();
-  }
-}
-
 /** Today's date in Sydney, as the site counts days. */
 const sydneyToday = () =>
   new Intl.DateTimeFormat('en-CA', {
@@ -56,7 +40,7 @@ test(
   ONCE,
   async ({ page, staff }, testInfo) => {
     const email = `reply-${testInfo.project.name}-${Date.now()}@example.com`;
-    const record = await storeInquiry('Rosa', email);
+    const record = await storeInquiry({ firstName: 'Rosa', lastName: 'Replies', email });
     await page.goto(`/admin/inquiries?q=${encodeURIComponent(email)}`);
     const item = page.locator('.inbox-item');
     await eventually(item).toHaveCount(1);
@@ -106,7 +90,7 @@ test(
   ONCE,
   async ({ page }, testInfo) => {
     const email = `follow-${testInfo.project.name}-${Date.now()}@example.com`;
-    const record = await storeInquiry('Fiona', email);
+    const record = await storeInquiry({ firstName: 'Fiona', lastName: 'Replies', email });
     await page.goto(`/admin/inquiries?q=${encodeURIComponent(email)}`);
     const item = page.locator('.inbox-item');
     await eventually(item).toHaveCount(1);

@@ -3,8 +3,7 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { axeViolations, untilStill } from './helpers/still';
 import { test } from './helpers/staff-session';
-import { openUserStore } from '../../scripts/lib/user-store.ts';
-import { createInquiry } from '../../src/server/inquiries.ts';
+import { storeInquiry } from './helpers/inquiries';
 
 /**
  * The staff screens whose workflows run once, at desktop width (users.spec, second-factor.spec, inbox-replies.spec):
@@ -75,17 +74,7 @@ test.describe('staff screens on a phone', { tag: '@phone-only' }, () => {
 
   test('inbox: an inquiry with its reply form and follow-up fits 360 px', async ({ page }) => {
     const email = `phone-screens-${Date.now()}@example.com`;
-    const target = await openUserStore({});
-    try {
-      await createInquiry({
-        kind: 'contact',
-        source: 'contact',
-        contact: { firstName: 'Phoebe', lastName: 'Screens', email, phone: '0400 000 000' },
-        message: 'Could you tell me what my experience counts for?',
-      });
-    } finally {
-      await target.close();
-    }
+    await storeInquiry({ firstName: 'Phoebe', lastName: 'Screens', email });
     await page.goto(`/admin/inquiries?q=${encodeURIComponent(email)}`);
     const item = page.locator('.inbox-item');
     await eventually(item).toHaveCount(1);
