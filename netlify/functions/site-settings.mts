@@ -20,6 +20,8 @@ const REBUILD_NOTES = {
     'Saved, but the public pages could not be rebuilt, so they still show the old details. Save again to retry, or ask a developer to redeploy.',
 } as const;
 const NOTHING_CHANGED = 'Nothing had changed, so the public pages were not rebuilt.';
+const STAFF_ONLY_CHANGED =
+  'Only staff notes changed (a claim’s source note or the reply-to address), which the public pages do not show, so they were not rebuilt.';
 
 /** Contact details are shown as changed, never with their values, in the activity log. */
 const SETTINGS_MASK = ['email', 'phone'];
@@ -29,8 +31,9 @@ const SETTINGS_MASK = ['email', 'phone'];
  * GET  /api/admin/site-settings  -> the same plus who saved it last (staff only).
  * POST /api/admin/site-settings  -> validates and saves the full settings object with the `version` it was
  *      loaded at (staff only): 200, or 409 with the newer settings when someone saved in between; a group
- *      added after launch that the body leaves out keeps its saved value. Each save asks for a rebuild of the
- *      pages (the build hook, or `npm start`'s local one), as a catalogue save does, and answers its state.
+ *      added after launch that the body leaves out keeps its saved value. A save that changes what the pages
+ *      show asks for a rebuild of them (the build hook, or `npm start`'s local one), as a catalogue save does,
+ *      and answers its state; one that changes only staff notes does not.
  * GET  /api/admin/site-settings/rebuild -> the latest rebuild's state (the same rebuild the catalogue shows).
  */
 export default async (request: Request, context?: Context) => {
@@ -94,7 +97,13 @@ export default async (request: Request, context?: Context) => {
       { status: 409 },
     );
   }
-  const requested = await requestRebuild(auth.user.username, deployId);
+  // The pages are built from the public part of the settings (src/build/site-settings.ts): a save that leaves it
+  // as it was (staff notes only) cannot change a page, so it asks for no rebuild, unless the last one failed.
+  const pagesChange = diff(publicSettings(current), publicSettings(result.settings)).length > 0;
+  const requested =
+    pagesChange || (await rebuildStatus(deployId)).state === 'failed'
+      ? await requestRebuild(auth.user.username, deployId)
+      : null;
   await recordActivity({
     actor: actorOf(auth.user),
     kind: 'settings',
@@ -106,8 +115,9 @@ export default async (request: Request, context?: Context) => {
     success: true,
     message: 'Settings saved successfully!',
     settings: result.settings,
-    rebuild: rebuildAnswer(requested),
-    note: REBUILD_NOTES[requested.outcome],
+    ...(requested
+      ? { rebuild: rebuildAnswer(requested), note: REBUILD_NOTES[requested.outcome] }
+      : { note: STAFF_ONLY_CHANGED }),
   });
 };
 

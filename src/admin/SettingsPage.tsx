@@ -197,7 +197,8 @@ export default function SettingsPage() {
       <p className="admin-lead">Manage contact information and social media links</p>
       <p className="admin-note">
         The public pages carry these details in their HTML: a save rebuilds them, and the change shows there when the
-        rebuild is live, usually within a few minutes.
+        rebuild is live, usually within a few minutes. Staff notes (source notes, the reply-to address) are not on the
+        pages, so saving only those rebuilds nothing.
       </p>
       {banner && (
         <div className={`admin-banner is-${banner.kind}`} role={banner.kind === 'error' ? 'alert' : 'status'}>

@@ -107,6 +107,57 @@ describe('a settings save rebuilds the pages as a catalogue save does', () => {
     expect(stale.status).toBe(409);
   });
 
+  it('a save of staff notes only (a claim source, the reply-to address) is stored and logged, and rebuilds nothing', async () => {
+    const loaded = await (await call('/api/admin/site-settings')).json();
+    const source = 'Client survey of 2026, checked by the office manager';
+    const answer = await call('/api/admin/site-settings', {
+      method: 'POST',
+      body: JSON.stringify({
+        ...loaded,
+        contactInfo: { ...loaded.contactInfo, replyTo: 'office@example.com' },
+        claims: { ...loaded.claims, successRate: { ...loaded.claims.successRate, source } },
+      }),
+    });
+    expect(answer.status).toBe(200);
+    const body = await answer.json();
+    expect(body.rebuild).toBeUndefined();
+    expect(body.note).toMatch(/^Only staff notes changed .* so they were not rebuilt\.$/);
+    expect(builds).toEqual([]);
+    const saved = await (await call('/api/admin/site-settings')).json();
+    expect(saved.version).toBe(loaded.version + 1);
+    expect(saved.claims.successRate.source).toBe(source);
+    expect(saved.contactInfo.replyTo).toBe('office@example.com');
+    const { blobs: logged } = await dataStore('activity').list();
+    expect(logged.length).toBeGreaterThan(0);
+
+    // The next change visitors see rebuilds as before.
+    const visible = await call('/api/admin/site-settings', {
+      method: 'POST',
+      body: JSON.stringify({ ...saved, contactInfo: { ...saved.contactInfo, phone: '02 5550 5555' } }),
+    });
+    expect((await visible.json()).rebuild).toMatchObject({ state: 'requested' });
+    expect(builds).toHaveLength(1);
+  });
+
+  it('a save of staff notes only still retries a rebuild that failed', async () => {
+    const loaded = await (await call('/api/admin/site-settings')).json();
+    failNextBuild = true;
+    const first = await call('/api/admin/site-settings', {
+      method: 'POST',
+      body: JSON.stringify({ ...loaded, contactInfo: { ...loaded.contactInfo, phone: '02 5550 6666' } }),
+    });
+    expect((await first.json()).rebuild).toMatchObject({ state: 'failed' });
+    const saved = await (await call('/api/admin/site-settings')).json();
+    const again = await call('/api/admin/site-settings', {
+      method: 'POST',
+      body: JSON.stringify({ ...saved, contactInfo: { ...saved.contactInfo, replyTo: 'office@example.com' } }),
+    });
+    const body = await again.json();
+    expect(body.rebuild).toMatchObject({ state: 'requested' });
+    expect(body.note).toMatch(/when the rebuild below is live/);
+    expect(builds).toHaveLength(2);
+  });
+
   it('a save that changes nothing still retries a rebuild that failed', async () => {
     const loaded = await (await call('/api/admin/site-settings')).json();
     failNextBuild = true;
