@@ -1,5 +1,5 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { QueryClientProvider } from '@tanstack/react-query';
 import { Toaster } from 'sonner';
 import { AuthProvider, useAuth } from './auth';
 import { redirectToLogin } from './session';
@@ -7,6 +7,7 @@ import AdminShell from './AdminShell';
 import { can, NOT_FOR_ROLE, type Permission } from '../lib/roles';
 import './admin.css';
 import { Loading } from './Loading';
+import { AdminQueryClient } from './query-client';
 
 /** Each page with the permission its role needs (src/lib/roles.ts); the dashboard adapts itself. */
 const pages = {
@@ -35,11 +36,6 @@ const pages = {
 } as const satisfies Record<string, { title: string; Page: unknown; permission: Permission | null }>;
 export type AdminPageName = keyof typeof pages;
 
-/** Admin data is fetched once, retried once, not refetched on window focus. */
-function makeQueryClient() {
-  return new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
-}
-
 /** Route guard: 'Loading...' while the session is restored, then the page or a redirect to login. */
 function Guard({ page }: { page: AdminPageName }) {
   const { status, user } = useAuth();
@@ -67,7 +63,7 @@ function Guard({ page }: { page: AdminPageName }) {
 }
 
 export default function AdminApp({ page }: { page: AdminPageName }) {
-  const [client] = useState(makeQueryClient);
+  const [client] = useState(() => new AdminQueryClient());
   return (
     <QueryClientProvider client={client}>
       <AuthProvider>

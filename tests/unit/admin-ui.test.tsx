@@ -6,6 +6,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { cleanup, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { AdminQueryClient } from '../../src/admin/query-client';
 import LoginPage from '../../src/admin/LoginPage';
 import AdminApp from '../../src/admin/AdminApp';
 import DashboardPage from '../../src/admin/DashboardPage';
@@ -81,7 +82,7 @@ describe('login failure without a server message', () => {
 });
 
 function renderDashboard() {
-  const client = new QueryClient({ defaultOptions: { queries: { retry: 1, refetchOnWindowFocus: false } } });
+  const client = new AdminQueryClient();
   return render(
     <QueryClientProvider client={client}>
       <AuthProvider>
