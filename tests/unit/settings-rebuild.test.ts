@@ -55,6 +55,18 @@ const call = (path: string, init: RequestInit = {}) =>
     }),
   );
 
+/** Saves a new phone number while the build hook is down; answers the settings as stored, the rebuild failed. */
+async function savedWithFailedRebuild(phone: string) {
+  const loaded = await (await call('/api/admin/site-settings')).json();
+  failNextBuild = true;
+  const first = await call('/api/admin/site-settings', {
+    method: 'POST',
+    body: JSON.stringify({ ...loaded, contactInfo: { ...loaded.contactInfo, phone } }),
+  });
+  expect((await first.json()).rebuild).toMatchObject({ state: 'failed' });
+  return await (await call('/api/admin/site-settings')).json();
+}
+
 describe('a settings save rebuilds the pages as a catalogue save does', () => {
   it('finding 5: a settings save asks the local build hook for a rebuild and says when the change will show', async () => {
     const loaded = await (await call('/api/admin/site-settings')).json();
@@ -140,14 +152,7 @@ describe('a settings save rebuilds the pages as a catalogue save does', () => {
   });
 
   it('a save of staff notes only still retries a rebuild that failed', async () => {
-    const loaded = await (await call('/api/admin/site-settings')).json();
-    failNextBuild = true;
-    const first = await call('/api/admin/site-settings', {
-      method: 'POST',
-      body: JSON.stringify({ ...loaded, contactInfo: { ...loaded.contactInfo, phone: '02 5550 6666' } }),
-    });
-    expect((await first.json()).rebuild).toMatchObject({ state: 'failed' });
-    const saved = await (await call('/api/admin/site-settings')).json();
+    const saved = await savedWithFailedRebuild('02 5550 6666');
     const again = await call('/api/admin/site-settings', {
       method: 'POST',
       body: JSON.stringify({ ...saved, contactInfo: { ...saved.contactInfo, replyTo: 'office@example.com' } }),
@@ -159,14 +164,7 @@ describe('a settings save rebuilds the pages as a catalogue save does', () => {
   });
 
   it('a save that changes nothing still retries a rebuild that failed', async () => {
-    const loaded = await (await call('/api/admin/site-settings')).json();
-    failNextBuild = true;
-    const first = await call('/api/admin/site-settings', {
-      method: 'POST',
-      body: JSON.stringify({ ...loaded, contactInfo: { ...loaded.contactInfo, phone: '02 5550 4444' } }),
-    });
-    expect((await first.json()).rebuild).toMatchObject({ state: 'failed' });
-    const saved = await (await call('/api/admin/site-settings')).json();
+    const saved = await savedWithFailedRebuild('02 5550 4444');
     const again = await call('/api/admin/site-settings', { method: 'POST', body: JSON.stringify(saved) });
     const body = await again.json();
     expect(body.rebuild).toMatchObject({ state: 'requested' });
