@@ -20,6 +20,9 @@ const CONFLICTS = /edit-conflicts\.spec\.ts$/;
 const ACTIVITY = /activity\.spec\.ts$/;
 const LATER = [SITE_WIDE, ACTIVITY, REBUILDS, CONFLICTS];
 const AFTER_OTHERS = /@after-others/;
+// A test that waits for the every-minute schedule holds its worker for a minute with nothing to do: it runs after the
+// others, beside the site-wide tests (one worker), where a worker would otherwise wait too. Nothing depends on it.
+const WAITS_FOR_SCHEDULE = /@waits-for-schedule/;
 // Tests that mean one viewport are tagged and left out of the other project (not skipped at run time). Checks the
 // screen size cannot change (API answers, server rules, staff workflows whose screens have phone tests of their
 // own) carry @desktop-only too, through ONCE in tests/e2e/helpers/viewports.ts, so the phone run does not repeat them.
@@ -55,11 +58,16 @@ export default defineConfig({
   // one (a failure keeps its page snapshot and error context either way, and a retried test counts as failed).
   use: { baseURL, trace: 'on-first-retry', launchOptions },
   projects: [
-    { name: 'desktop', testIgnore: LATER, grepInvert: [PHONE_ONLY, AFTER_OTHERS, SITE_WIDE_TAG], use: desktop },
+    {
+      name: 'desktop',
+      testIgnore: LATER,
+      grepInvert: [PHONE_ONLY, AFTER_OTHERS, SITE_WIDE_TAG, WAITS_FOR_SCHEDULE],
+      use: desktop,
+    },
     {
       name: 'phone',
       testIgnore: LATER,
-      grepInvert: [DESKTOP_ONLY, AFTER_OTHERS, SITE_WIDE_TAG],
+      grepInvert: [DESKTOP_ONLY, AFTER_OTHERS, SITE_WIDE_TAG, WAITS_FOR_SCHEDULE],
       use: phone,
     },
     // Playwright's grep sees the file name amid the titles: the facts spec, and tagged tests of other files.
@@ -80,6 +88,13 @@ export default defineConfig({
       testIgnore: LATER,
       dependencies: ['after-others'],
       use: phone,
+    },
+    {
+      name: 'schedule',
+      grep: WAITS_FOR_SCHEDULE,
+      testIgnore: LATER,
+      dependencies: ['desktop', 'phone'],
+      use: desktop,
     },
     { name: 'activity', testMatch: ACTIVITY, dependencies: ['site-wide'], use: desktop },
     { name: 'rebuilds', testMatch: REBUILDS, dependencies: ['activity', 'after-others-phone'], use: desktop },

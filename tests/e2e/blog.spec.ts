@@ -361,7 +361,8 @@ test.describe('Blog workflow', () => {
 
   signedIn(
     'a post scheduled a little ahead stays hidden, then goes live by itself once it is due (the schedule runs locally)',
-    ONCE,
+    // Runs once, after the other tests (playwright.config.ts): most of it is waiting for the schedule's next minute.
+    { tag: [ONCE.tag, '@waits-for-schedule'] },
     async ({ page }, testInfo) => {
       test.setTimeout(240_000);
       const auth = await staffOnBlogs(page);
