@@ -72,6 +72,9 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
         DEPLOY_ID: env.DEPLOY_ID ?? '0',
         NETLIFY_BLOBS_CONTEXT: context,
         ASTRO_TELEMETRY_DISABLED: '1',
+        // Only the pages and the framework config are swapped in below; the functions keep running the code the
+        // first build made, so the adapter leaves out tracing and copying the SSR function (patches/@astrojs+netlify+8.2.6.patch).
+        ASTRO_NETLIFY_SKIP_SSR_FUNCTION: '1',
       };
       await run(process.execPath, [`${root}/node_modules/astro/bin/astro.mjs`, 'build'], buildEnv);
       await run(process.execPath, ['scripts/postbuild-headers.mjs'], buildEnv);
