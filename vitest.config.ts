@@ -1,4 +1,22 @@
+import { statfsSync } from 'node:fs';
 import { defineConfig } from 'vitest/config';
+
+/**
+ * The blob-backed tests start local blob servers in temporary folders and write, rename and delete thousands of
+ * small files there. Where the system has a memory file system with room to spare (/dev/shm on Linux), those
+ * folders go there: on this machine's disk the unit tests spent a quarter of their CPU time in the kernel, and
+ * about 13 CPU-seconds less (of 254) in memory. A TMPDIR set by the caller is kept; the test processes inherit it.
+ */
+function memoryTmpdir(): string | undefined {
+  try {
+    const { bavail, bsize } = statfsSync('/dev/shm');
+    return bavail * bsize >= 2 ** 30 ? '/dev/shm' : undefined;
+  } catch {
+    return undefined;
+  }
+}
+const inMemory = process.env.TMPDIR ? undefined : memoryTmpdir();
+if (inMemory) process.env.TMPDIR = inMemory;
 
 /**
  * Test files that only call pure code: no blob server, no mocked modules, no environment variables, no
