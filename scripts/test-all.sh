@@ -8,11 +8,11 @@
 #
 # Order, for speed on a small machine: the end-to-end server starts first, because building the site is
 # the longest single step; the unit tests run meanwhile, and the type check follows the build (both
-# write Astro's generated files, so they do not run at the same time). The type check runs at the lowest
-# CPU priority: it has no time limits, so it takes only what the tests leave idle (the browser tests wait
-# on the server a fifth of the time) instead of slowing the unit tests, and the end-to-end tests start as soon
-# as the unit tests and the lint are done. Its result is counted at the end. Set E2E_BASE_URL to test a server
-# that is already running instead.
+# write Astro's generated files, so they do not run at the same time). The type check starts when the unit
+# tests are done, beside the end-to-end tests, at the lowest CPU priority: it has no time limits, so it takes
+# only the CPU the browser tests leave idle (they wait on the server about a fifth of the time) instead of
+# slowing the unit tests, which keep both cores to themselves. Its result is counted at the end.
+# Set E2E_BASE_URL to test a server that is already running instead.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 export ASTRO_TELEMETRY_DISABLED=1
@@ -56,7 +56,6 @@ if [[ -z "${E2E_BASE_URL:-}" ]]; then
     trap '[[ -n "$server" ]] && kill -TERM -- "-$server" 2>/dev/null; wait 2>/dev/null' EXIT
   fi
 fi
-build_started=$SECONDS
 server_up() { # waits until the server answers; fails if it exits or takes longer than 6 minutes
   local deadline=$((SECONDS + 360))
   until answers "$E2E_BASE_URL/"; do
@@ -66,18 +65,6 @@ server_up() { # waits until the server answers; fails if it exits or takes longe
   done
 }
 
-# Type check, after the build, in the background at the lowest priority (see the top).
-(
-  server_up
-  echo "the site answered after $((SECONDS - build_started)) s"
-  check_started=$SECONDS
-  nice -n 19 astro check
-  status=$?
-  echo "astro check took $((SECONDS - check_started)) s"
-  exit $status
-) > test-results/check.log 2>&1 &
-check=$!
-
 echo "== Unit tests (vitest) =="
 unit_started=$SECONDS
 # Every core: the site build shares them only for its first minute or two (vitest's default leaves one idle).
@@ -85,6 +72,17 @@ vitest run --maxWorkers=100% --reporter=default --reporter=json --outputFile=tes
 count test-results/unit.json \
   "[r.numPassedTests, r.numFailedTests + r.numPendingTests + r.numTodoTests + (r.success === false && r.numFailedTests === 0 ? 1 : 0)]" "unit"
 took "unit tests" "SECONDS - unit_started"
+
+# Type check, after the build and the unit tests, in the background at the lowest priority (see the top).
+(
+  server_up
+  check_started=$SECONDS
+  nice -n 19 astro check
+  status=$?
+  echo "astro check took $((SECONDS - check_started)) s"
+  exit $status
+) > test-results/check.log 2>&1 &
+check=$!
 
 echo "== Format, lint and dead code (Biome, knip) =="
 if npm run -s lint; then passed=$((passed + 1)); echo ">> lint: passed"; else failed=$((failed + 1)); echo ">> lint: FAILED"; fi
