@@ -20,8 +20,9 @@ const CONFLICTS = /edit-conflicts\.spec\.ts$/;
 const ACTIVITY = /activity\.spec\.ts$/;
 const LATER = [SITE_WIDE, ACTIVITY, REBUILDS, CONFLICTS];
 const AFTER_OTHERS = /@after-others/;
-// A test that waits for the every-minute schedule holds its worker for a minute with nothing to do: it runs after the
-// others, beside the site-wide tests (one worker), where a worker would otherwise wait too. Nothing depends on it.
+// A test that waits for the every-minute schedule holds its worker for up to a minute with nothing to do: it runs after
+// the others, beside the site-wide tests (one worker), where a worker would otherwise wait too. Playwright starts the
+// projects that follow once both have finished, so when the minute falls badly it lengthens that step instead.
 const WAITS_FOR_SCHEDULE = /@waits-for-schedule/;
 // Tests that mean one viewport are tagged and left out of the other project (not skipped at run time). Checks the
 // screen size cannot change (API answers, server rules, staff workflows whose screens have phone tests of their
