@@ -1,29 +1,26 @@
 import { defineConfig, devices } from '@playwright/test';
 import { testLaunchOptions as launchOptions } from './scripts/chromium.mjs';
+import { PHONE_SCREEN } from './tests/e2e/helpers/viewports';
 
 const port = Number(process.env.E2E_PORT ?? 8888);
 const baseURL = process.env.E2E_BASE_URL ?? `http://localhost:${port}`;
 
-// Tests that save the site-wide settings (claims, partner RTOs, contact details) or fill the shared inbox in bulk run
-// once, after the others, so no other test meets a claim switched off half-way or finds its own inquiry pushed off
-// the inbox's first page. Settings saves carry the version they were loaded at, so two at once would be a real
-// conflict: the facts spec and tests tagged @site-wide run in one project, one at a time. Bulk inbox tests are
-// tagged @after-others.
-const SITE_WIDE = /facts\.spec\.ts$/;
+// Tests that save the site-wide settings, fill the shared inbox in bulk or change the catalogue run once, after the
+// desktop and phone tests, so none of those meets a claim switched off half-way, finds its own inquiry pushed off the
+// inbox's first page or reads a page while a rebuild swaps it. They run in two projects side by side, each one test
+// at a time:
+// - site-wide: every test that saves the settings (the facts spec, the settings rebuild, and tests tagged
+//   @site-wide). A settings save carries the version it was loaded at, so two at once would be a real conflict.
+// - after-others: catalogue editing (its saves are versioned per course and category, not settings) and tests
+//   tagged @after-others: the bulk inbox tests at both screen sizes, the check that a post scheduled during the main
+//   run went live by itself, and a course edit conflict.
+// Saves of either kind start a rebuild, and a test that waits for one waits for a build that started after its own
+// save (src/server/rebuild.ts), so the other project's rebuilds only make it wait longer.
+const SITE_WIDE = /(facts|settings-rebuild)\.spec\.ts$/;
 const SITE_WIDE_TAG = /@site-wide/;
-// Catalogue editing and the settings rebuild rebuild the site and swap the served pages: they run after the others.
-const REBUILDS = /(catalogue-editing|settings-rebuild)\.spec\.ts$/;
-// Edit conflicts save settings and a course from two sides at once (versioned saves: any other save in between
-// would be a real conflict too) and a course save starts a rebuild: after everything else, one test at a time.
-const CONFLICTS = /edit-conflicts\.spec\.ts$/;
-// The activity log test saves the settings too: after the site-wide tests, before the rebuilds, on its own.
-const ACTIVITY = /activity\.spec\.ts$/;
-const LATER = [SITE_WIDE, ACTIVITY, REBUILDS, CONFLICTS];
+const CATALOGUE = /catalogue-editing\.spec\.ts$/;
+const LATER = [SITE_WIDE, CATALOGUE];
 const AFTER_OTHERS = /@after-others/;
-// A test that waits for the every-minute schedule holds its worker for up to a minute with nothing to do: it runs after
-// the others, beside the site-wide tests (one worker), where a worker would otherwise wait too. Playwright starts the
-// projects that follow once both have finished, so when the minute falls badly it lengthens that step instead.
-const WAITS_FOR_SCHEDULE = /@waits-for-schedule/;
 // Tests that mean one viewport are tagged and left out of the other project (not skipped at run time). Checks the
 // screen size cannot change (API answers, server rules, staff workflows whose screens have phone tests of their
 // own) carry @desktop-only too, through ONCE in tests/e2e/helpers/viewports.ts, so the phone run does not repeat them.
@@ -32,7 +29,7 @@ const PHONE_ONLY = /@phone-only/;
 const desktop = { ...devices['Desktop Chrome'], viewport: { width: 1440, height: 900 }, launchOptions };
 const phone = {
   ...devices['Pixel 7'],
-  viewport: { width: 360, height: 780 },
+  ...PHONE_SCREEN,
   launchOptions,
   browserName: 'chromium' as const,
 };
@@ -62,44 +59,32 @@ export default defineConfig({
     {
       name: 'desktop',
       testIgnore: LATER,
-      grepInvert: [PHONE_ONLY, AFTER_OTHERS, SITE_WIDE_TAG, WAITS_FOR_SCHEDULE],
+      grepInvert: [PHONE_ONLY, AFTER_OTHERS, SITE_WIDE_TAG],
       use: desktop,
     },
     {
       name: 'phone',
       testIgnore: LATER,
-      grepInvert: [DESKTOP_ONLY, AFTER_OTHERS, SITE_WIDE_TAG, WAITS_FOR_SCHEDULE],
+      grepInvert: [DESKTOP_ONLY, AFTER_OTHERS, SITE_WIDE_TAG],
       use: phone,
     },
-    // Playwright's grep sees the file name amid the titles: the facts spec, and tagged tests of other files.
+    // Playwright's grep sees the file name amid the titles: these files, and tagged tests of other files.
     {
       name: 'site-wide',
-      testIgnore: [ACTIVITY, REBUILDS, CONFLICTS],
-      grep: [/(^|[\s/])facts\.spec\.ts\s/, SITE_WIDE_TAG],
+      testIgnore: CATALOGUE,
+      grep: [/(^|[\s/])(facts|settings-rebuild)\.spec\.ts\s/, SITE_WIDE_TAG],
       workers: 1,
       dependencies: ['desktop', 'phone'],
       use: desktop,
     },
-    { name: 'after-others', grep: AFTER_OTHERS, testIgnore: LATER, dependencies: ['desktop', 'phone'], use: desktop },
-    // One after the other, so the two viewports' runs do not fill the inbox under each other either.
     {
-      name: 'after-others-phone',
-      grep: AFTER_OTHERS,
-      grepInvert: DESKTOP_ONLY,
-      testIgnore: LATER,
-      dependencies: ['after-others'],
-      use: phone,
-    },
-    {
-      name: 'schedule',
-      grep: WAITS_FOR_SCHEDULE,
-      testIgnore: LATER,
+      name: 'after-others',
+      testIgnore: SITE_WIDE,
+      grep: [/(^|[\s/])catalogue-editing\.spec\.ts\s/, AFTER_OTHERS],
+      workers: 1,
       dependencies: ['desktop', 'phone'],
       use: desktop,
     },
-    { name: 'activity', testMatch: ACTIVITY, dependencies: ['site-wide'], use: desktop },
-    { name: 'rebuilds', testMatch: REBUILDS, dependencies: ['activity', 'after-others-phone'], use: desktop },
-    { name: 'conflicts', testMatch: CONFLICTS, dependencies: ['rebuilds'], fullyParallel: false, use: desktop },
   ],
   // The production-like local server: a real build served by the Netlify CLI with its offline blob store.
   webServer: process.env.E2E_BASE_URL

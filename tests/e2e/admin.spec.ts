@@ -1,7 +1,8 @@
 import { test, expect, type Page } from '@playwright/test';
-import { ONCE } from './helpers/viewports';
+import { ONCE, PHONE_SCREEN } from './helpers/viewports';
 import AxeBuilder from '@axe-core/playwright';
-import { createStaff } from './helpers/accounts';
+import { createStaff, signInWithForm } from './helpers/accounts';
+import { axeViolations } from './helpers/still';
 import { test as signedIn } from './helpers/staff-session';
 import { openUserStore } from '../../scripts/lib/user-store.ts';
 import { setEmail } from '../../src/server/users.ts';
@@ -348,52 +349,62 @@ test('admin login page has no axe violations', async ({ page }) => {
 });
 
 test.describe('inquiries inbox', () => {
-  // Thirty new inquiries at once would push other tests' inquiries off the inbox's first page: this runs after them.
-  signedIn(
-    'finding 9: the inbox pages 25 at a time with Previous and Next, with counts per filter',
-    { tag: '@after-others' },
-    async ({ page }, testInfo) => {
-      // Thirty fresh inquiries straight into the server's store (the forms' rate limit would take minutes).
-      const tag = `Pager${testInfo.project.name}${Date.now()}`;
-      const target = await openUserStore({});
-      try {
-        for (let n = 0; n < 30; n++) {
-          await createInquiry({
-            kind: 'contact',
-            source: 'contact',
-            contact: {
-              firstName: 'Page',
-              lastName: `${tag}n${n}x`,
-              email: `pager${n}@example.com`,
-              phone: '0400 000 000',
-            },
-            message: `Pager ${n}`,
-          });
-        }
-      } finally {
-        await target.close();
-      }
-      await page.goto('/admin/inquiries');
-      const pager = page.getByRole('navigation', { name: 'Inquiry pages' });
-      await expect(page.locator('.inbox-item')).toHaveCount(25);
-      await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
-      await expect(pager.locator('.inbox-pager__status')).toHaveText(/^1–25 of [\d,]+ \(page 1 of \d+\)$/);
-      const newCount = Number(
-        (await page.getByRole('button', { name: /^New/ }).locator('.segmented__count').textContent())?.replace(
-          /\D/g,
-          '',
-        ),
+  // Thirty new inquiries at once would push other tests' inquiries off the inbox's first page: this runs after them,
+  // in the after-others project, at both screen sizes one after the other (the project has one worker), so the two
+  // runs do not push each other's inquiries off the page either.
+  for (const [screen, options] of [
+    ['desktop', {}],
+    ['phone', PHONE_SCREEN],
+  ] as const) {
+    test.describe(screen, () => {
+      test.use(options);
+      signedIn(
+        `finding 9: the inbox pages 25 at a time with Previous and Next, with counts per filter (${screen})`,
+        { tag: '@after-others' },
+        async ({ page }) => {
+          // Thirty fresh inquiries straight into the server's store (the forms' rate limit would take minutes).
+          const tag = `Pager${screen}${Date.now()}`;
+          const target = await openUserStore({});
+          try {
+            for (let n = 0; n < 30; n++) {
+              await createInquiry({
+                kind: 'contact',
+                source: 'contact',
+                contact: {
+                  firstName: 'Page',
+                  lastName: `${tag}n${n}x`,
+                  email: `pager${n}@example.com`,
+                  phone: '0400 000 000',
+                },
+                message: `Pager ${n}`,
+              });
+            }
+          } finally {
+            await target.close();
+          }
+          await page.goto('/admin/inquiries');
+          const pager = page.getByRole('navigation', { name: 'Inquiry pages' });
+          await expect(page.locator('.inbox-item')).toHaveCount(25);
+          await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
+          await expect(pager.locator('.inbox-pager__status')).toHaveText(/^1–25 of [\d,]+ \(page 1 of \d+\)$/);
+          const newCount = Number(
+            (await page.getByRole('button', { name: /^New/ }).locator('.segmented__count').textContent())?.replace(
+              /\D/g,
+              '',
+            ),
+          );
+          expect(newCount).toBeGreaterThanOrEqual(30);
+          await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled();
+          await pager.getByRole('button', { name: 'Next' }).click();
+          await expect(pager.locator('.inbox-pager__status')).toHaveText(/^26–\d+ of [\d,]+ \(page 2 of \d+\)$/);
+          await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n0x` })).toBeVisible();
+          await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toHaveCount(0);
+          await pager.getByRole('button', { name: 'Previous' }).click();
+          await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
+        },
       );
-      expect(newCount).toBeGreaterThanOrEqual(30);
-      await expect(pager.getByRole('button', { name: 'Previous' })).toBeDisabled();
-      await pager.getByRole('button', { name: 'Next' }).click();
-      await expect(pager.locator('.inbox-pager__status')).toHaveText(/^26–\d+ of [\d,]+ \(page 2 of \d+\)$/);
-      await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n0x` })).toBeVisible();
-      await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toHaveCount(0);
-      await pager.getByRole('button', { name: 'Previous' }).click();
-      await expect(page.locator('.inbox-item').filter({ hasText: `${tag}n29x` })).toBeVisible();
-    },
-  );
+    });
+  }
 
   signedIn(
     'a contact message shows in the inbox with its e-mail status and can be marked handled',
@@ -559,3 +570,52 @@ test.describe('inbox as a daily tool', () => {
     },
   );
 });
+
+// It saves nothing (the form refuses the bad RTO code and ABN), so it runs with the other desktop tests.
+test(
+  'the settings form works at 360px and by keyboard, with validation messages for RTO code and ABN',
+  ONCE,
+  async ({ page }) => {
+    test.setTimeout(90_000);
+    await page.setViewportSize({ width: 360, height: 780 });
+    const account = await createStaff('facts-phone');
+    await signInWithForm(page, account);
+    await page.goto('/admin/settings#partner-rtos');
+    await page.getByRole('button', { name: 'Add a partner RTO' }).click();
+    const rto = page.getByRole('group', { name: 'Partner RTO 1' });
+    await rto.getByLabel('Legal name').fill('Example Skills Institute Pty Ltd');
+    const named = page.getByRole('group', { name: 'Example Skills Institute Pty Ltd' });
+    await named.getByLabel('RTO code').fill('123');
+    // What it delivers is picked from the catalogue: a category ticked, a qualification found and ticked.
+    await named.getByRole('group', { name: 'Categories it delivers' }).getByLabel('Business & Administration').check();
+    await named.getByLabel('Find a qualification').fill('CPC30220');
+    // Ticked, it moves from the list found to the chosen qualifications.
+    await named
+      .getByRole('list', { name: 'Qualifications to add' })
+      .getByRole('checkbox', { name: /^CPC30220 / })
+      .click();
+    await expect(
+      named.getByRole('list', { name: 'Chosen qualifications' }).getByRole('checkbox', { name: /^CPC30220 / }),
+    ).toBeChecked();
+    await page.getByRole('group', { name: 'Business details' }).getByLabel('ABN').fill('51 824 753 557');
+    // Keyboard: the claim switch toggles with Space.
+    // (Success rate ships switched off until staff give a source visitors can see.)
+    const claimSwitch = page.getByRole('group', { name: 'Success rate', exact: false }).getByLabel('Show on the site');
+    await expect(claimSwitch).not.toBeChecked();
+    await claimSwitch.focus();
+    await page.keyboard.press('Space');
+    await expect(claimSwitch).toBeChecked();
+    await page.getByRole('button', { name: 'Save Settings' }).click();
+    await expect(page.getByRole('alert')).toContainText('Please correct the highlighted fields.');
+    const abn = page.getByRole('group', { name: 'Business details' }).getByLabel('ABN');
+    await expect(abn).toHaveAttribute('aria-invalid', 'true');
+    await expect(abn).toBeFocused();
+    await expect(page.getByText('This ABN is not valid (check digits do not match)')).toBeVisible();
+    const code = page.getByLabel('RTO code');
+    await expect(code).toHaveAttribute('aria-invalid', 'true');
+    await expect(page.getByText('An RTO code has 4 to 6 digits, as on training.gov.au')).toBeVisible();
+    // Nothing wider than the screen.
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    expect(await axeViolations(page)).toEqual([]);
+  },
+);

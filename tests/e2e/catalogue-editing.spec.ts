@@ -1,8 +1,9 @@
 /**
  * Staff edit the catalogue in the admin and the local rebuild publishes it: a changed course page, a retired
  * course's address redirecting to its successor, and no catalogue controls for the editor role.
- * Catalogue edits change the whole site, so this file runs once, in the site-wide project, after the
- * per-viewport projects; it works on qualifications it adds itself and removes them again afterwards.
+ * Catalogue edits change the whole site, so this file runs once, in the after-others project, after the
+ * per-viewport projects (playwright.config.ts); it works on qualifications it adds itself and removes them again
+ * afterwards.
  */
 import { randomBytes } from 'node:crypto';
 import { test, expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';

@@ -1,7 +1,8 @@
 /**
  * A settings save rebuilds the pages locally, as the build hook does in production: the pre-rendered HTML of a
  * course page (what no-JS readers and search engines get) carries the new contact details once the rebuild the
- * settings screen shows is live. Runs in the `rebuilds` project, after the tests that read the pages.
+ * settings screen shows is live. Runs in the `site-wide` project, after the tests that read the pages and one at a
+ * time with the other tests that save the settings.
  */
 import { randomInt } from 'node:crypto';
 import { test, expect as baseExpect, type APIRequestContext } from '@playwright/test';
