@@ -56,12 +56,15 @@ async function rebuildSite(request: APIRequestContext, headers: Record<string, s
     },
   });
   expect(saved.status()).toBe(200);
-  await expect
-    .poll(async () => (await (await request.get('/api/admin/catalogue/rebuild', { headers })).json()).state, {
-      timeout: REBUILD_TIMEOUT,
-      intervals: [2000],
-    })
-    .toBe('live');
+  await untilLive(request, headers);
+}
+
+const rebuildState = async (request: APIRequestContext, headers: Record<string, string>) =>
+  (await (await request.get('/api/admin/catalogue/rebuild', { headers })).json()).state as string;
+
+/** Waits until the rebuild last asked for (by anyone) is live. */
+async function untilLive(request: APIRequestContext, headers: Record<string, string>) {
+  await expect.poll(() => rebuildState(request, headers), { timeout: REBUILD_TIMEOUT, intervals: [2000] }).toBe('live');
 }
 
 test.describe.configure({ mode: 'serial' });
@@ -89,122 +92,9 @@ test.afterAll(async ({ request }) => {
   expect((await request.get(`/courses/${FIRST}`, { maxRedirects: 0 })).status()).toBe(404);
 });
 
-test('staff edit a course and retire another with a successor; the local rebuild publishes both', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(2 * REBUILD_TIMEOUT);
-  const account = await createStaff('catalogue');
-  await signInWithForm(page, account);
-  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
-  await addCourse(request, token, FIRST, 'Certificate III in Catalogue Testing');
-  await addCourse(request, token, SECOND, 'Certificate III in Retired Testing');
-
-  await page.goto('/admin/courses');
-  await expect(page.getByRole('heading', { name: 'Manage Courses' })).toBeVisible();
-  await expect(page.getByText('View the nationally recognised qualifications listed on the site.')).toBeVisible();
-
-  // Filters: text, then status.
-  await page.getByLabel('Search', { exact: true }).fill(FIRST);
-  await expect(page.getByRole('row')).toHaveCount(2);
-  await page.getByLabel('Search', { exact: true }).fill('');
-  await page.getByLabel('Status').selectOption('new');
-  await expect(page.getByTestId(`course-${FIRST}`)).toBeVisible();
-  await expect(page.getByTestId('course-CPC30220')).toHaveCount(0);
-  await page.getByLabel('Status').selectOption('');
-
-  // Edit the first course's written details.
-  await page.getByLabel('Search', { exact: true }).fill(FIRST);
-  await page.getByRole('button', { name: `Edit ${FIRST}` }).click();
-  await expect(page.getByRole('heading', { name: `Edit ${FIRST} Certificate III in Catalogue Testing` })).toBeVisible();
-  const about = `Tested by the catalogue editor on ${new Date().toISOString()}: experienced builders get this recognised.`;
-  await page.getByLabel('About (card and page summary)').fill(about);
-  // A bad edit is refused in the form, with the field named.
-  await page.getByLabel('Scope of work').fill('Only one line');
-  await page.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByRole('alert')).toContainText('Scope of work needs at least 3 items');
-  await expect(page.getByLabel('Scope of work')).toHaveAttribute('aria-invalid', 'true');
-  await page.getByLabel('Scope of work').fill('Set out frames\nFit off doors\nRead plans');
-  await page.getByLabel('Occupations and search words').fill('catalogue tester\nframe tester');
-  await page.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByText(`${FIRST} saved`)).toBeVisible(SAVED);
-  // Back on the list once the save is through.
-  await expect(page.getByRole('heading', { name: 'Qualifications' })).toBeVisible();
-
-  // Retire the second with the first as its successor.
-  await page.getByLabel('Search', { exact: true }).fill(SECOND);
-  await page.getByRole('button', { name: `Edit ${SECOND}` }).click();
-  await page.getByLabel(/Retire this qualification/).check();
-  await page.getByLabel('Successor (optional)').selectOption(FIRST);
-  await page.getByRole('button', { name: 'Save changes' }).click();
-  await expect(page.getByText(`${SECOND} saved`)).toBeVisible(SAVED);
-  await expect(page.getByTestId(`course-${SECOND}`)).toContainText(`Retired to ${FIRST}`);
-
-  await waitUntilLive(page);
-
-  await page.goto(`/courses/${FIRST}`);
-  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Certificate III in Catalogue Testing');
-  await expect(page.getByText(about).first()).toBeVisible();
-  await expect(page.getByText('Fit off doors')).toBeVisible();
-
-  const moved = await request.get(`/courses/${SECOND}`, { maxRedirects: 0 });
-  expect(moved.status()).toBe(301);
-  expect(moved.headers().location).toBe(`/courses/${FIRST}`);
-  await page.goto(`/courses/${SECOND.toLowerCase()}`);
-  await expect(page).toHaveURL(new RegExp(`/courses/${FIRST}$`));
-});
-
-test('finding 12: after a rebuild the pre-rendered pages keep their styles and brand font (no CSP violation)', async ({
-  page,
-  request,
-}) => {
-  test.setTimeout(REBUILD_TIMEOUT + 2 * 60_000);
-  const { auth: headers } = await staffSession(request, 'csp-after-rebuild');
-  // The test before this one waits for its rebuild; run alone, this one asks for its own.
-  const { state } = await (await request.get('/api/admin/catalogue/rebuild', { headers })).json();
-  if (state !== 'live') await rebuildSite(request, headers);
-
-  // Every violation the browser reports, from the first byte of each page on.
-  await page.addInitScript(() => {
-    const seen: string[] = [];
-    Object.assign(window, { cspViolations: seen });
-    document.addEventListener('securitypolicyviolation', (event) => {
-      seen.push(`${event.violatedDirective} ${event.blockedURI || 'inline'} ${event.sample}`);
-    });
-  });
-  const consoleViolations: string[] = [];
-  page.on('console', (message) => {
-    if (/Content Security Policy/i.test(message.text())) consoleViolations.push(message.text());
-  });
-
-  // A first visit fetches the brand fonts once the page is idle (src/scripts/brand-fonts.ts); the pages after it
-  // are set in them.
-  await page.goto('/');
-  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('brand-fonts'))).toBe('1');
-  for (const path of ['/', '/about', '/courses/CPC30220']) {
-    await page.goto(path);
-    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
-    const fonts = await page.evaluate(async () => {
-      await document.fonts.ready;
-      return {
-        body: getComputedStyle(document.body).fontFamily,
-        loaded: [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family),
-      };
-    });
-    // The body is set in Kumbh Sans (Astro names the face "Kumbh Sans-<hash>"), and that face has loaded.
-    const brand = fonts.body.split(',')[0].trim().replace(/^"|"$/g, '');
-    expect(brand, path).toMatch(/^Kumbh Sans/);
-    expect(
-      fonts.loaded.map((family) => family.replace(/^"|"$/g, '')),
-      path,
-    ).toContain(brand);
-    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual(
-      [],
-    );
-  }
-  expect(consoleViolations).toEqual([]);
-});
-
+// The tests that wait for a rebuild come last: the settings tests of the site-wide project, which run beside this
+// file, start rebuilds with every save, so a wait lasts until they are done; these three need no rebuild and run
+// meanwhile.
 test('a category edit is checked in the form and saved with who and when', async ({ page }) => {
   test.setTimeout(3 * 60_000);
   const account = await createStaff('categories');
@@ -286,4 +176,122 @@ test('finding 1 and 6: staff see watch markers and unchecked codes, and record a
   await expect(panel.getByTestId('register-last-check')).toContainText(
     `Last checked ${today} by Test Editor: Current, “Certificate III in Register Testing”`,
   );
+});
+
+test('staff edit a course and retire another with a successor; the local rebuild publishes both', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(2 * REBUILD_TIMEOUT);
+  const account = await createStaff('catalogue');
+  await signInWithForm(page, account);
+  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+  await addCourse(request, token, FIRST, 'Certificate III in Catalogue Testing');
+  await addCourse(request, token, SECOND, 'Certificate III in Retired Testing');
+
+  await page.goto('/admin/courses');
+  await expect(page.getByRole('heading', { name: 'Manage Courses' })).toBeVisible();
+  await expect(page.getByText('View the nationally recognised qualifications listed on the site.')).toBeVisible();
+
+  // Filters: text, then status.
+  await page.getByLabel('Search', { exact: true }).fill(FIRST);
+  await expect(page.getByRole('row')).toHaveCount(2);
+  await page.getByLabel('Search', { exact: true }).fill('');
+  await page.getByLabel('Status').selectOption('new');
+  await expect(page.getByTestId(`course-${FIRST}`)).toBeVisible();
+  await expect(page.getByTestId('course-CPC30220')).toHaveCount(0);
+  await page.getByLabel('Status').selectOption('');
+
+  // Edit the first course's written details.
+  await page.getByLabel('Search', { exact: true }).fill(FIRST);
+  await page.getByRole('button', { name: `Edit ${FIRST}` }).click();
+  await expect(page.getByRole('heading', { name: `Edit ${FIRST} Certificate III in Catalogue Testing` })).toBeVisible();
+  const about = `Tested by the catalogue editor on ${new Date().toISOString()}: experienced builders get this recognised.`;
+  await page.getByLabel('About (card and page summary)').fill(about);
+  // A bad edit is refused in the form, with the field named.
+  await page.getByLabel('Scope of work').fill('Only one line');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByRole('alert')).toContainText('Scope of work needs at least 3 items');
+  await expect(page.getByLabel('Scope of work')).toHaveAttribute('aria-invalid', 'true');
+  await page.getByLabel('Scope of work').fill('Set out frames\nFit off doors\nRead plans');
+  await page.getByLabel('Occupations and search words').fill('catalogue tester\nframe tester');
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(`${FIRST} saved`)).toBeVisible(SAVED);
+  // Back on the list once the save is through.
+  await expect(page.getByRole('heading', { name: 'Qualifications' })).toBeVisible();
+
+  // Retire the second with the first as its successor.
+  await page.getByLabel('Search', { exact: true }).fill(SECOND);
+  await page.getByRole('button', { name: `Edit ${SECOND}` }).click();
+  await page.getByLabel(/Retire this qualification/).check();
+  await page.getByLabel('Successor (optional)').selectOption(FIRST);
+  await page.getByRole('button', { name: 'Save changes' }).click();
+  await expect(page.getByText(`${SECOND} saved`)).toBeVisible(SAVED);
+  await expect(page.getByTestId(`course-${SECOND}`)).toContainText(`Retired to ${FIRST}`);
+
+  await waitUntilLive(page);
+
+  await page.goto(`/courses/${FIRST}`);
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Certificate III in Catalogue Testing');
+  await expect(page.getByText(about).first()).toBeVisible();
+  await expect(page.getByText('Fit off doors')).toBeVisible();
+
+  const moved = await request.get(`/courses/${SECOND}`, { maxRedirects: 0 });
+  expect(moved.status()).toBe(301);
+  expect(moved.headers().location).toBe(`/courses/${FIRST}`);
+  await page.goto(`/courses/${SECOND.toLowerCase()}`);
+  await expect(page).toHaveURL(new RegExp(`/courses/${FIRST}$`));
+});
+
+test('finding 12: after a rebuild the pre-rendered pages keep their styles and brand font (no CSP violation)', async ({
+  page,
+  request,
+}) => {
+  test.setTimeout(REBUILD_TIMEOUT + 2 * 60_000);
+  const { auth: headers } = await staffSession(request, 'csp-after-rebuild');
+  // The test before this one waits for its rebuild; a save since (the settings tests run beside this file) has asked
+  // for another, which is waited for; run alone, this one asks for its own.
+  const state = await rebuildState(request, headers);
+  if (/^(requested|queued|building)$/.test(state)) await untilLive(request, headers);
+  else if (state !== 'live') await rebuildSite(request, headers);
+
+  // Every violation the browser reports, from the first byte of each page on.
+  await page.addInitScript(() => {
+    const seen: string[] = [];
+    Object.assign(window, { cspViolations: seen });
+    document.addEventListener('securitypolicyviolation', (event) => {
+      seen.push(`${event.violatedDirective} ${event.blockedURI || 'inline'} ${event.sample}`);
+    });
+  });
+  const consoleViolations: string[] = [];
+  page.on('console', (message) => {
+    if (/Content Security Policy/i.test(message.text())) consoleViolations.push(message.text());
+  });
+
+  // A first visit fetches the brand fonts once the page is idle (src/scripts/brand-fonts.ts); the pages after it
+  // are set in them.
+  await page.goto('/');
+  await expect.poll(() => page.evaluate(() => sessionStorage.getItem('brand-fonts'))).toBe('1');
+  for (const path of ['/', '/about', '/courses/CPC30220']) {
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1 })).toBeVisible();
+    const fonts = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return {
+        body: getComputedStyle(document.body).fontFamily,
+        loaded: [...document.fonts].filter((face) => face.status === 'loaded').map((face) => face.family),
+      };
+    });
+    // The body is set in Kumbh Sans (Astro names the face "Kumbh Sans-<hash>"), and that face has loaded.
+    const brand = fonts.body.split(',')[0].trim().replace(/^"|"$/g, '');
+    expect(brand, path).toMatch(/^Kumbh Sans/);
+    expect(
+      fonts.loaded.map((family) => family.replace(/^"|"$/g, '')),
+      path,
+    ).toContain(brand);
+    expect(await page.evaluate(() => (window as unknown as { cspViolations: string[] }).cspViolations), path).toEqual(
+      [],
+    );
+  }
+  expect(consoleViolations).toEqual([]);
 });
