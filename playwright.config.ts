@@ -14,8 +14,8 @@ const baseURL = process.env.E2E_BASE_URL ?? `http://localhost:${port}`;
 // - after-others: catalogue editing (its saves are versioned per course and category, not settings) and tests
 //   tagged @after-others: the bulk inbox tests at both screen sizes, the check that a post scheduled during the main
 //   run went live by itself, and a course edit conflict.
-// Saves of either kind start a rebuild, and a test that waits for one waits for a build that started after its own
-// save (src/server/rebuild.ts), so the other project's rebuilds only make it wait longer.
+// Saves of either kind start a rebuild, and a test that waits for one waits for a build that started after the latest
+// request, its own or a later one (src/server/rebuild.ts), so the other project's saves only make it wait longer.
 const SITE_WIDE = /(facts|settings-rebuild)\.spec\.ts$/;
 const SITE_WIDE_TAG = /@site-wide/;
 const CATALOGUE = /catalogue-editing\.spec\.ts$/;
