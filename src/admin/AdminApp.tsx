@@ -68,7 +68,9 @@ export default function AdminApp({ page }: { page: AdminPageName }) {
     <QueryClientProvider client={client}>
       <AuthProvider>
         <Guard page={page} />
-        <Toaster position="top-right" closeButton />
+        {/* Bottom right: at the top the notices sat on the header's Logout button and navigation for their four
+            seconds (longer while the pointer rests on them, which pauses them), right where staff go next. */}
+        <Toaster position="bottom-right" closeButton />
       </AuthProvider>
     </QueryClientProvider>
   );

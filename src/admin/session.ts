@@ -53,9 +53,15 @@ export function markSigningOut(): void {
   signingOut = true;
 }
 
-/** Goes to the login page, replacing history and remembering where the visitor wanted to go. */
+let redirecting = false;
+/**
+ * Goes to the login page, replacing history and remembering where the visitor wanted to go. Once per page: when a
+ * session ends, each of the page's calls meets a 401 and the page itself sees no session, and every further
+ * navigation to the same place would cancel the one already under way (the browser aborts it).
+ */
 export function redirectToLogin(from: string = location.pathname + location.search): void {
-  if (signingOut) return;
+  if (signingOut || redirecting) return;
+  redirecting = true;
   const next = safeNext(from);
   location.replace(
     next === HOME_PATH && !from.startsWith(HOME_PATH) ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(next)}`,

@@ -2,6 +2,7 @@ import { test, expect, type Page, type TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { personClock, takeYourTime } from './helpers/person';
 
 /**
  * Forms end to end, against the production-like local server. Submissions are checked where the
@@ -73,9 +74,6 @@ async function outboxFor(id: string) {
 /** A unique address per test and project, so parallel runs never see each other's submissions. */
 const uniqueEmail = (info: TestInfo, label: string) =>
   `${label}-${info.project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-
-/** The server refuses forms sent within 3 s of the page loading; a person takes longer than that. */
-const waitLikeAPerson = (page: Page) => page.waitForFunction(() => performance.now() > 3200);
 
 const axe = async (page: Page, include?: string) => {
   let builder = new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice']);
@@ -160,6 +158,7 @@ test.describe('/contact', () => {
 
   test('the contact form sends, thanks, clears, and the message is stored and mailed', async ({ page }, info) => {
     const email = uniqueEmail(info, 'contact');
+    await personClock(page);
     await page.goto('/contact');
     const form = page.locator('form.inquiry-form');
     await form.getByLabel('First name').fill('Jane');
@@ -167,7 +166,7 @@ test.describe('/contact', () => {
     await form.getByLabel('E-mail').fill(email);
     await form.getByLabel('Phone').fill('0412 345 678');
     await form.getByLabel('Message').fill('Ten years as a site supervisor.\nWhich qualification fits?');
-    await waitLikeAPerson(page);
+    await takeYourTime(page);
     const sent = page.waitForResponse('**/api/email/contact');
     await form.getByRole('button', { name: 'Send Message' }).click();
     expect((await sent).status()).toBe(200);
@@ -214,6 +213,7 @@ test.describe('/contact', () => {
 test.describe('home consultation form', () => {
   test('really sends its message and marks it as from the home page', async ({ page }, info) => {
     const email = uniqueEmail(info, 'home');
+    await personClock(page);
     await page.goto('/');
     const section = page.locator('section.consult');
     await section.scrollIntoViewIfNeeded();
@@ -222,7 +222,7 @@ test.describe('home consultation form', () => {
     await section.getByLabel('E-mail').fill(email);
     await section.getByLabel('Phone').fill('0400 000 000');
     await section.getByLabel('Message').fill('Chef for 8 years, interested in a Diploma.');
-    await waitLikeAPerson(page);
+    await takeYourTime(page);
     await section.getByRole('button', { name: 'Book My Free Consultation' }).click();
     await expect(section.getByRole('status')).toHaveText("Thank you! We'll be in touch with you soon.");
     await expect(section.getByLabel('First name')).toHaveValue('');
@@ -256,6 +256,7 @@ test.describe('/free-quote', () => {
     const problems: string[] = [];
     page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
     page.on('pageerror', (error) => problems.push(error.message));
+    await personClock(page);
     await page.goto('/free-quote');
     await expect(page).toHaveTitle('Free Quote | RPL Pathways');
     const wizard = page.locator('.quote');
@@ -320,7 +321,7 @@ test.describe('/free-quote', () => {
     await expect(submit).toBeDisabled();
     await wizard.getByLabel(/I agree to be bound by the/).check();
     await axe(page, '.quote');
-    await waitLikeAPerson(page);
+    await takeYourTime(page);
     await submit.click();
 
     await expect(heading).toHaveText('Thank you, Alex!');
@@ -422,6 +423,7 @@ test.describe('privacy at the point of collection', () => {
     page,
   }, info) => {
     const email = uniqueEmail(info, 'consent');
+    await personClock(page);
     await page.goto('/free-quote');
     const wizard = page.locator('.quote');
     await expectNotice(page, wizard, 'to prepare your quote');
@@ -442,7 +444,7 @@ test.describe('privacy at the point of collection', () => {
     await axe(page, '.quote');
     await wizard.getByLabel(/I agree to be bound by the/).check();
     await wizard.getByRole('checkbox', { name: /partner RTO that would assess me/ }).check();
-    await waitLikeAPerson(page);
+    await takeYourTime(page);
     await wizard.getByRole('button', { name: 'Submit Request' }).click();
     await expect(wizard.getByRole('heading', { level: 2 })).toHaveText('Thank you, Kim!');
 

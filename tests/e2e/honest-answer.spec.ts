@@ -1,4 +1,5 @@
 import { test, expect } from '@playwright/test';
+import { personClock, takeYourTime } from './helpers/person';
 
 /**
  * A worker whose trade the catalogue lacks is told so, with the phone number, a call-back request and the
@@ -10,6 +11,7 @@ const NO_QUALIFICATION = "We don't list a qualification for that trade yet.";
 test('finding 1: an electrician ticking "Not sure" is told honestly, with no construction trade suggested', async ({
   page,
 }, info) => {
+  await personClock(page);
   await page.goto('/free-quote');
   const wizard = page.locator('.quote');
   const next = wizard.getByRole('button', { name: 'Next' });
@@ -29,7 +31,7 @@ test('finding 1: an electrician ticking "Not sure" is told honestly, with no con
   await wizard.getByLabel(/State or territory/).selectOption('NSW');
   await next.click();
   await wizard.getByLabel(/I agree to be bound by the/).check();
-  await page.waitForFunction(() => performance.now() > 3200);
+  await takeYourTime(page);
   await wizard.getByRole('button', { name: 'Submit Request' }).click();
   await expect(wizard.getByRole('heading', { name: 'Thank you, Robin!' })).toBeVisible();
   await expect(wizard.getByText(NO_QUALIFICATION)).toBeVisible();

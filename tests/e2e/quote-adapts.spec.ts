@@ -1,5 +1,6 @@
 import { test, expect, type Page, type TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
+import { personClock, takeYourTime } from './helpers/person';
 
 /** The free quote adapts to what is known: a worker whose industry is not listed still gets through. */
 
@@ -16,6 +17,7 @@ const axe = async (page: Page) => {
 test('finding 3: "My industry isn\'t listed" goes on without a category and the quote is sent', async ({
   page,
 }, info) => {
+  await personClock(page);
   await page.goto('/free-quote');
   const wizard = page.locator('.quote');
   const heading = wizard.getByRole('heading', { level: 2 });
@@ -55,7 +57,7 @@ test('finding 3: "My industry isn\'t listed" goes on without a category and the 
   await next.click();
   await expect(heading).toHaveText('Review & Submit');
   await wizard.getByLabel(/I agree to be bound by the/).check();
-  await page.waitForFunction(() => performance.now() > 3200);
+  await takeYourTime(page);
   await wizard.getByRole('button', { name: 'Submit Request' }).click();
   await expect(heading).toHaveText('Thank you, Kai!');
   await expect(wizard.getByTestId('quote-reference')).toHaveText(/^RPL-[2-9A-HJKMNP-Z]{6,8}$/);

@@ -2,6 +2,7 @@ import { test, expect, type Page, type TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 import { readdir, readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { personClock, takeYourTime } from './helpers/person';
 
 /**
  * The free quote starting from the visitor: a course page's quote link arrives with that course
@@ -21,7 +22,6 @@ async function storeFile(store: string, key: string): Promise<string | null> {
 
 const uniqueEmail = (info: TestInfo, label: string) =>
   `${label}-${info.project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
-const waitLikeAPerson = (page: Page) => page.waitForFunction(() => performance.now() > 3200);
 const axe = async (page: Page) => {
   const results = await new AxeBuilder({ page })
     .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'best-practice'])
@@ -97,6 +97,7 @@ test.describe('free quote from the visitor', () => {
   test('a quote with "Not sure" ends on a result listing matches and an evidence checklist', async ({ page }, info) => {
     test.setTimeout(120_000); // screenshots of every step on a shared machine
     const email = uniqueEmail(info, 'notsure');
+    await personClock(page);
     await page.goto('/free-quote');
     const wizard = page.locator('.quote');
     const heading = wizard.getByRole('heading', { level: 2 });
@@ -131,7 +132,7 @@ test.describe('free quote from the visitor', () => {
     await expect(wizard.locator('.review')).toContainText('Not sure');
     await wizard.getByLabel(/I agree to be bound by the/).check();
     await shot(page, info, '5-review');
-    await waitLikeAPerson(page);
+    await takeYourTime(page);
     await wizard.getByRole('button', { name: 'Submit Request' }).click();
 
     await expect(heading).toHaveText('Thank you, Robin!');

@@ -122,6 +122,28 @@ describe('dashboard statistics', () => {
   });
 });
 
+// Before the Logout tests: once a staff member has chosen Logout, this module no longer redirects at all.
+describe('a session ended elsewhere', () => {
+  it('sends the page to the login page once, however many of its calls meet the 401', async () => {
+    signIn('admin');
+    const replace = vi.fn();
+    vi.stubGlobal('location', { ...window.location, pathname: '/admin/dashboard', search: '', replace });
+    const calls = routeFetch({
+      '/api/auth/verify': () => jsonAnswer(401, { message: 'Session expired' }),
+      '/api/admin/dashboard-stats': () => jsonAnswer(401, { message: 'Session expired' }),
+      '/api/admin/launch-readiness': () => jsonAnswer(401, { message: 'Session expired' }),
+    });
+    render(<AdminApp page="dashboard" />);
+    // Drawn from the stored session at once; then its check meets the 401 (one reason to go), and the page's guard
+    // sees no session and takes the header away (another).
+    await screen.findByRole('button', { name: 'Logout' });
+    await waitFor(() => expect(screen.queryByRole('button', { name: 'Logout' })).toBeNull());
+    expect(calls).toContain('/api/auth/verify');
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(replace.mock.calls).toEqual([['/admin/login?next=%2Fadmin%2Fdashboard']]);
+  });
+});
+
 describe('Logout', () => {
   it('goes to the plain login page even when a call of the page meets the revoked token first', async () => {
     signIn('admin');
