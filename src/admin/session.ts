@@ -44,24 +44,24 @@ export function safeNext(next: string | null | undefined): string {
   return next;
 }
 
-let signingOut = false;
+/** Set once the page is on its way to the login page (Logout, or a redirect below): later 401s change nothing. */
+let leaving = false;
 /**
  * Called when the staff member chose Logout: the page is about to go to the plain login page, so a call of the
  * same page that meets the now revoked token (401) must not send them to the login page "to come back here".
  */
 export function markSigningOut(): void {
-  signingOut = true;
+  leaving = true;
 }
 
-let redirecting = false;
 /**
  * Goes to the login page, replacing history and remembering where the visitor wanted to go. Once per page: when a
  * session ends, each of the page's calls meets a 401 and the page itself sees no session, and every further
  * navigation to the same place would cancel the one already under way (the browser aborts it).
  */
 export function redirectToLogin(from: string = location.pathname + location.search): void {
-  if (signingOut || redirecting) return;
-  redirecting = true;
+  if (leaving) return;
+  leaving = true;
   const next = safeNext(from);
   location.replace(
     next === HOME_PATH && !from.startsWith(HOME_PATH) ? LOGIN_PATH : `${LOGIN_PATH}?next=${encodeURIComponent(next)}`,

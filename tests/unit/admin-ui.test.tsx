@@ -122,7 +122,7 @@ describe('dashboard statistics', () => {
   });
 });
 
-// Before the Logout tests: once a staff member has chosen Logout, this module no longer redirects at all.
+// Before the Logout tests: once the page is on its way to the login page (this test, or Logout), it never redirects again.
 describe('a session ended elsewhere', () => {
   it('sends the page to the login page once, however many of its calls meet the 401', async () => {
     signIn('admin');
