@@ -53,6 +53,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     restoreMocks: true,
+    // Builds the migrated database template once per set of migrations (tests/unit/helpers/database.ts).
+    globalSetup: ['tests/unit/helpers/database-setup.ts'],
     projects: [
       { extends: true, test: { name: 'pure', include: PURE, isolate: false } },
       { extends: true, test: { name: 'isolated', include: ['tests/unit/**/*.test.{ts,tsx}'], exclude: PURE } },

@@ -4,7 +4,7 @@
 // Run by `npm start` (scripts/serve.mjs); by hand: node scripts/seed-blog.ts
 import { readdirSync, readFileSync } from 'node:fs';
 import * as v from 'valibot';
-import { openUserStore } from './lib/user-store.ts';
+import { openLocalData } from './lib/local-data.ts';
 import { dataStore } from '../src/server/blobs.ts';
 import { createBlog } from '../src/server/blogs.ts';
 import { storeImage } from '../src/server/uploads.ts';
@@ -98,7 +98,7 @@ export async function seedBlog(log: (line: string) => void = console.log): Promi
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const target = await openUserStore({});
+  const target = await openLocalData({});
   try {
     const created = await seedBlog();
     console.log(created ? `Seeded ${created} sample blog posts.` : 'Blog posts already present: nothing seeded.');

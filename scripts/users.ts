@@ -17,7 +17,7 @@
 import { parseArgs } from 'node:util';
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
-import { openUserStore } from './lib/user-store.ts';
+import { openLocalData } from './lib/local-data.ts';
 import {
   createUser,
   editUser,
@@ -75,7 +75,7 @@ if (values.help || !command) {
   process.exit(command ? 0 : 1);
 }
 
-const target = await openUserStore({ site: values.site, token: process.env.NETLIFY_AUTH_TOKEN });
+const target = await openLocalData({ site: values.site, token: process.env.NETLIFY_AUTH_TOKEN });
 try {
   if (command === 'create') {
     if (!username) fail('give the username to create');

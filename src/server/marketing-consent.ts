@@ -1,12 +1,12 @@
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
 import * as v from 'valibot';
-import { dataStore } from './blobs.ts';
+import { db, isoOf, sql } from '../platform/database.ts';
 import { MarketingWithdrawalSchema, type InquiryRecord, type MarketingWithdrawal } from '../schemas/inquiry-record.ts';
 
 /**
- * Withdrawn marketing consent: the suppression list. The `marketing` store keeps one entry per e-mail
- * address that withdrew, keyed `withdrawn/{sha256 of the normalised address}` (the address itself is not
- * stored there), holding when and how it was withdrawn. Wherever the marketing consent is read (the inbox,
+ * Withdrawn marketing consent: the suppression list. The `marketing_withdrawals` table keeps one row per e-mail
+ * address that withdrew, keyed by the SHA-256 of the normalised address (the address itself is not stored
+ * there), holding when and how it was withdrawn. Wherever the marketing consent is read (the inbox,
  * its CSV, a new inquiry) the list wins over the tick: every inquiry from that address shows
  * "withdrawn", and a later inquiry from it is stored without marketing consent. Any future marketing send
  * must check `withdrawalOf` first.
@@ -16,13 +16,9 @@ import { MarketingWithdrawalSchema, type InquiryRecord, type MarketingWithdrawal
  * POST /api/public/marketing-withdrawal. Staff record a withdrawal from the inbox.
  */
 
-const store = () => dataStore('marketing');
-const PREFIX = 'withdrawn/';
-
 /** The same address however it was typed: trimmed, Unicode-normalised, lower case. */
 export const normaliseEmail = (email: string) => email.normalize('NFC').trim().toLowerCase();
-export const emailKey = (email: string) =>
-  `${PREFIX}${createHash('sha256').update(normaliseEmail(email)).digest('hex')}`;
+export const emailHash = (email: string) => createHash('sha256').update(normaliseEmail(email)).digest('hex');
 
 /* ---------- signed links ---------- */
 
@@ -70,10 +66,27 @@ export function withdrawalFooter(siteUrl: string, inquiryId: string): { text: st
 
 /* ---------- the suppression list ---------- */
 
+interface WithdrawalRow {
+  email_hash: string;
+  at: unknown;
+  via: MarketingWithdrawal['via'];
+  by_username: string | null;
+  by_name: string | null;
+}
+
+const fromRow = (row: WithdrawalRow): MarketingWithdrawal =>
+  v.parse(MarketingWithdrawalSchema, {
+    at: isoOf(row.at),
+    via: row.via,
+    ...(row.by_username ? { by: { username: row.by_username, name: row.by_name ?? row.by_username } } : {}),
+  });
+
 /** When and how the address withdrew its marketing consent, or null if it has not. */
 export async function withdrawalOf(email: string): Promise<MarketingWithdrawal | null> {
-  const parsed = v.safeParse(MarketingWithdrawalSchema, await store().get(emailKey(email), { type: 'json' }));
-  return parsed.success ? parsed.output : null;
+  const [row] = await db().query<WithdrawalRow>(
+    sql`SELECT * FROM marketing_withdrawals WHERE email_hash = ${emailHash(email)}`,
+  );
+  return row ? fromRow(row) : null;
 }
 
 /**
@@ -85,30 +98,25 @@ export async function recordWithdrawal(
   withdrawal: Omit<MarketingWithdrawal, 'at'>,
   now = new Date(),
 ): Promise<MarketingWithdrawal> {
-  const existing = await withdrawalOf(email);
-  if (existing) return existing;
   const record = v.parse(MarketingWithdrawalSchema, { ...withdrawal, at: now.toISOString() });
-  const { modified } = await store().setJSON(emailKey(email), record, { onlyIfNew: true });
-  return modified ? record : ((await withdrawalOf(email)) ?? record);
+  await db().query(sql`
+    INSERT INTO marketing_withdrawals (email_hash, at, via, by_username, by_name)
+    VALUES (${emailHash(email)}, ${record.at}, ${record.via}, ${record.by?.username ?? null}, ${record.by?.name ?? null})
+    ON CONFLICT (email_hash) DO NOTHING`);
+  return (await withdrawalOf(email)) ?? record;
 }
 
-/**
- * The records as staff see them: each carries `marketingWithdrawn` when its address is on the suppression
- * list. One listing of the list, then one read per address that is on it.
- */
+/** The records as staff see them: each carries `marketingWithdrawn` when its address is on the suppression list. */
 export async function withMarketingState(records: InquiryRecord[]): Promise<InquiryRecord[]> {
   if (!records.length) return records;
-  const listed = new Set<string>();
-  for await (const page of store().list({ prefix: PREFIX, paginate: true }))
-    for (const blob of page.blobs) listed.add(blob.key);
-  if (!listed.size) return records;
-  const found = new Map<string, MarketingWithdrawal | null>();
-  for (const record of records) {
-    const key = emailKey(record.contact.email);
-    if (listed.has(key) && !found.has(key)) found.set(key, await withdrawalOf(record.contact.email));
-  }
+  const hashes = [...new Set(records.map((record) => emailHash(record.contact.email)))];
+  const rows = await db().query<WithdrawalRow>(
+    sql`SELECT * FROM marketing_withdrawals WHERE email_hash = ANY(${hashes})`,
+  );
+  if (!rows.length) return records;
+  const found = new Map(rows.map((row) => [row.email_hash, fromRow(row)]));
   return records.map((record) => {
-    const withdrawal = found.get(emailKey(record.contact.email));
+    const withdrawal = found.get(emailHash(record.contact.email));
     return withdrawal ? { ...record, marketingWithdrawn: withdrawal } : record;
   });
 }

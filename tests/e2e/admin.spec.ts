@@ -4,7 +4,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { createStaff, signInWithForm } from './helpers/accounts';
 import { axeViolations } from './helpers/still';
 import { test as signedIn } from './helpers/staff-session';
-import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { openLocalData } from '../../scripts/lib/local-data.ts';
 import { setEmail } from '../../src/server/users.ts';
 import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
 import { dataStore } from '../../src/server/blobs.ts';
@@ -258,7 +258,7 @@ test.describe('site settings', () => {
 
 /** The sign-in link in the local outbox's mail to this address ('' while there is none). */
 async function signInLinkFor(email: string): Promise<string> {
-  const target = await openUserStore({});
+  const target = await openLocalData({});
   try {
     const { blobs } = await dataStore('outbox').list({ prefix: 'sign-in-link-' });
     for (const { key } of blobs) {
@@ -278,7 +278,7 @@ test.describe('finding 4: an attacker can keep the owner out', ONCE, () => {
     test.setTimeout(120_000); // 100 recorded failures through the local blob emulation take a while
     const account = await createStaff('owner');
     const email = `${account.username}@example.com`;
-    const store = await openUserStore({});
+    const store = await openLocalData({});
     try {
       await setEmail(account.username, email);
       // The attack: the account-wide threshold of failures from 20 addresses.
@@ -364,7 +364,7 @@ test.describe('inquiries inbox', () => {
         async ({ page }) => {
           // Thirty fresh inquiries straight into the server's store (the forms' rate limit would take minutes).
           const tag = `Pager${screen}${Date.now()}`;
-          const target = await openUserStore({});
+          const target = await openLocalData({});
           try {
             for (let n = 0; n < 30; n++) {
               await createInquiry({
@@ -462,7 +462,7 @@ test.describe('inbox as a daily tool', () => {
 
   /** The staff account's inquiry, straight into the server's store (the forms' rate limit would take minutes). */
   async function storeInquiry(lastName: string, email: string, quote = false) {
-    const target = await openUserStore({});
+    const target = await openLocalData({});
     try {
       const contact = { firstName: 'Search', lastName, email, phone: '0400 000 000' };
       return quote

@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { test, expect as baseExpect, type APIRequestContext, type Page } from '@playwright/test';
 import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
 import { newCourseFacts } from '../fixtures/catalogue';
-import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { openLocalData } from '../../scripts/lib/local-data.ts';
 import { dataStore } from '../../src/server/blobs.ts';
 
 const digits = () => String(randomBytes(3).readUIntBE(0, 3) % 100000).padStart(5, '0');
@@ -74,7 +74,7 @@ test.use({ actionTimeout: 60_000 });
 test.afterAll(async ({ request }) => {
   test.setTimeout(REBUILD_TIMEOUT + 60_000);
   // Remove what this file added and rebuild, so the site is left as it was found.
-  const store = await openUserStore({});
+  const store = await openLocalData({});
   try {
     for (const code of [FIRST, SECOND, THIRD]) {
       await dataStore('catalogue').delete(`course/${code}`);

@@ -1,4 +1,4 @@
-import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { openLocalData } from '../../scripts/lib/local-data.ts';
 import { deleteStaffFromCli } from '../../src/server/last-admin.ts';
 import { runAccounts } from './helpers/run-accounts';
 
@@ -11,7 +11,7 @@ export default async function globalTeardown() {
   if (!usernames.length) return done();
   let deleted = 0;
   try {
-    const store = await openUserStore({});
+    const store = await openLocalData({});
     try {
       for (const username of usernames)
         await deleteStaffFromCli(username).then(

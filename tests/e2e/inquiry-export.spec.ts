@@ -8,7 +8,7 @@ import { readFile } from 'node:fs/promises';
 import { test, expect as baseExpect, type Download } from '@playwright/test';
 import { ONCE } from './helpers/viewports';
 import { createStaff, signInWithForm } from './helpers/accounts';
-import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { openLocalData } from '../../scripts/lib/local-data.ts';
 import { createInquiry } from '../../src/server/inquiries.ts';
 
 /** The admin loads from functions that share the machine with other tests. */
@@ -17,7 +17,7 @@ const OLD_DAY = '2025-03-10';
 
 /** An inquiry straight into the server's store, received at `at` (the forms only ever store now). */
 async function storeInquiry(email: string, at: Date) {
-  const target = await openUserStore({});
+  const target = await openLocalData({});
   try {
     const contact = { firstName: 'Export', lastName: 'Tester', email, phone: '0400 000 000' };
     return await createInquiry({ kind: 'contact', source: 'contact', contact, message: 'Export me.' }, at);

@@ -5,7 +5,7 @@ import { test, expect, type APIRequestContext } from '@playwright/test';
 import net from 'node:net';
 import { ONCE } from './helpers/viewports';
 import { createStaff, staffSession } from './helpers/accounts';
-import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { openLocalData } from '../../scripts/lib/local-data.ts';
 import { setEmail } from '../../src/server/users.ts';
 import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
 import { dataStore } from '../../src/server/blobs.ts';
@@ -220,7 +220,7 @@ test.describe('the local server survives hostile requests', { tag: '@desktop-onl
 
 /** The sign-in link in the local outbox's mail to this address ('' while there is none). */
 async function signInLinkFor(email: string): Promise<string> {
-  const target = await openUserStore({});
+  const target = await openLocalData({});
   try {
     const { blobs } = await dataStore('outbox').list({ prefix: 'sign-in-link-' });
     for (const { key } of blobs) {
@@ -241,7 +241,7 @@ test.describe('finding 13: internal details in answers and mails', ONCE, () => {
     test.setTimeout(120_000); // 100 recorded failures through the local blob emulation take a while
     const account = await createStaff('link-address');
     const email = `${account.username}@example.com`;
-    const store = await openUserStore({});
+    const store = await openLocalData({});
     try {
       await setEmail(account.username, email);
       for (let i = 0; i < POLICIES.account.threshold; i++) await recordFailure(account.username, `10.31.${i % 20}.1`);

@@ -7,7 +7,7 @@
 import { randomInt } from 'node:crypto';
 import { test, expect as baseExpect, type APIRequestContext } from '@playwright/test';
 import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
-import { openUserStore } from '../../scripts/lib/user-store.ts';
+import { openLocalData } from '../../scripts/lib/local-data.ts';
 import { dataStore } from '../../src/server/blobs.ts';
 
 /** A full rebuild of the site under load: allow several minutes. */
@@ -43,7 +43,7 @@ test.afterAll(async ({ request }) => {
   // straight into the store, as the catalogue editing clean-up does. A save through the API would ask for one more
   // rebuild, which the catalogue tests running beside this file would have to wait for.
   if (process.env.E2E_SERVER_STOPS_AFTER_RUN) {
-    const store = await openUserStore({});
+    const store = await openLocalData({});
     try {
       // The settings store's one entry (src/server/settings.ts), one version on.
       const settings = dataStore('settings');

@@ -1,6 +1,6 @@
 import { expect, type APIRequestContext, type Page } from '@playwright/test';
 import { randomBytes } from 'node:crypto';
-import { openUserStore } from '../../../scripts/lib/user-store.ts';
+import { openLocalData } from '../../../scripts/lib/local-data.ts';
 import { createUser } from '../../../src/server/users.ts';
 import { rememberAccount } from './run-accounts';
 
@@ -11,7 +11,7 @@ import { rememberAccount } from './run-accounts';
 export async function createStaff(prefix = 'e2e', role: 'admin' | 'editor' = 'admin') {
   const username = `${prefix}-${randomBytes(5).toString('hex')}`;
   const password = randomBytes(12).toString('base64url');
-  const target = await openUserStore({});
+  const target = await openLocalData({});
   try {
     await createUser({ username, firstName: 'Test', lastName: 'Editor', role, password });
     rememberAccount(username);

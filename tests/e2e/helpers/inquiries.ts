@@ -1,4 +1,4 @@
-import { openUserStore } from '../../../scripts/lib/user-store.ts';
+import { openLocalData } from '../../../scripts/lib/local-data.ts';
 import { createInquiry } from '../../../src/server/inquiries.ts';
 
 /**
@@ -6,7 +6,7 @@ import { createInquiry } from '../../../src/server/inquiries.ts';
  * rate limit would take minutes when many tests need one).
  */
 export async function storeInquiry(contact: { firstName: string; lastName: string; email: string }) {
-  const target = await openUserStore({});
+  const target = await openLocalData({});
   try {
     return await createInquiry({
       kind: 'contact',
