@@ -5,7 +5,7 @@ import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
  * The site's records live in Netlify Database (managed Postgres). This module is the only place that knows how
  * to reach it: on Netlify and under `npm start` through the `@netlify/database` driver (its pool, which is a
  * node-postgres pool or Neon's serverless one depending on where the code runs); in unit tests through an
- * in-process PGlite handed to `useDatabase`. Everything else writes queries with the `sql` tag (values always
+ * in-process PGlite handed to `setDatabase`. Everything else writes queries with the `sql` tag (values always
  * travel as parameters, never spliced into the text) and calls `db()`.
  *
  * Conventions that keep the drivers alike: never select an int8 or numeric column as it is (node-postgres gives
@@ -86,7 +86,7 @@ export function db(): Database {
 }
 
 /** Points this process at another database (unit tests, local tools); null goes back to the platform's. */
-export function useDatabase(database: Database | null): void {
+export function setDatabase(database: Database | null): void {
   current = database;
 }
 

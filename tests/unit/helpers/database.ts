@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { applyMigrations } from '@netlify/database-dev';
-import { inProcessDatabase, useDatabase, type Database } from '../../../src/platform/database.ts';
+import { inProcessDatabase, setDatabase, type Database } from '../../../src/platform/database.ts';
 
 /**
  * Unit tests run the repositories against Postgres in process (PGlite, the engine of the local database) with
@@ -42,7 +42,7 @@ export interface TestDatabase {
 }
 
 /**
- * A fresh database with every migration applied, used by all store code of this test file (useDatabase).
+ * A fresh database with every migration applied, used by all store code of this test file (setDatabase).
  * Call in beforeAll (or beforeEach for a clean slate) and stop it in afterAll.
  */
 export async function startDatabase(): Promise<TestDatabase> {
@@ -52,12 +52,12 @@ export async function startDatabase(): Promise<TestDatabase> {
     extensions: { pg_trgm },
   });
   const db = inProcessDatabase(engine);
-  useDatabase(db);
+  setDatabase(db);
   return {
     db,
     engine,
     async stop() {
-      useDatabase(null);
+      setDatabase(null);
       await engine.close();
     },
   };
