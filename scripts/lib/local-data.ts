@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync } from 'node:fs';
 import { setEnvironmentContext } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import pg from 'pg';
-import { inProcessDatabase, poolDatabase, setDatabase, type PoolLike } from '../../src/platform/database.ts';
+import { inProcessDatabase, poolDatabase, setDatabase } from '../../src/platform/database.ts';
 
 /** Where `netlify serve`/`netlify dev` keep blobs for a project that is not linked to a site. */
 export const LOCAL_BLOBS_DIRECTORY = new URL('../../.netlify/blobs-serve', import.meta.url).pathname;
@@ -48,7 +48,7 @@ export async function openLocalData(options: {
     if (!options.token) throw new Error('Set NETLIFY_AUTH_TOKEN to a personal access token to manage a deployed site.');
     setEnvironmentContext({ siteID: options.site, token: options.token, apiURL: 'https://api.netlify.com' });
     const pool = new pg.Pool({ connectionString: options.databaseUrl, max: 4 });
-    setDatabase(poolDatabase(pool as unknown as PoolLike));
+    setDatabase(poolDatabase(pool));
     return { label: `site ${options.site}`, close: () => pool.end() };
   }
   mkdirSync(LOCAL_BLOBS_DIRECTORY, { recursive: true });
@@ -61,7 +61,7 @@ export async function openLocalData(options: {
   const url = process.env.NETLIFY_DB_URL || runningLocalDatabase();
   if (url) {
     const pool = new pg.Pool({ connectionString: url, max: 4 });
-    setDatabase(poolDatabase(pool as unknown as PoolLike));
+    setDatabase(poolDatabase(pool));
     return {
       label: 'the local site',
       close: async () => {

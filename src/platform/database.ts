@@ -81,7 +81,7 @@ let current: Database | null = null;
 
 /** The database of this process (created on first use from the platform's connection settings). */
 export function db(): Database {
-  current ??= poolDatabase(getDatabase().pool as unknown as PoolLike);
+  current ??= poolDatabase(getDatabase().pool);
   return current;
 }
 
