@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { addView, recordSnapshot, viewsIn } from '../../src/server/counters';
@@ -13,11 +13,11 @@ import { formatCount, formatGrowth, initials } from '../../src/admin/format';
 import { safeNext } from '../../src/admin/session';
 import coursesJson from '../../content/courses.json';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   token = await signedInStaff({ username: 'dash-admin', firstName: 'Dana', lastName: 'Admin' });
 });
 afterAll(() => blobs.stop());

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { carpentryQuote } from '../fixtures/inquiries';
 import { signedInStaff, tokenFor } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
@@ -10,13 +10,13 @@ import { indexInquiries } from '../../src/server/inquiry-index';
 import handler from '../../netlify/functions/admin-inquiries.mts';
 import dashboard from '../../netlify/functions/dashboard-stats.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 const ids: string[] = [];
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   token = await signedInStaff({ username: 'inbox-admin', firstName: 'Ira', lastName: 'Inbox' });
   const contact = (n: number) => ({
     firstName: `Pat${n}`,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { hashPassword, verifyPassword } from '../../src/server/passwords';
 import { createUser, getUser, revokeSessions, setPassword, UserExistsError } from '../../src/server/users';
 import { isRevoked, issueToken, readToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/server/tokens';
@@ -11,14 +11,14 @@ import loginHandler from '../../netlify/functions/auth-login.mts';
 import sessionHandler from '../../netlify/functions/auth-session.mts';
 
 const SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let n = 0;
 const uniqueName = () => `user${Date.now().toString(36)}${n++}`;
 const PASSWORD = 'correct horse battery staple';
 
 beforeAll(async () => {
   process.env.JWT_SECRET = SECRET;
-  blobs = await startBlobs();
+  blobs = await startStores();
 });
 afterAll(() => blobs.stop());
 

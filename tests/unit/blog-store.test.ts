@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as v from 'valibot';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { sanitizeHtml } from '../../src/server/sanitize';
@@ -14,11 +14,11 @@ import blogsHandler from '../../netlify/functions/blogs.mts';
 import adminHandler from '../../netlify/functions/blogs-admin.mts';
 import viewHandler from '../../netlify/functions/blog-view.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   token = await signedInStaff({ username: 'blog-editor', firstName: 'Bea', lastName: 'Editor' });
   // The sanitiser loads its parser on first use; load it here, so the first test's time limit is for the test.
   await sanitizeHtml('<p>warm</p>');

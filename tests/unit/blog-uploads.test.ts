@@ -1,17 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { deflateSync } from 'node:zlib';
 import sharp from 'sharp';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { processImage, sniffImage, variantUrls } from '../../src/server/uploads';
 import uploadHandler from '../../netlify/functions/upload-image.mts';
 import uploadsHandler from '../../netlify/functions/uploads.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   token = await signedInStaff({ username: 'uploader', firstName: 'Uma', lastName: 'Loader' });
 });
 afterAll(() => blobs.stop());

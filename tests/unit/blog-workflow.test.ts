@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
 import sharp from 'sharp';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { sanitizeHtml } from '../../src/server/sanitize';
@@ -15,12 +15,12 @@ import blogsHandler from '../../netlify/functions/blogs.mts';
 import adminHandler from '../../netlify/functions/blogs-admin.mts';
 import uploadsHandler from '../../netlify/functions/uploads.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 let editorToken = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   [token, editorToken] = await Promise.all([
     signedInStaff({ username: 'workflow-admin', firstName: 'Wes', lastName: 'Admin' }),
     signedInStaff({ username: 'workflow-editor', firstName: 'Eve', lastName: 'Editor', role: 'editor' }),

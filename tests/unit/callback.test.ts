@@ -4,7 +4,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { storeContactInquiry } from './helpers/inquiries';
 import { mergedChecklist } from '../../src/lib/evidence-checklist';
@@ -84,11 +84,11 @@ describe('call-back days and times from the business hours', () => {
 });
 
 describe('booking a call-back', () => {
-  let blobs: Awaited<ReturnType<typeof startBlobs>>;
+  let blobs: Awaited<ReturnType<typeof startStores>>;
   let staffToken = '';
   beforeAll(async () => {
     process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-    blobs = await startBlobs();
+    blobs = await startStores();
     staffToken = await signedInStaff({ username: 'call-admin', firstName: 'Cal', lastName: 'Admin' });
   });
   afterAll(() => blobs.stop());

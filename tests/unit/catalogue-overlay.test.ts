@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { getStore } from '@netlify/blobs';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { applyOverlay, createCatalogue, repositoryCatalogue, repositoryContent } from '../../src/catalogue/index';
@@ -15,14 +15,14 @@ import coursesHandler from '../../netlify/functions/courses.mts';
 import courseDetails from '../../netlify/functions/course-details.mts';
 import courseNotFound from '../../netlify/functions/course-not-found.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'catalogue-overlay-test-secret-long-enough-0123456789';
   delete process.env.BUILD_HOOK_URL;
   delete process.env.LOCAL_BUILD_HOOK_URL;
-  blobs = await startBlobs();
+  blobs = await startStores();
   for (const [username, role] of [
     ['cat-admin', 'admin'],
     ['cat-other', 'admin'],

@@ -5,15 +5,15 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { listAllInquiries } from '../../src/server/inquiries';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 beforeAll(async () => {
   delete process.env.RESEND_API_KEY;
-  blobs = await startBlobs();
+  blobs = await startStores();
 });
 afterAll(() => blobs.stop());
 beforeEach(() => {

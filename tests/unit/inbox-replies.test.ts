@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import * as v from 'valibot';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { createInquiry, eraseInquiryPersonalData, getInquiry, type InquiryRecord } from '../../src/server/inquiries';
@@ -23,14 +23,14 @@ import templates from '../../netlify/functions/admin-reply-templates.mts';
 import dashboard from '../../netlify/functions/dashboard-stats.mts';
 import siteSettings from '../../netlify/functions/site-settings.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 const HOSTILE_NAME = '<img src=x onerror=alert(1)>';
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
   delete process.env.RESEND_API_KEY;
-  blobs = await startBlobs();
+  blobs = await startStores();
   token = await signedInStaff({ username: 'reply-admin', firstName: 'Rita', lastName: 'Reply' });
 });
 afterAll(() => blobs.stop());

@@ -1,7 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import type { Store } from '@netlify/blobs';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { createInquiry, getInquiry, setInquiryStatus, type InquiryRecord } from '../../src/server/inquiries';
@@ -12,7 +12,7 @@ import handler from '../../netlify/functions/admin-inquiries.mts';
  * The staff inbox at scale: a page reads the index and the page's own records, never every record;
  * the CSV export streams. Record reads are counted at the store API.
  */
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 const TOTAL = 60;
 let ids: string[] = []; // oldest first
@@ -20,7 +20,7 @@ const handled = new Set<string>();
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   vi.spyOn(console, 'log').mockImplementation(() => {});
   token = await signedInStaff({ username: 'scale-admin', firstName: 'Sal', lastName: 'Scale' });
   // Three months of inquiries.

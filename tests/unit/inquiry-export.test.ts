@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { createInquiry } from '../../src/server/inquiries';
@@ -16,7 +16,7 @@ import retention from '../../netlify/functions/evidence-retention.mts';
 const DAY = 86_400_000;
 const dayOf = (time: number) => new Date(time).toISOString().slice(0, 10);
 const now = Date.now();
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 const tokens = { admin: '', editor: '' };
 /** Received-at times by e-mail address, so a row names its inquiry. */
 const AGES: Record<string, number> = { today: 0, ten: 10, edge: 89, before: 91, old: 200 };
@@ -25,7 +25,7 @@ const running: Promise<unknown>[] = [];
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   tokens.admin = await signedInStaff({ username: 'export-admin', firstName: 'Ada', lastName: 'Export' });
   tokens.editor = await signedInStaff({
     username: 'export-editor',

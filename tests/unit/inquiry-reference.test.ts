@@ -6,7 +6,7 @@
 import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { contactForm, quoteForm, storeContactInquiry, storedContact } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { createInquiry, getInquiry, idOfReference, newReference, referenceOf } from '../../src/server/inquiries';
@@ -17,9 +17,9 @@ import { REFERENCE_PATTERN } from '../../src/schemas/inquiry-record';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 beforeAll(async () => {
-  blobs = await startBlobs();
+  blobs = await startStores();
 });
 afterAll(() => blobs.stop());
 beforeEach(async () => {

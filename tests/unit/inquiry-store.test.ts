@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { storedQuote } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { getUser, listUsers } from '../../src/server/users';
@@ -20,9 +20,9 @@ import {
 import { csvCell, inquiriesToCsv } from '../../src/server/inquiry-csv';
 import { listInquiries } from '../../src/server/inquiry-inbox';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 beforeAll(async () => {
-  blobs = await startBlobs();
+  blobs = await startStores();
 });
 afterAll(() => blobs.stop());
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { contactForm, quoteForm } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { getInquiry, listAllInquiries } from '../../src/server/inquiries';
@@ -28,9 +28,9 @@ vi.mock('../../src/server/quote-result', async (importOriginal) => {
 /** Words that name Object.prototype's members (and the prototype itself). */
 const PROTOTYPE_WORDS = ['constructor', '__proto__', 'toString', 'hasOwnProperty', 'valueOf'] as const;
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 beforeAll(async () => {
-  blobs = await startBlobs();
+  blobs = await startStores();
 });
 afterAll(() => blobs.stop());
 beforeEach(async () => {

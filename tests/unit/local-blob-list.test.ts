@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { getStore } from '@netlify/blobs';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 
 /**
  * The local blob server `npm start` runs (the CLI's, from @netlify/blobs) lists a store by reading its folder.
@@ -8,9 +8,9 @@ import { startBlobs } from './helpers/blobs';
  * either half-way used to stop at that file and answer 200 with only the keys read so far, so the admin's blog
  * list could drop a post another person was saving at that moment (patches/@netlify+blobs+11.1.1.patch).
  */
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 beforeAll(async () => {
-  blobs = await startBlobs();
+  blobs = await startStores();
 });
 afterAll(() => blobs.stop());
 

@@ -5,17 +5,17 @@
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { createUser } from '../../src/server/users';
 
 const PASSWORD = 'correct horse battery staple';
 let n = 0;
 const uniqueName = () => `time${Date.now().toString(36)}${n++}`;
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 beforeAll(async () => {
   process.env.JWT_SECRET = 'login-timing-secret-that-is-long-enough-012345';
-  blobs = await startBlobs();
+  blobs = await startStores();
 });
 afterAll(() => blobs.stop());
 

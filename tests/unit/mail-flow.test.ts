@@ -2,7 +2,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } 
 import type { Context } from '@netlify/functions';
 import { setEnvironmentContext } from '@netlify/blobs';
 import * as v from 'valibot';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { contactForm, quoteForm } from './helpers/inquiries';
 import { ELAPSED_FIELD, HONEYPOT_FIELD, QUOTE_LABELLED_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
 import { dataStore } from '../../src/server/blobs';
@@ -33,9 +33,9 @@ vi.mock('resend', () => ({
   },
 }));
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 beforeAll(async () => {
-  blobs = await startBlobs();
+  blobs = await startStores();
 });
 afterAll(() => blobs.stop());
 beforeEach(async () => {
@@ -396,7 +396,7 @@ describe('refused submissions store nothing', () => {
       expect(resend.calls).toHaveLength(0);
     } finally {
       await blobs.stop();
-      blobs = await startBlobs();
+      blobs = await startStores();
     }
   });
 });

@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { composeMail, escapeHtml, greetingName, sanitizeHeader } from '../../src/server/mail-messages';
 import { defaultTransport, resendTransport } from '../../src/server/mail-transports';
 import { retryDelayMs, MAX_ATTEMPTS } from '../../src/server/mail';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import type { InquiryRecord } from '../../src/server/inquiries';
 import { evidenceFor } from '../../src/catalogue/evidence';
 import { storedContact } from './helpers/inquiries';
@@ -293,7 +293,7 @@ describe('finding 5: without RESEND_API_KEY the log carries no personal data', (
     spies.flatMap((spy) => spy.mock.calls.map((call: unknown[]) => call.map(String).join(' '))).join('\n');
 
   it('finding 5: the outbox logs the mail kind and id, never the address, name or text', async () => {
-    const blobs = await startBlobs();
+    const blobs = await startStores();
     const spies = (['log', 'info', 'warn', 'error'] as const).map((level) =>
       vi.spyOn(console, level).mockImplementation(() => {}),
     );

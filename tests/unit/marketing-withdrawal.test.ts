@@ -6,7 +6,7 @@
 import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { contactForm } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
@@ -59,13 +59,13 @@ async function linkInAck(id: string): Promise<URL> {
 }
 
 describe('withdrawing marketing consent', () => {
-  let blobs: Awaited<ReturnType<typeof startBlobs>>;
+  let blobs: Awaited<ReturnType<typeof startStores>>;
   let token = '';
   beforeAll(async () => {
     process.env.JWT_SECRET = SECRET;
     delete process.env.MARKETING_LINK_SECRET;
     delete process.env.RESEND_API_KEY;
-    blobs = await startBlobs();
+    blobs = await startStores();
     token = await signedInStaff({ username: 'consent-admin', firstName: 'Consent', lastName: 'Admin' });
   });
   afterAll(() => blobs.stop());

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { quoteForm } from './helpers/inquiries';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
@@ -19,13 +19,13 @@ import dashboardHandler from '../../netlify/functions/dashboard-stats.mts';
 import launchHandler from '../../netlify/functions/launch-readiness.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'one-catalogue-test-secret-long-enough-0123456789';
   delete process.env.BUILD_HOOK_URL;
   delete process.env.LOCAL_BUILD_HOOK_URL;
-  blobs = await startBlobs();
+  blobs = await startStores();
   token = await signedInStaff({ username: 'one-cat-admin', firstName: 'Olive', lastName: 'Admin' });
 });
 afterAll(() => blobs.stop());

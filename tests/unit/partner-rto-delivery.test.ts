@@ -4,7 +4,7 @@
  * launch panel lists published qualifications no RTO delivers.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { readSettings } from '../../src/server/settings';
@@ -16,11 +16,11 @@ import settingsHandler from '../../netlify/functions/site-settings.mts';
 const RTO = { legalName: 'Example Training Pty Ltd', code: '12345', categories: [], courses: [] };
 
 describe('saving partner RTOs in the settings', () => {
-  let blobs: Awaited<ReturnType<typeof startBlobs>>;
+  let blobs: Awaited<ReturnType<typeof startStores>>;
   let token = '';
   beforeAll(async () => {
     process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-    blobs = await startBlobs();
+    blobs = await startStores();
     token = await signedInStaff({ username: 'rto-admin', firstName: 'Rto', lastName: 'Admin' });
   });
   afterAll(() => blobs.stop());

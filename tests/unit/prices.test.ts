@@ -6,7 +6,7 @@
 import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { quoteForm } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
@@ -66,11 +66,11 @@ describe('the fee that applies', () => {
 });
 
 describe('saving fees in the settings', () => {
-  let blobs: Awaited<ReturnType<typeof startBlobs>>;
+  let blobs: Awaited<ReturnType<typeof startStores>>;
   let token = '';
   beforeAll(async () => {
     process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-    blobs = await startBlobs();
+    blobs = await startStores();
     token = await signedInStaff({ username: 'fee-admin', firstName: 'Fee', lastName: 'Admin' });
   });
   afterAll(() => blobs.stop());

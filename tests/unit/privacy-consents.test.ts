@@ -4,7 +4,7 @@ import { repositoryCatalogue } from '../../src/catalogue/index';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import * as v from 'valibot';
 import type { Context } from '@netlify/functions';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { contactForm, quoteForm, storedContact } from './helpers/inquiries';
 import { dataStore } from '../../src/server/blobs';
 import { ContactSchema, QUOTE_STEP_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
@@ -52,9 +52,9 @@ describe('consent fields in the shared schemas', () => {
 });
 
 describe('consents are stored with the inquiry', () => {
-  let blobs: Awaited<ReturnType<typeof startBlobs>>;
+  let blobs: Awaited<ReturnType<typeof startStores>>;
   beforeAll(async () => {
-    blobs = await startBlobs();
+    blobs = await startStores();
   });
   afterAll(() => blobs.stop());
   beforeEach(async () => {

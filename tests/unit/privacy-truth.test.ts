@@ -10,7 +10,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import privacy from '../../content/privacy-policy.json';
 import { CONSENT_LABELS, NOTICE_PURPOSES, noticeText } from '../../src/lib/collection-notice';
 import { CONSENT_VERSION } from '../../src/server/consent-version';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { storeContactInquiry } from './helpers/inquiries';
 import { getInquiry } from '../../src/server/inquiries';
 import { inquiriesToCsv } from '../../src/server/inquiry-csv';
@@ -76,9 +76,9 @@ describe('the privacy policy', () => {
 });
 
 describe('the consent wording kept with each inquiry', () => {
-  let blobs: Awaited<ReturnType<typeof startBlobs>>;
+  let blobs: Awaited<ReturnType<typeof startStores>>;
   beforeAll(async () => {
-    blobs = await startBlobs();
+    blobs = await startStores();
   });
   afterAll(() => blobs.stop());
 

@@ -1,17 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { dataStore } from '../../src/server/blobs';
 import { rebuildStatus } from '../../src/server/rebuild';
 
 /** The local build hook of `npm start`, answering its status with whatever the test sets. */
 let hookStatus: Record<string, unknown> = { state: 'idle' };
 let hook: Server;
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 
 beforeAll(async () => {
-  blobs = await startBlobs();
+  blobs = await startStores();
   hook = createServer((_request, response) => {
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify(hookStatus));

@@ -9,7 +9,7 @@ import type { Context } from '@netlify/functions';
 import { getStore } from '@netlify/blobs';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createElement } from 'react';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { createCatalogue, repositoryCatalogue, repositoryContent } from '../../src/catalogue/index';
@@ -22,14 +22,14 @@ import adminCatalogue from '../../netlify/functions/admin-catalogue.mts';
 import { newCourse } from './helpers/catalogue-requests';
 
 const WORK_CODES = ['CHC30125', 'CHC50125', 'CHC33021', 'CHC43015', 'CHC43121', 'CHC43315'];
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'register-checks-test-secret-long-enough-0123456789';
   delete process.env.BUILD_HOOK_URL;
   delete process.env.LOCAL_BUILD_HOOK_URL;
-  blobs = await startBlobs();
+  blobs = await startStores();
   await createUser({
     username: 'reg-admin',
     firstName: 'Robin',

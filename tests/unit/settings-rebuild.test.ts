@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import settingsHandler from '../../netlify/functions/site-settings.mts';
@@ -9,14 +9,14 @@ import settingsHandler from '../../netlify/functions/site-settings.mts';
 /** `npm start`'s local build hook: records each build it is asked for and says it is building. */
 const builds: { path: string; secret: string | undefined }[] = [];
 let hook: Server;
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 /** The hook refuses the next build asked for (a build hook that is down). */
 let failNextBuild = false;
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   token = await signedInStaff({ username: 'settings-rebuild', firstName: 'Rae', lastName: 'Builder' });
   hook = createServer((request, response) => {
     response.setHeader('content-type', 'application/json');

@@ -1,16 +1,16 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { startBlobs } from './helpers/blobs';
+import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
 import { readSettings } from '../../src/server/settings';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import settingsHandler from '../../netlify/functions/site-settings.mts';
 
-let blobs: Awaited<ReturnType<typeof startBlobs>>;
+let blobs: Awaited<ReturnType<typeof startStores>>;
 const tokens = { first: '', second: '' };
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startBlobs();
+  blobs = await startStores();
   tokens.first = await signedInStaff({ username: 'first-tab', firstName: 'Fay', lastName: 'First' });
   tokens.second = await signedInStaff({ username: 'second-tab', firstName: 'Sam', lastName: 'Second' });
 });

@@ -22,7 +22,7 @@ export interface LocalBlobs {
   stop(): Promise<void>;
 }
 
-/** Like helpers/blobs.ts startBlobs(), but hands back the folder so a test can prove nothing was written. */
+/** Like helpers/stores.ts startStores(), but hands back the folder so a test can prove nothing was written. */
 export async function startInspectableBlobs(): Promise<LocalBlobs> {
   const directory = await mkdtemp(join(tmpdir(), 'blobs-hostile-'));
   const token = 'hostile-test-token';

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, beforeEach, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import type { ROLES } from '../../../src/schemas/auth';
 import { createUser } from '../../../src/server/users';
-import { startBlobs } from './blobs';
+import { startStores } from './stores';
 
 export type Handler = (request: Request, context: Context) => Promise<Response>;
 
@@ -37,10 +37,10 @@ export function countingPasswords<T extends { verifyPassword: (password: string,
  * uses accounts of its own), and a quiet console (the functions log every refusal).
  */
 export function signInSuite(secret: string) {
-  let blobs: Awaited<ReturnType<typeof startBlobs>>;
+  let blobs: Awaited<ReturnType<typeof startStores>>;
   beforeAll(async () => {
     process.env.JWT_SECRET = secret;
-    blobs = await startBlobs();
+    blobs = await startStores();
   });
   afterAll(() => blobs.stop());
   beforeEach(() => {

@@ -3,22 +3,27 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { setEnvironmentContext } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
+import { startDatabase } from './database.ts';
 
 /**
- * Starts a real local Netlify Blobs server in a temporary folder and points every store at it, so
- * store modules and function handlers run against the same API they meet in production.
+ * The site's two stores for a test file, as production has them: a fresh database with every migration applied
+ * (records; tests/unit/helpers/database.ts) and a real local Netlify Blobs server in a temporary folder (files),
+ * with every store module and function handler pointed at them.
  * Use in beforeAll/afterAll (or beforeEach for a clean slate).
  */
-export async function startBlobs() {
+export async function startStores() {
   const directory = await mkdtemp(join(tmpdir(), 'blobs-'));
   const token = 'unit-test-token';
   const server = new BlobsServer({ directory, token });
-  const { port } = await server.start();
+  const [{ port }, database] = await Promise.all([server.start(), startDatabase()]);
   const edgeURL = `http://localhost:${port}`;
   setEnvironmentContext({ siteID: 'unit-test-site', token, edgeURL, uncachedEdgeURL: edgeURL });
   return {
+    db: database.db,
+    /** The database engine, for statements a test makes directly. */
+    engine: database.engine,
     async stop() {
-      await server.stop();
+      await Promise.all([server.stop(), database.stop()]);
       await rm(directory, { recursive: true, force: true });
     },
   };
