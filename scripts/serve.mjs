@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Builds the site and serves it production-like on the Netlify CLI's offline emulation:
-// static pages, Netlify Functions and the local blob store, all on one address.
+// static pages, Netlify Functions, the local database and the local blob store, all on one address.
 // Usage: node scripts/serve.mjs [--port 8888] [--host 127.0.0.1]
 // Only this machine can reach the site unless --host says otherwise (e.g. --host 0.0.0.0 for a phone on
 // the same network). If the CLI exits unexpectedly it is started again (scripts/supervise.mjs).
@@ -13,6 +13,7 @@ import { supervise } from './supervise.mjs';
 import { loadBodyRoutes } from './lib/function-routes.mjs';
 import { startLocalBuildHook } from './local-rebuild.mjs';
 import { invokeThroughCli, readSchedules, startSchedules } from './local-schedules.mjs';
+import { superviseLocalDatabase } from './local/database.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -59,6 +60,16 @@ const env = {
   NETLIFY_SITE_ID: process.env.NETLIFY_SITE_ID ?? '',
 };
 const netlify = new URL('../node_modules/.bin/netlify', import.meta.url).pathname;
+
+// The records: the local database (scripts/local/database.mjs) with the project's migrations applied before
+// anything reads it, on a fixed port beside the site's, so its address stays the same if it is restarted.
+const database = await superviseLocalDatabase({
+  dir: new URL('../.netlify/db', import.meta.url).pathname,
+  migrations: new URL('../netlify/database/migrations', import.meta.url).pathname,
+  port: Number(port) + 2,
+  log: (message) => console.error(`\n  ${message}\n`),
+});
+Object.assign(env, { NETLIFY_DB_URL: database.url, NETLIFY_DB_DRIVER: 'server' });
 
 // Without a real build hook, catalogue saves rebuild the site here (scripts/local-rebuild.mjs): the functions
 // reach this loopback-only hook with a secret made for this start. Afterwards the catalogue answers the
@@ -160,12 +171,14 @@ const cli = supervise({
     ),
   onStopped: (code) => {
     schedules?.close();
+    database.stop();
     proxy?.close();
     buildHook?.close();
     process.exit(code ?? 0);
   },
   onGiveUp: (code) => {
     schedules?.close();
+    database.stop();
     proxy?.close();
     buildHook?.close();
     process.exit(code || 1);

@@ -14,6 +14,7 @@
 //
 // Usage: node scripts/local/database.mjs --dir .netlify/db --migrations netlify/database/migrations [--port 0]
 // Prints one line "ready <connection string>" once it answers, then logs only problems.
+import { spawn } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
@@ -22,6 +23,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { applyMigrations } from '@netlify/database-dev';
 import { fromNodeSocket } from 'pg-gateway/node';
+import { supervise } from '../supervise.mjs';
 
 const STUCK_MS = 60_000;
 const READY_FOR_QUERY = 0x5a;
@@ -81,6 +83,26 @@ export async function startLocalDatabase({ dir, migrations, port = 0, log = cons
     const applied = await applyMigrations(db, migrations);
     if (applied.length) log(`[database] applied ${applied.length} migration(s): ${applied.join(', ')}`);
   }
+  const served = await serveDatabase(db, { port, log });
+  return {
+    url: served.url,
+    db,
+    async close() {
+      await served.close();
+      await db.close();
+    },
+  };
+}
+
+/**
+ * Serves a PGlite engine over the Postgres wire protocol on the loopback address, one session holder at a time
+ * (see the top of this file). Unit tests use it too, so the site's code meets the same driver (node-postgres) and
+ * the same interleaving of connections there as under `npm start`.
+ */
+export async function serveDatabase(db, { port = 0, log = console.error } = {}) {
+  // PGlite starts its one session with every debug message sent to the client (client_min_messages debug3): a
+  // notice per protocol step, which the clients drop, took three quarters of each statement's time.
+  await db.exec('SET client_min_messages TO notice');
   const lock = sessionLock();
   const sockets = new Set();
 
@@ -99,6 +121,9 @@ export async function startLocalDatabase({ dir, migrations, port = 0, log = cons
   const server = createServer((socket) => {
     const connection = { socket, lastActive: Date.now() };
     sockets.add(socket);
+    // Each protocol step is answered by a small write of its own: without this, Nagle's algorithm holds the next
+    // one back until the client acknowledges (tens of milliseconds per statement).
+    socket.setNoDelay(true);
     socket.on('close', () => {
       sockets.delete(socket);
       void abandon(connection);
@@ -144,17 +169,59 @@ export async function startLocalDatabase({ dir, migrations, port = 0, log = cons
     server.once('error', reject);
     server.listen(port, '127.0.0.1', resolve);
   });
-  const url = `postgres://postgres@127.0.0.1:${server.address().port}/postgres`;
   return {
-    url,
-    db,
+    url: `postgres://postgres@127.0.0.1:${server.address().port}/postgres`,
     async close() {
       clearInterval(watchdog);
       for (const socket of sockets) socket.destroy();
       await new Promise((resolve) => server.close(() => resolve()));
-      await db.close();
     },
   };
+}
+
+/**
+ * Runs the local database as a child process of `npm start` (so its queries never share an event loop with the
+ * front door), restarted on the same port if it exits unexpectedly. Resolves once it answers, with its address.
+ */
+export function superviseLocalDatabase({ dir, migrations, port, log = console.error }) {
+  const script = new URL(import.meta.url).pathname;
+  let resolveReady;
+  let rejectReady;
+  const ready = new Promise((resolve, reject) => {
+    resolveReady = resolve;
+    rejectReady = reject;
+  });
+  let first = true;
+  const child = supervise({
+    name: 'The local database',
+    log,
+    start: () =>
+      spawn(process.execPath, [script, '--dir', dir, '--migrations', migrations, '--port', String(port)], {
+        // Its standard input stays open while this process lives: when it closes, the database stops too.
+        stdio: ['pipe', 'pipe', 'pipe'],
+      }),
+    onStart: (process_) => {
+      let tail = '';
+      process_.stderr.on('data', (chunk) => {
+        tail = `${tail}${chunk}`.slice(-4000);
+        process.stderr.write(chunk);
+      });
+      process_.stdout.on('data', (chunk) => {
+        const match = /^ready (\S+)$/m.exec(String(chunk));
+        if (match) resolveReady(match[1]);
+      });
+      process_.once('exit', (code) => {
+        if (!first) return;
+        child.stop();
+        rejectReady(new Error(`The local database did not start (exit code ${code}):\n${tail.trim()}`));
+      });
+    },
+    onGiveUp: () => process.exit(1),
+  });
+  return ready.then((url) => {
+    first = false;
+    return { url, stop: () => child.stop() };
+  });
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
@@ -180,5 +247,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.exit(0);
   };
   for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) process.on(signal, stop);
-  process.on('disconnect', stop);
+  // Started by `npm start`: its end closes this input, and this server ends with it.
+  if (!process.stdin.isTTY) {
+    process.stdin.on('end', stop);
+    process.stdin.resume();
+  }
 }

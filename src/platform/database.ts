@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { getDatabase } from '@netlify/database';
 import sql, { empty, join, raw, type Sql } from 'sql-template-tag';
 
@@ -47,15 +48,26 @@ const over = (driver: Driver): Queryable => ({
   },
 });
 
+/**
+ * Whether the code running now is inside a transaction's work. A transaction started from inside another would
+ * wait for rows the outer one holds while the outer one waits for it: it is refused at once instead of hanging.
+ */
+const inside = new AsyncLocalStorage<true>();
+function refuseNesting(): void {
+  if (inside.getStore())
+    throw new Error('A transaction was started inside another one; finish the first before starting the next.');
+}
+
 /** A database over a node-postgres (or Neon) pool: statements from any connection, transactions on one. */
 export function poolDatabase(pool: PoolLike): Database {
   return {
     ...over(pool),
     async transaction(work) {
+      refuseNesting();
       const client = await pool.connect();
       try {
         await client.query('BEGIN');
-        const result = await work(over(client));
+        const result = await inside.run(true, () => work(over(client)));
         await client.query('COMMIT');
         client.release();
         return result;
@@ -74,7 +86,13 @@ export function poolDatabase(pool: PoolLike): Database {
 
 /** A database over an in-process engine (PGlite): its own transactions, one at a time. */
 export function inProcessDatabase(driver: InProcessDriver): Database {
-  return { ...over(driver), transaction: (work) => driver.transaction((tx) => work(over(tx))) };
+  return {
+    ...over(driver),
+    async transaction(work) {
+      refuseNesting();
+      return driver.transaction((tx) => inside.run(true, () => work(over(tx))));
+    },
+  };
 }
 
 let current: Database | null = null;

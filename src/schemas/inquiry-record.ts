@@ -231,6 +231,3 @@ export type NewInquiry =
       quote: v.InferInput<typeof StoredQuoteSchema>;
       consents?: InquiryConsents;
     };
-
-/** When a staff member last opened the inbox (kept per account beside the inquiries). */
-export const InboxVisitSchema = v.object({ at: Timestamp });

@@ -1,20 +1,16 @@
 /**
  * Call-back requests from the quote's result screen (and the applicant page): only a day and window the
- * business hours offer are taken; the request is kept on the inquiry and in a small list per day
- * (`callbacks/{YYYY-MM-DD}` in the inquiries store), which the dashboard reads as "Call-backs today".
+ * business hours offer are taken; the request is kept on the inquiry (`callback_day`, found through its index),
+ * which the dashboard reads as "Call-backs today".
  */
-import * as v from 'valibot';
-import { dataStore, updateJSON } from './blobs.ts';
-import { getInquiry, referenceOf, updateInquiry, type InquiryRecord } from './inquiries.ts';
+import { db, sql } from '../platform/database.ts';
+import { readInquiries, referenceOf, updateInquiry } from './inquiries.ts';
 import { RefusedInput } from './http.ts';
 import { readSettings } from './settings.ts';
 import { callbackDays, sydneyDay } from '../lib/callback.ts';
 import type { StoredCallback } from '../schemas/inquiry-record.ts';
 
 export const CALLBACK_NOT_OFFERED = 'Choose one of the days and times offered.';
-
-const DayListSchema = v.object({ ids: v.array(v.string()) });
-const dayKey = (day: string) => `callbacks/${day}`;
 
 /** Records a call-back on the inquiry; refuses a day or window the business hours do not offer. */
 export async function requestCallback(
@@ -29,10 +25,6 @@ export async function requestCallback(
   const callback: StoredCallback = { day: input.day, window: input.window, requestedAt: now.toISOString() };
   const updated = await updateInquiry(inquiryId, (current) => ({ ...current, callback }));
   if (!updated) throw new RefusedInput(404, 'There is no such inquiry.');
-  await updateJSON<{ ids: string[] }>(dataStore('inquiries'), dayKey(input.day), (current) => {
-    const ids = v.is(DayListSchema, current) ? current.ids : [];
-    return ids.includes(inquiryId) ? undefined : { ids: [...ids, inquiryId] };
-  });
   return callback;
 }
 
@@ -46,11 +38,10 @@ export interface CallbackDue {
 
 /** The call-backs asked for on one Sydney day (today by default), earliest window first. */
 export async function callbacksDue(now = new Date(), day = sydneyDay(now).date): Promise<CallbackDue[]> {
-  const stored = await dataStore('inquiries').get(dayKey(day), { type: 'json' });
-  const ids = v.is(DayListSchema, stored) ? stored.ids : [];
-  const records = await Promise.all(ids.map((id) => getInquiry(id)));
+  const rows = await db().query<{ id: string }>(sql`SELECT id FROM inquiries WHERE callback_day = ${day}`);
+  const records = await readInquiries(rows.map((row) => row.id));
   return records
-    .filter((record): record is InquiryRecord => record?.callback?.day === day)
+    .filter((record) => record.callback?.day === day)
     .map((record) => ({
       id: record.id,
       reference: referenceOf(record),

@@ -1,6 +1,5 @@
 import { referenceOf, type InquiryRecord } from '../schemas/inquiry-record.ts';
-import { allInquiries } from './inquiries.ts';
-import type { DayRange } from './inquiry-index.ts';
+import { allInquiries, type DayRange } from './inquiries.ts';
 
 /**
  * The staff inbox's CSV exports: the inquiries of a date range, one row each, streamed a batch at a time; every

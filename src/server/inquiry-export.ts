@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { dataStore, updateJSON } from './blobs.ts';
-import { allInquiries, indexEntriesOfAllRecords } from './inquiries.ts';
+import { dataStore } from './blobs.ts';
+import { db, iso, isoOf, join, raw, sql } from '../platform/database.ts';
+import { allInquiries, statusCounts } from './inquiries.ts';
 import { csvHeader, csvRow } from './inquiry-csv.ts';
-import { readSummary, totals } from './inquiry-index.ts';
 
 /**
  * The export of every inquiry, too long for a function's answer (100,000 inquiries took two minutes): a
- * background function writes the CSV to the `exports` store in parts while it records its progress, and the admin
- * polls the status and downloads the file when it is done.
+ * background function writes the CSV to the `exports` blob store in parts while it records its progress, and the
+ * admin polls the status and downloads the file when it is done.
  *
- * Keys:  job/{id}           the export: who asked and when, its state, how many rows of how many are written
- *        file/{id}/{00000}  the file in parts of PART_ROWS rows (part 0 is the header row; the download adds the
- *                           byte-order mark, which a text read of a blob would drop)
+ * The job is a row of `export_jobs` (who asked and when, its state, how many rows of how many are written); the
+ * file is in Blobs as `file/{id}/{00000}`, in parts of PART_ROWS rows (part 0 is the header row; the download adds
+ * the byte-order mark, which a text read of a blob would drop).
  *
  * The id (16 random bytes) is made only by the start route, for a signed-in member of staff with the inquiries
  * permission; the background function runs an export only while it is queued, so a replayed call does nothing.
@@ -42,66 +42,103 @@ const JobSchema = v.object({
 export type ExportJob = v.InferOutput<typeof JobSchema>;
 
 const store = () => dataStore('exports');
-const jobKey = (id: string) => `job/${id}`;
 const partKey = (id: string, n: number) => `file/${id}/${String(n).padStart(5, '0')}`;
 
-async function readJob(id: string): Promise<ExportJob | null> {
-  const parsed = v.safeParse(JobSchema, await store().get(jobKey(id), { type: 'json' }));
-  return parsed.success ? parsed.output : null;
+interface JobRow {
+  id: string;
+  state: ExportJob['state'];
+  requested_by: string;
+  requested_at: unknown;
+  total: number;
+  done: number;
+  parts: number;
+  bytes: number;
+  updated_at: unknown;
+  finished_at: unknown;
+  expires_at: unknown;
+  error: string | null;
+}
+const JOB_COLUMNS = raw(
+  'id, state, requested_by, requested_at, total, done, parts, bytes::float8 AS bytes, updated_at, finished_at, expires_at, error',
+);
+
+function jobFrom(row: JobRow): ExportJob {
+  return v.parse(JobSchema, {
+    id: row.id,
+    state: row.state,
+    requestedBy: row.requested_by,
+    requestedAt: isoOf(row.requested_at),
+    total: row.total,
+    done: row.done,
+    parts: row.parts,
+    bytes: row.bytes,
+    updatedAt: isoOf(row.updated_at),
+    ...(row.finished_at ? { finishedAt: iso(row.finished_at) } : {}),
+    ...(row.expires_at ? { expiresAt: iso(row.expires_at) } : {}),
+    ...(row.error ? { error: row.error } : {}),
+  });
 }
 
-/** Changes a job if `change` gives a new one (a conditional write); the job as it then is. */
-async function changeJob(id: string, change: (job: ExportJob) => ExportJob | undefined): Promise<ExportJob | null> {
-  const result = await updateJSON<unknown>(store(), jobKey(id), (current) => {
-    const parsed = v.safeParse(JobSchema, current);
-    return parsed.success ? change(parsed.output) : undefined;
-  });
-  const parsed = v.safeParse(JobSchema, result);
-  return parsed.success ? parsed.output : null;
+async function readJob(id: string): Promise<ExportJob | null> {
+  if (!/^[a-f0-9]{32}$/.test(id)) return null;
+  const [row] = await db().query<JobRow>(sql`SELECT ${JOB_COLUMNS} FROM export_jobs WHERE id = ${id}`);
+  return row ? jobFrom(row) : null;
 }
 
 /** Removes an export's job and file. */
 export async function removeExport(id: string): Promise<void> {
   const { blobs } = await store().list({ prefix: `file/${id}/` });
   await Promise.all(blobs.map((blob) => store().delete(blob.key)));
-  await store().delete(jobKey(id));
+  await db().query(sql`DELETE FROM export_jobs WHERE id = ${id}`);
+}
+
+/** Removes every export whose file is past its time, and every failed one a day old. */
+export async function removeExpiredExports(now = Date.now()): Promise<number> {
+  const at = new Date(now).toISOString();
+  const dayAgo = new Date(now - KEEP_MS).toISOString();
+  const rows = await db().query<{ id: string }>(sql`
+    SELECT id FROM export_jobs WHERE expires_at <= ${at} OR (state = 'failed' AND updated_at <= ${dayAgo})`);
+  for (const { id } of rows) await removeExport(id);
+  return rows.length;
 }
 
 const expired = (job: ExportJob, now: number) => job.expiresAt !== undefined && Date.parse(job.expiresAt) <= now;
 
-/** Removes every export whose file is past its time, and every failed one a day old. */
-export async function removeExpiredExports(now = Date.now()): Promise<number> {
-  const { blobs } = await store().list({ prefix: 'job/' });
-  let removed = 0;
-  for (const blob of blobs) {
-    const id = blob.key.slice('job/'.length);
-    const job = await readJob(id);
-    if (!job || expired(job, now) || (job.state === 'failed' && Date.parse(job.updatedAt) + KEEP_MS <= now)) {
-      await removeExport(id);
-      removed++;
-    }
-  }
-  return removed;
-}
-
 /** Records a new export, queued for the background function. */
 export async function queueExport(requestedBy: string, now = new Date()): Promise<ExportJob> {
   await removeExpiredExports(now.getTime());
-  const summary = await readSummary(indexEntriesOfAllRecords);
   const at = now.toISOString();
-  const job: ExportJob = {
-    id: randomBytes(16).toString('hex'),
-    state: 'queued',
-    requestedBy,
-    requestedAt: at,
-    total: totals(summary).all,
-    done: 0,
-    parts: 0,
-    bytes: 0,
-    updatedAt: at,
-  };
-  await store().setJSON(jobKey(job.id), job, { onlyIfNew: true });
-  return job;
+  const id = randomBytes(16).toString('hex');
+  const [row] = await db().query<JobRow>(sql`
+    INSERT INTO export_jobs (id, state, requested_by, requested_at, total, updated_at)
+    VALUES (${id}, 'queued', ${requestedBy}, ${at}, ${(await statusCounts()).all}, ${at})
+    RETURNING ${JOB_COLUMNS}`);
+  return jobFrom(row);
+}
+
+/** Records progress of a job in the given state (null when it is in another state or gone). */
+async function recordProgress(
+  id: string,
+  inState: ExportJob['state'],
+  change: Partial<
+    Pick<ExportJob, 'state' | 'done' | 'parts' | 'bytes' | 'total' | 'finishedAt' | 'expiresAt' | 'error'>
+  >,
+): Promise<ExportJob | null> {
+  const sets = [
+    sql`updated_at = ${new Date().toISOString()}`,
+    ...(change.state !== undefined ? [sql`state = ${change.state}`] : []),
+    ...(change.done !== undefined ? [sql`done = ${change.done}`] : []),
+    ...(change.parts !== undefined ? [sql`parts = ${change.parts}`] : []),
+    ...(change.bytes !== undefined ? [sql`bytes = ${change.bytes}`] : []),
+    ...(change.total !== undefined ? [sql`total = ${change.total}`] : []),
+    ...(change.finishedAt !== undefined ? [sql`finished_at = ${change.finishedAt}`] : []),
+    ...(change.expiresAt !== undefined ? [sql`expires_at = ${change.expiresAt}`] : []),
+    ...(change.error !== undefined ? [sql`error = ${change.error}`] : []),
+  ];
+  const [row] = await db().query<JobRow>(
+    sql`UPDATE export_jobs SET ${join(sets)} WHERE id = ${id} AND state = ${inState} RETURNING ${JOB_COLUMNS}`,
+  );
+  return row ? jobFrom(row) : null;
 }
 
 /**
@@ -111,15 +148,14 @@ export async function queueExport(requestedBy: string, now = new Date()): Promis
 export async function runExport(
   id: string,
   {
-    concurrency = 32,
+    batchRows = 1000,
     partRows = PART_ROWS,
     onProgress,
-  }: { concurrency?: number; partRows?: number; onProgress?: (job: ExportJob) => void } = {},
+  }: { batchRows?: number; partRows?: number; onProgress?: (job: ExportJob) => void } = {},
 ): Promise<ExportJob | null> {
-  const claimed = await changeJob(id, (job) =>
-    job.state === 'queued' ? { ...job, state: 'running', updatedAt: new Date().toISOString() } : undefined,
-  );
-  if (claimed?.state !== 'running' || claimed.done !== 0 || claimed.parts !== 0) return null;
+  // Claimed by one conditional statement: a replayed or second call finds it running and does nothing.
+  const claimed = await recordProgress(id, 'queued', { state: 'running' });
+  if (!claimed) return null;
   let parts = 0;
   let bytes = 0;
   let done = 0;
@@ -136,11 +172,10 @@ export async function runExport(
       await write(pending.join(''));
       done += pending.length;
       pending = [];
-      const at = new Date().toISOString();
-      const job = await changeJob(id, (current) => ({ ...current, done, parts, bytes, updatedAt: at }));
+      const job = await recordProgress(id, 'running', { done, parts, bytes });
       if (job) onProgress?.(job);
     };
-    for await (const batch of allInquiries(500, undefined, concurrency)) {
+    for await (const batch of allInquiries(batchRows)) {
       for (const record of batch) {
         pending.push(csvRow(record));
         if (pending.length >= partRows) await flush();
@@ -148,26 +183,22 @@ export async function runExport(
     }
     await flush();
     const finished = new Date();
-    return await changeJob(id, (job) => ({
-      ...job,
+    return await recordProgress(id, 'running', {
       state: 'done',
       done,
       parts,
       bytes,
-      // Rows the store gained or lost while the export ran: the file is the truth.
+      // Rows the table gained or lost while the export ran: the file is the truth.
       total: done,
-      updatedAt: finished.toISOString(),
       finishedAt: finished.toISOString(),
       expiresAt: new Date(finished.getTime() + KEEP_MS).toISOString(),
-    }));
+    });
   } catch (cause) {
     console.error('The inquiry export failed:', cause instanceof Error ? cause.message : String(cause));
-    return changeJob(id, (job) => ({
-      ...job,
+    return recordProgress(id, 'running', {
       state: 'failed',
       error: 'The export stopped before it was complete. Start it again.',
-      updatedAt: new Date().toISOString(),
-    }));
+    });
   }
 }
 

@@ -1,19 +1,17 @@
 import { randomBytes } from 'node:crypto';
-import * as v from 'valibot';
-import { updateJSON } from './blobs.ts';
+import { db, isoOf, join, sql, type Sql } from '../platform/database.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { repositoryCatalogue } from '../catalogue/index.ts';
-import { countAfter, pageOfIds, peekSummary, readSummary, searchIds, totals } from './inquiry-index.ts';
-import { InboxVisitSchema, MAX_NOTES, type InquiryRecord, type StaffRef } from '../schemas/inquiry-record.ts';
+import { MAX_NOTES, type InquiryRecord, type StaffRef } from '../schemas/inquiry-record.ts';
 import type { InboxCounts, InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inbox.ts';
 import { withMarketingState } from './marketing-consent.ts';
-import { getInquiry, indexEntriesOfAllRecords, store, updateInquiry } from './inquiries.ts';
-import { followUpIds } from './follow-ups.ts';
+import { pageOfInquiries, statusCounts, updateInquiry } from './inquiries.ts';
+import { sydneyDay } from '../lib/callback.ts';
 
 /**
- * The staff inbox over the inquiries store (./inquiries.ts): one page at a time from the index, the search
- * (names, e-mail, reference, phone, qualification code or title), what is new since a staff member's last
- * visit, and the staff's notes and assignment.
+ * The staff inbox over the inquiries (./inquiries.ts): one page at a time, the search (names, e-mail, reference,
+ * phone, experience, qualification code or title), what is new since a staff member's last visit (`inbox_visits`),
+ * and the staff's notes and assignment.
  */
 
 /* ---------- search ---------- */
@@ -28,33 +26,35 @@ type Titles = readonly (readonly [code: string, title: string])[];
 async function catalogueTitles(): Promise<Titles> {
   const { catalogue } = await loadCatalogue();
   const retired = repositoryCatalogue().courses.filter((course) => !catalogue.courseByCode.has(course.code));
-  return [...catalogue.courses, ...retired].map((course) => [course.code.toLowerCase(), course.title.toLowerCase()]);
+  return [...catalogue.courses, ...retired].map((course) => [course.code, course.title.toLowerCase()]);
 }
 
-/**
- * Whether an index entry's search text matches every word of the query: in the name, the e-mail address,
- * the reference, the phone number (digits only, so any spacing finds it), a qualification code, or the title
- * of a qualification the inquiry names.
- */
-export function searchMatcher(query: string, titles: Titles): ((search: string) => boolean) | null {
-  // A phone number is one word whatever its spacing or brackets: "0412 345 678", "(04) 1234-5678", "+61 412 345 678".
+/** The words of a search: a phone number is one word whatever its spacing ("0412 345 678", "+61 412 345 678"). */
+export function searchWords(query: string): string[] {
   const phone = /^[\d\s()+.-]+$/.test(query) ? query.replace(/\D/g, '') : '';
-  const asPhone =
-    phone.length >= 6 ? (phone.startsWith('61') && phone.length === 11 ? `0${phone.slice(2)}` : phone) : '';
-  const words = asPhone ? [asPhone] : [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
-  if (words.length === 0) return null;
-  const byTitle = words.map(
-    (word) => new Set(titles.filter(([, title]) => title.includes(word)).map(([code]) => code)),
+  if (phone.length >= 6) return [phone.startsWith('61') && phone.length === 11 ? `0${phone.slice(2)}` : phone];
+  return [...new Set(query.toLowerCase().split(/\s+/).filter(Boolean))];
+}
+
+/** A word as a LIKE pattern that matches it anywhere, its own %, _ and backslash taken literally. */
+const anywhere = (word: string) => `%${word.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+
+/**
+ * The condition a search puts on the inquiries: every word in the name, e-mail, reference, phone digits, the
+ * experience text or a chosen qualification's code (the trigram index finds these), or naming a qualification
+ * whose title has the word. Null for an empty search.
+ */
+function searchCondition(query: string, titles: Titles): Sql | null {
+  const words = searchWords(query);
+  if (!words.length) return null;
+  return join(
+    words.map((word) => {
+      const codes = titles.filter(([, title]) => title.includes(word)).map(([code]) => code);
+      const text = sql`search_text LIKE ${anywhere(word)}`;
+      return codes.length ? sql`(${text} OR course_codes && ${codes})` : text;
+    }),
+    ' AND ',
   );
-  return (search) => {
-    let codes: string[] | undefined;
-    return words.every((word, n) => {
-      if (search.includes(word)) return true;
-      if (byTitle[n].size === 0) return false;
-      codes ??= search.slice(search.lastIndexOf('\n') + 1).split(' ');
-      return codes.some((code) => byTitle[n].has(code));
-    });
-  };
 }
 
 /* ---------- the staff inbox ---------- */
@@ -68,11 +68,10 @@ export interface InboxListQuery {
 }
 
 /**
- * One page of the staff inbox, newest first, from the index: without a search the counts come from its
- * summary and only the page's records are read; a search reads every month entry (not the records). The
- * follow-up filters (due today, overdue) come from the follow-up list, earliest day first.
- * `total` counts the inquiries matching the filter and search. A record on the page that does not parse
- * is left out and named in `unreadable`.
+ * One page of the staff inbox, newest first; the follow-up filters (due today, overdue) earliest day first.
+ * `total` counts the inquiries matching the filter and search; the counts of every filter come with it (without
+ * a search the status counts are the schema's running totals, so a page costs the same at any size). A record
+ * on the page that does not parse is left out and named in `unreadable`.
  */
 export async function listInquiries({
   status = 'all',
@@ -80,59 +79,66 @@ export async function listInquiries({
   limit = 50,
   q = '',
 }: InboxListQuery = {}): Promise<Omit<InboxPage, 'staff'>> {
-  const [summary, followUps] = await Promise.all([readSummary(indexEntriesOfAllRecords), followUpIds()]);
-  const matches = searchMatcher(q, q.trim() ? await catalogueTitles() : []);
-  let ids: string[];
-  let counts: InboxCounts = { ...totals(summary), due: followUps.due.length, overdue: followUps.overdue.length };
-  const followUpFilter = status === 'due' || status === 'overdue';
-  if (matches) {
-    const found = await searchIds(summary, followUpFilter ? 'all' : status, matches);
-    const matched = new Set(found.ids);
-    const due = followUps.due.filter((id) => matched.has(id));
-    const overdue = followUps.overdue.filter((id) => matched.has(id));
-    counts = { ...found.counts, due: due.length, overdue: overdue.length };
-    ids = (status === 'due' ? due : status === 'overdue' ? overdue : found.ids).slice(offset, offset + limit);
-  } else if (status === 'due' || status === 'overdue') {
-    ids = followUps[status].slice(offset, offset + limit);
-  } else {
-    ids = offset >= counts[status] ? [] : await pageOfIds(summary, { filter: status, offset, limit });
-  }
+  const today = sydneyDay(new Date()).date;
+  const search = searchCondition(q, q.trim() ? await catalogueTitles() : []);
+  const matching = search ?? sql`TRUE`;
+  const filters: Record<InboxFilter, Sql> = {
+    all: sql`TRUE`,
+    new: sql`status = 'new'`,
+    handled: sql`status = 'handled'`,
+    due: sql`follow_up_date = ${today}`,
+    overdue: sql`follow_up_date < ${today}`,
+  };
+  const [counted, followUps] = await Promise.all([
+    search
+      ? db().query<{ new: number; handled: number }>(sql`
+          SELECT count(*) FILTER (WHERE status = 'new')::int AS new, count(*) FILTER (WHERE status = 'handled')::int AS handled
+          FROM inquiries WHERE ${matching}`)
+      : statusCounts().then((counts) => [counts]),
+    db().query<{ due: number; overdue: number }>(sql`
+      SELECT count(*) FILTER (WHERE follow_up_date = ${today})::int AS due,
+             count(*) FILTER (WHERE follow_up_date < ${today})::int AS overdue
+      FROM inquiries WHERE follow_up_date IS NOT NULL AND follow_up_date <= ${today} AND ${matching}`),
+  ]);
+  const counts: InboxCounts = {
+    all: counted[0].new + counted[0].handled,
+    new: counted[0].new,
+    handled: counted[0].handled,
+    due: followUps[0].due,
+    overdue: followUps[0].overdue,
+  };
+  const order = status === 'due' || status === 'overdue' ? sql`follow_up_date, id DESC` : sql`id DESC`;
   const unreadable: string[] = [];
-  const items = (await Promise.all(ids.map((id) => getInquiry(id, unreadable)))).filter(
-    (r): r is InquiryRecord => r !== null,
-  ); // at most 100
+  const items =
+    offset >= counts[status]
+      ? []
+      : await pageOfInquiries(sql`${filters[status]} AND ${matching}`, order, { limit, offset }, unreadable);
   return { items: await withMarketingState(items), total: counts[status], counts, unreadable };
 }
 
 /* ---------- visits: what is new for a staff member ---------- */
 
-const visitKey = (username: string) => `visit/${username}`;
-/** 2026-11-23T01:02:03.456Z -> 20261123T010203456Z, the time part of an inquiry id. */
-const idTime = (iso: string) => iso.replace(/[-:.]/g, '');
-
 /** Notes that this staff member opened the inbox now (a later time is never replaced by an earlier one). */
 export async function recordInboxVisit(username: string, now = new Date()): Promise<void> {
-  const at = now.toISOString();
-  await updateJSON<unknown>(store(), visitKey(username), (current) => {
-    const known = v.safeParse(InboxVisitSchema, current);
-    return known.success && known.output.at >= at ? undefined : { at };
-  });
+  await db().query(sql`
+    INSERT INTO inbox_visits (username, at) VALUES (${username}, ${now.toISOString()})
+    ON CONFLICT (username) DO UPDATE SET at = GREATEST(inbox_visits.at, EXCLUDED.at)`);
 }
 
 /** When this staff member last opened the inbox, or null if never. */
 export async function lastInboxVisit(username: string): Promise<string | null> {
-  const parsed = v.safeParse(InboxVisitSchema, await store().get(visitKey(username), { type: 'json' }));
-  return parsed.success ? parsed.output.at : null;
+  const [row] = await db().query<{ at: unknown }>(sql`SELECT at FROM inbox_visits WHERE username = ${username}`);
+  return row ? isoOf(row.at) : null;
 }
 
-/**
- * Inquiries received since this staff member last opened the inbox (every one if never), from the index as
- * it stands (read only: opening the inbox completes it).
- */
+/** Inquiries received since this staff member last opened the inbox (every one if never). */
 export async function newSinceLastVisit(username: string): Promise<NewInquiriesSummary> {
-  const [summary, lastVisitAt] = await Promise.all([peekSummary(), lastInboxVisit(username)]);
-  const count = lastVisitAt ? await countAfter(summary, `${idTime(lastVisitAt)}-~`) : totals(summary).all;
-  return { count, lastVisitAt };
+  const lastVisitAt = await lastInboxVisit(username);
+  if (!lastVisitAt) return { count: (await statusCounts()).all, lastVisitAt };
+  const [row] = await db().query<{ n: number }>(
+    sql`SELECT count(*)::int AS n FROM inquiries WHERE created_at > ${lastVisitAt}`,
+  );
+  return { count: row.n, lastVisitAt };
 }
 
 /* ---------- notes and assignment ---------- */

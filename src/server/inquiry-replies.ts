@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { dataStore } from './blobs.ts';
 import { RefusedInput } from './http.ts';
-import { listPendingReplyIds, referenceOf, SEND_LEASE_MS, updateInquiry, type InquiryRecord } from './inquiries.ts';
+import { inquiriesWithRepliesDue, referenceOf, SEND_LEASE_MS, updateInquiry, type InquiryRecord } from './inquiries.ts';
 import { escapeHtml, htmlDocument, mailSettings, sanitizeHeader, type OutgoingMail } from './mail-messages.ts';
 import { defaultTransport, withoutAddresses, type MailTransport } from './mail-transports.ts';
 import { MAX_ATTEMPTS, retryDelayMs } from './mail.ts';
@@ -11,14 +10,13 @@ import type { InquiryReply, MailDelivery, StaffRef } from '../schemas/inquiry-re
 import { fillPlaceholders, MAX_REPLIES } from '../schemas/replies.ts';
 
 /**
- * Replies staff send to the person behind an inquiry, from the inbox. Stored first (on the inquiry, with a
- * `reply-pending/{id}` marker in the inquiries store), then sent at once; a failed send is tried again by the
+ * Replies staff send to the person behind an inquiry, from the inbox. Stored first (a row of `inquiry_replies` with
+ * its delivery state), then sent at once; a failed send is tried again by the
  * scheduled mail-retry function with the same backoff as the inquiry e-mails. Each reply has its own
  * idempotency key, so a retry is delivered once. The text is the staff member's, placeholders filled from the
  * inquiry; in the HTML every character of it is escaped, the visitor's name included.
  */
 
-const pendingKey = (id: string) => `reply-pending/${id}`;
 const isOpen = (delivery: MailDelivery) => delivery.state === 'pending' || delivery.state === 'sending';
 
 /** Where the visitor's answer goes: the reply-to address from the settings, else the staff inbox. */
@@ -84,16 +82,8 @@ export async function sendReply(
     return { ...current, replies: [...replies, reply] };
   });
   if (!stored) return null;
-  // Marked for the retry before the first try, so a send cut short is tried again.
-  await dataStore('inquiries').setJSON(pendingKey(id), { id });
+  // Stored as held until the lease runs out, so a send cut short is tried again by the retry.
   return deliver(stored, [replyId], transport, now);
-}
-
-/** Keeps the marker while any reply of the inquiry is still to be sent, and drops it once none is. */
-async function settleMarker(id: string, record: InquiryRecord | null): Promise<void> {
-  if (record?.replies?.some((reply) => isOpen(reply.mail)))
-    await dataStore('inquiries').setJSON(pendingKey(id), { id });
-  else await dataStore('inquiries').delete(pendingKey(id));
 }
 
 /** Sends the held replies of an inquiry and records each outcome, as the inquiry e-mails do (./mail.ts). */
@@ -142,7 +132,6 @@ async function deliver(
     }
     return current;
   });
-  await settleMarker(record.id, updated);
   return updated;
 }
 
@@ -155,7 +144,7 @@ export async function retryReplyMail({
   now?: Date;
 } = {}): Promise<{ sent: number; failed: number }> {
   const summary = { sent: 0, failed: 0 };
-  for (const id of await listPendingReplyIds()) {
+  for (const id of await inquiriesWithRepliesDue(now)) {
     let held: string[] = [];
     const record = await updateInquiry(id, (current) => {
       held = (current.replies ?? [])
@@ -174,10 +163,7 @@ export async function retryReplyMail({
       }
       return current;
     }).catch(() => null);
-    if (!record || !held.length) {
-      if (!record?.replies?.some((reply) => isOpen(reply.mail))) await settleMarker(id, record);
-      continue;
-    }
+    if (!record || !held.length) continue;
     const updated = await deliver(record, held, transport, now);
     for (const reply of updated?.replies ?? [])
       if (held.includes(reply.id)) summary[reply.mail.state === 'sent' ? 'sent' : 'failed'] += 1;

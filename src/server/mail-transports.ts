@@ -1,9 +1,9 @@
 import { Resend } from 'resend';
-import { dataStore } from './blobs';
+import { db, sql } from '../platform/database.ts';
 import type { OutgoingMail } from './mail-messages';
 
 /**
- * Mail providers: Resend when RESEND_API_KEY is set, otherwise the local `outbox` store and the log. Every
+ * Mail providers: Resend when RESEND_API_KEY is set, otherwise the `outbox_messages` table and the log. Every
  * send carries an idempotency key, so a retried message is delivered once.
  */
 
@@ -66,16 +66,17 @@ export function resendTransport(apiKey: string, client: ResendLike = new Resend(
   };
 }
 
-/** Local runs: each message becomes an entry of the `outbox` store, keyed by its idempotency key. */
+/** Local runs: each message becomes a row of `outbox_messages`, keyed by its idempotency key. */
 export function outboxTransport(): MailTransport {
   return {
     name: 'outbox',
     async send(mail, idempotencyKey) {
-      const { modified } = await dataStore('outbox').setJSON(
-        idempotencyKey,
-        { ...mail, idempotencyKey, storedAt: new Date().toISOString() },
-        { onlyIfNew: true },
-      );
+      const stored = await db().query(sql`
+        INSERT INTO outbox_messages (idempotency_key, kind, sender, recipient, reply_to, subject, text, html)
+        VALUES (${idempotencyKey}, ${mail.kind}, ${mail.from}, ${mail.to}, ${mail.replyTo ?? null}, ${mail.subject},
+                ${mail.text}, ${mail.html})
+        ON CONFLICT (idempotency_key) DO NOTHING RETURNING idempotency_key`);
+      const modified = stored.length > 0;
       // The kind and id only: the address, subject and text are the visitor's (or a staff member's) own.
       console.log(
         `[outbox] ${modified ? 'stored' : 'already stored'} ${mail.kind} mail ${idempotencyKey} (RESEND_API_KEY is not set, so it was not sent)`,

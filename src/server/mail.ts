@@ -1,9 +1,7 @@
 import {
   MAIL_KINDS,
   SEND_LEASE_MS,
-  clearPendingMail,
-  getInquiry,
-  listPendingMailIds,
+  inquiriesWithMailDue,
   updateInquiry,
   type InquiryRecord,
   type MailDelivery,
@@ -18,7 +16,7 @@ import { type MailTransport, defaultTransport, withoutAddresses } from './mail-t
 
 /**
  * E-mail for stored inquiries: a notification to staff and an acknowledgement to the visitor.
- * Through Resend when RESEND_API_KEY is set, otherwise into the local `outbox` store and the log.
+ * Through Resend when RESEND_API_KEY is set, otherwise into the `outbox_messages` table and the log.
  * Every send carries an idempotency key derived from inquiry id + message kind, so however often a
  * message is retried it is delivered once (Resend keeps keys for 24 hours; the outbox keys by it).
  *
@@ -65,7 +63,6 @@ const isOpen = (delivery: MailDelivery) => delivery.state === 'pending' || deliv
 /**
  * Sends the given messages of an inquiry (already held by this caller) and records each outcome:
  * sent, or failed with the error and the time of the next try; after MAX_ATTEMPTS it gives up.
- * When no message is left open the pending-mail marker goes.
  */
 export async function sendHeld(
   record: InquiryRecord,
@@ -128,7 +125,6 @@ export async function sendHeld(
   for (const outcome of outcomes) {
     if (!outcome.ok) console.error(`[mail] ${outcome.kind} mail for inquiry ${record.id} failed: ${outcome.error}`);
   }
-  if (updated && !MAIL_KINDS.some((kind) => isOpen(updated.mail[kind]))) await clearPendingMail(record.id);
   return { record: updated, outcomes };
 }
 
@@ -137,9 +133,9 @@ export const sendNewInquiryMail = (record: InquiryRecord, transport = defaultTra
   sendHeld(record, MAIL_KINDS, transport, now);
 
 /**
- * The scheduled retry: for every inquiry with a pending-mail marker, take the messages whose retry
- * time has come (or whose sender's hold ran out) with a conditional write, so two runs never send the
- * same message at once, then send them.
+ * The scheduled retry: for every inquiry with an e-mail whose retry time has come (or whose sender's hold ran
+ * out), take those messages in one locked change of the inquiry, so two runs never send the same message at
+ * once, then send them.
  */
 export async function retryPendingMail({
   transport = defaultTransport(),
@@ -149,11 +145,7 @@ export async function retryPendingMail({
   now?: Date;
 } = {}) {
   const summary = { inquiries: 0, sent: 0, failed: 0 };
-  for (const id of await listPendingMailIds()) {
-    if (!(await getInquiry(id))) {
-      await clearPendingMail(id); // marker of a write that never completed
-      continue;
-    }
+  for (const id of await inquiriesWithMailDue(now)) {
     let held: MailKind[] = [];
     const record = await updateInquiry(id, (current) => {
       held = MAIL_KINDS.filter((kind) => {
@@ -171,11 +163,7 @@ export async function retryPendingMail({
       }
       return current;
     });
-    if (!record) continue;
-    if (!held.length) {
-      if (!MAIL_KINDS.some((kind) => isOpen(record.mail[kind]))) await clearPendingMail(id);
-      continue;
-    }
+    if (!record || !held.length) continue;
     summary.inquiries += 1;
     const { outcomes } = await sendHeld(record, held, transport, now);
     for (const outcome of outcomes) summary[outcome.ok ? 'sent' : 'failed'] += 1;

@@ -3,10 +3,9 @@ import type { Context } from '@netlify/functions';
 import { startStores } from './helpers/stores';
 import { carpentryQuote } from '../fixtures/inquiries';
 import { signedInStaff, tokenFor } from './helpers/staff';
-import { dataStore } from '../../src/server/blobs';
 import { addNote } from '../../src/server/inquiry-inbox';
 import { createInquiry, getInquiry, newInquiryId, setInquiryStatus, updateInquiry } from '../../src/server/inquiries';
-import { indexInquiries } from '../../src/server/inquiry-index';
+import { editUser } from '../../src/server/users';
 import handler from '../../netlify/functions/admin-inquiries.mts';
 import dashboard from '../../netlify/functions/dashboard-stats.mts';
 
@@ -212,11 +211,9 @@ describe('notes and assignment', () => {
   it('offers neither a deactivated account nor an unaccepted invitation, and refuses to assign to them', async () => {
     await signedInStaff({ username: 'gone-colleague', firstName: 'Gone', lastName: 'Away', role: 'admin' });
     await signedInStaff({ username: 'new-colleague', firstName: 'New', lastName: 'Comer', role: 'admin' });
-    const gone = (await dataStore('users').get('gone-colleague', { type: 'json' })) as Record<string, unknown>;
-    await dataStore('users').setJSON('gone-colleague', { ...gone, active: false });
-    const invited = (await dataStore('users').get('new-colleague', { type: 'json' })) as Record<string, unknown>;
-    const { passwordHash: _, ...withoutPassword } = invited;
-    await dataStore('users').setJSON('new-colleague', { ...withoutPassword, invitedAt: Date.now() });
+    await editUser('gone-colleague', () => ({ active: false }));
+    // As an invitation nobody has taken up yet: no password.
+    await editUser('new-colleague', () => ({ passwordHash: undefined, invitedAt: Date.now() }));
 
     const page = await (await call('/api/admin/inquiries')).json();
     const usernames = page.staff.map((person: { username: string }) => person.username);
@@ -280,20 +277,26 @@ describe('notes and assignment', () => {
     expect(stored.sort()).toEqual([...texts].sort());
   });
 
-  it('keeps a note added while another writer changes the record between its read and its write', async () => {
-    let calls = 0;
-    await updateInquiry(ids[0], async (current) => {
-      // A colleague's note lands after this writer read the record: its conditional write fails and it retries.
-      if (calls++ === 0)
-        await addNote(ids[0], 'Written in between', { username: 'inbox-colleague', name: 'Cole League' });
-      return {
-        ...current,
-        status: 'handled',
-        handledAt: new Date().toISOString(),
-        statusRev: (current.statusRev ?? 0) + 1,
-      };
-    });
-    expect(calls).toBe(2);
+  it('keeps a note added while another writer is changing the record', async () => {
+    // The status change holds the record for a while after reading it; the note waits for it, then lands.
+    const slowly = updateInquiry(
+      ids[0],
+      (current) =>
+        new Promise((resolve) =>
+          setTimeout(
+            () =>
+              resolve({
+                ...current,
+                status: 'handled',
+                handledAt: new Date().toISOString(),
+                statusRev: (current.statusRev ?? 0) + 1,
+              }),
+            30,
+          ),
+        ),
+    );
+    const note = addNote(ids[0], 'Written in between', { username: 'inbox-colleague', name: 'Cole League' });
+    await Promise.all([slowly, note]);
     const record = (await getInquiry(ids[0]))!;
     expect(record.status).toBe('handled');
     expect(record.notes!.map((entry) => entry.text)).toEqual(['Written in between']);
@@ -341,24 +344,30 @@ describe('notes and assignment', () => {
 describe('stored records that do not parse', () => {
   it('are left out of the list and named, never a 500; a change to one answers 409 and writes nothing', async () => {
     const broken = newInquiryId(new Date('2026-11-04T00:00:00Z'));
-    const store = dataStore('inquiries');
-    await store.setJSON(`inquiry/${broken}`, { id: broken, kind: 'contact', status: 'lost', contact: {} });
-    await indexInquiries([{ id: broken, status: 'new', statusRev: 0, search: 'broken record\nbroken@example.com\n' }]);
+    // Within every constraint of the table, but a quote without its answers: not a record the schema accepts.
+    await blobs.engine.query(
+      `INSERT INTO inquiries (id, kind, source, created_at, first_name, last_name, email, phone, quote, search_text)
+       VALUES ($1, 'quote', 'quote', '2026-11-04T00:00:00Z', 'Broken', 'Record', 'broken@example.com', '0400000000',
+               '{}', 'broken record')`,
+      [broken],
+    );
+    const stored = async () =>
+      (await blobs.engine.query('SELECT row_to_json(i)::text AS row FROM inquiries i WHERE id = $1', [broken])).rows;
     vi.spyOn(console, 'error').mockImplementation(() => {});
     const page = await call('/api/admin/inquiries?status=all&limit=2');
     expect(page.status).toBe(200);
     const body = await page.json();
     expect(body.unreadable).toEqual([broken]);
     expect(body.items.map((item: { id: string }) => item.id)).toEqual([ids[2]]);
-    const before = await store.get(`inquiry/${broken}`);
+    const before = await stored();
     const note = await call(
       `/api/admin/inquiries/${broken}/notes`,
       { method: 'POST', body: '{"text":"hi"}', headers: { 'content-type': 'application/json' } },
       { id: broken },
     );
     expect(note.status).toBe(409);
-    expect(await store.get(`inquiry/${broken}`)).toBe(before);
-    await store.delete(`inquiry/${broken}`);
+    expect(await stored()).toEqual(before);
+    await blobs.engine.query('DELETE FROM inquiries WHERE id = $1', [broken]);
     vi.restoreAllMocks();
   });
 });

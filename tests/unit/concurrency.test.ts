@@ -1,228 +1,129 @@
 /**
  * Concurrent writers must never lose an update.
  *
- * Two kinds of writers exist: requests in the same function instance (serialised per key inside the
- * process by updateJSON) and requests in other instances or the scheduled mail retry (only the
- * conditional writes, onlyIfMatch / onlyIfNew, keep them apart). The second kind cannot be tested
- * honestly against the local blob emulation: its ETags are the file's modification time in
- * milliseconds and its check-then-write is not atomic, so two writes in the same millisecond look
- * alike. Cross-instance races therefore run against PlatformStore (helpers/platform-blobs.ts), an in-memory model of the
- * documented Netlify Blobs semantics (atomic conditional writes, a new ETag per write), with each
- * simulated instance getting its own store objects, and random delays inside every call. A naive
- * read-then-write is run on the same model first and shown to lose updates, so the model really races.
- * In-process races run against the real local blob server.
+ * Records live in the database; the code reaches it, as in production, through a pool of node-postgres
+ * connections, here to the local database server (scripts/local/database.mjs) that `npm start` uses too. That
+ * server runs each connection's statement or transaction alone, but statements of different connections
+ * interleave: the first test shows a plain read-then-write from several connections losing updates there, so the
+ * others, which race real work through the site's own code and function handlers, would show a lost update if the
+ * code had one.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
 import { fakeContext, handlerFor, startInspectableBlobs, type LocalBlobs } from './helpers/hostile';
 import { signedInStaff } from './helpers/staff';
 import { storeContactInquiry } from './helpers/inquiries';
-import { inInstance, jitter, platformModel } from './helpers/platform-blobs';
-import { dataStore, updateJSON } from '../../src/server/blobs';
+import { inquiriesWithOpenMail } from './helpers/outbox';
 import { addView, viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
-import { createInquiry, getInquiry, listPendingMailIds, setInquiryStatus } from '../../src/server/inquiries';
+import { createInquiry, getInquiry, setInquiryStatus } from '../../src/server/inquiries';
 import { listInquiries } from '../../src/server/inquiry-inbox';
 import { retryPendingMail } from '../../src/server/mail';
 import type { MailTransport } from '../../src/server/mail-transports';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
-import * as v from 'valibot';
-import { countView, viewCount } from '../../src/server/blog-reads';
-import { createBlog } from '../../src/server/blogs';
-import { BlogInputSchema } from '../../src/schemas/blog';
+import { db, sql } from '../../src/platform/database';
 
-/* ---------- A model of the platform's blob semantics, switchable per test (helpers/platform-blobs.ts) ---------- */
+/** Lets the other connections' work go on for a moment. */
+const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, Math.random() * 3));
 
-vi.mock('@netlify/blobs', async (importOriginal) =>
-  (await import('./helpers/platform-blobs')).mockBlobsModule(await importOriginal()),
-);
-const platform = platformModel;
-
-describe('across function instances (platform model)', () => {
+describe('across connections (the served local database)', () => {
+  let stores: LocalBlobs;
+  beforeAll(async () => {
+    stores = await startInspectableBlobs();
+  });
+  afterAll(() => stores?.stop());
   beforeEach(() => {
-    platform.active = true;
-    platform.reset(0xc0ffee);
     vi.spyOn(console, 'log').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
   });
-  afterAll(() => {
-    platform.active = false;
-  });
 
-  const INSTANCES = 4;
-  const PER_INSTANCE = 15;
-  const everywhere = (work: (instance: number) => Promise<unknown>) =>
-    Promise.all(
-      Array.from({ length: INSTANCES }, (_, i) =>
-        inInstance(`instance-${i}`, async () => {
-          for (let n = 0; n < PER_INSTANCE; n++) await work(i);
-        }),
-      ),
-    );
-
-  it('the model really races: a plain read-then-write loses updates', async () => {
-    await everywhere(async () => {
-      const store = dataStore('counters');
-      const current = ((await store.get('naive', { type: 'json' })) as { count: number } | null)?.count ?? 0;
-      await store.setJSON('naive', { count: current + 1 });
-    });
-    const final = (await dataStore('counters').get('naive', { type: 'json' })) as { count: number };
-    expect(final.count).toBeLessThan(INSTANCES * PER_INSTANCE);
-  });
-
-  it('view counts from several instances at once are all kept (addView / updateJSON)', async () => {
-    const at = new Date('2026-11-20T02:00:00Z');
-    await everywhere(() => addView(at));
-    expect(await viewsIn(monthKey(at))).toBe(INSTANCES * PER_INSTANCE);
-  });
-
-  it('also where reads carry no ETag and updateJSON falls back to listing (as on the local emulation)', async () => {
+  it('the database really interleaves connections: a plain read-then-write loses updates', async () => {
+    await db().query(sql`CREATE TABLE IF NOT EXISTS race_probe (id int PRIMARY KEY, n int NOT NULL)`);
+    await db().query(sql`INSERT INTO race_probe VALUES (1, 0) ON CONFLICT (id) DO UPDATE SET n = 0`);
     await Promise.all(
-      Array.from({ length: 3 }, (_, i) =>
-        inInstance(i === 0 ? 'emulation-like' : `instance-${i}`, async () => {
-          for (let n = 0; n < 20; n++)
-            await updateJSON<{ count: number }>(dataStore('counters'), 'mixed', (c) => ({
-              count: (c?.count ?? 0) + 1,
-            }));
-        }),
-      ),
+      Array.from({ length: 40 }, async () => {
+        const [{ n }] = await db().query<{ n: number }>(sql`SELECT n FROM race_probe WHERE id = 1`);
+        await yieldToOthers();
+        await db().query(sql`UPDATE race_probe SET n = ${n + 1} WHERE id = 1`);
+      }),
     );
-    expect(((await dataStore('counters').get('mixed', { type: 'json' })) as { count: number }).count).toBe(60);
-  });
-
-  describe('finding 8: view counts are lost under parallel beacons', () => {
-    // Real store calls take tens of milliseconds, so many writers of one key keep colliding for a while.
-    beforeEach(() => {
-      platform.latency = 15;
-    });
-
-    it('40 parallel beacons, each in its own instance: 40 counted on the post and in the month total', async () => {
-      const at = new Date('2026-11-20T02:00:00Z');
-      const blog = await inInstance('editor', () =>
-        createBlog(
-          v.parse(BlogInputSchema, {
-            title: 'Parallel beacons',
-            excerpt: 'Counted once each',
-            content: '<p>Hi</p>',
-            isPublished: true,
-          }),
-          'editor',
-          at,
-        ),
-      );
-      const answers = await Promise.all(
-        Array.from({ length: 40 }, (_, i) => inInstance(`beacon-${i}`, () => countView(blog.slug, at))),
-      );
-      expect(answers.every((n) => typeof n === 'number')).toBe(true);
-      expect((answers as number[]).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));
-      expect(await viewCount(blog._id)).toBe(40);
-      expect(await viewsIn(monthKey(at))).toBe(40);
-    });
-
-    it('the month total keeps every view when 80 instances count at once', async () => {
-      const at = new Date('2026-10-05T02:00:00Z');
-      await Promise.all(Array.from({ length: 80 }, (_, i) => inInstance(`viewer-${i}`, () => addView(at))));
-      expect(await viewsIn(monthKey(at))).toBe(80);
-    });
+    const [{ n }] = await db().query<{ n: number }>(sql`SELECT n FROM race_probe WHERE id = 1`);
+    expect(n).toBeLessThan(40);
+    await db().query(sql`DROP TABLE race_probe`);
   });
 
   it('staff changing inquiries while the mail retry sends them: both changes survive', async () => {
     const long = new Date(Date.now() - 60 * 60_000); // stored an hour ago; its sender died, so the hold has run out
-    const ids = await inInstance('web', async () => {
-      const created = [];
-      for (let i = 0; i < 4; i++)
-        created.push((await storeContactInquiry({ firstName: `P${i}`, email: `p${i}@example.com` }, { at: long })).id);
-      return created;
-    });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++)
+      ids.push((await storeContactInquiry({ firstName: `P${i}`, email: `p${i}@example.com` }, { at: long })).id);
     const sent: string[] = [];
-    // Staff writes of the inquiry records themselves (a toggle also writes the inbox index, which races nothing here).
-    const staffWrites = () =>
-      platform.writes.filter((w) => w.writer.includes('@staff-') && w.key.startsWith('inquiry/')).length;
-    let retryDone = false;
+    let staffWrites = 0;
     let staffStopped = false;
-    // Each message stays on its way until staff have written twice more, so the two really interleave
-    // however the machine schedules them.
+    // Each message stays on its way until staff have written twice more, so the two really interleave.
     const slowTransport: MailTransport = {
       name: 'outbox',
       async send(_mail, key) {
-        const target = staffWrites() + 2;
-        while (staffWrites() < target && !staffStopped) await jitter();
+        const target = staffWrites + 2;
+        while (staffWrites < target && !staffStopped) await yieldToOthers();
         sent.push(key);
         return { id: `test:${key}` };
       },
     };
-    // Two staff members keep toggling the inquiries while the retry job works through them. Every write
-    // must build on the version it replaced: the retry job never changes a status, staff never change
-    // a delivery record. (A write from a stale read would undo the other's change, and show here.)
-    const staff = (instance: string) =>
-      inInstance(instance, async () => {
-        for (let round = 0; round < 400 && !retryDone; round++) {
-          for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
+    let retryDone = false;
+    // Two staff members keep toggling the inquiries while the retry job works through them: the retry job never
+    // changes a status and staff never change a delivery, so a write from a stale read would show below.
+    const staff = async () => {
+      for (let round = 0; round < 400 && !retryDone; round++)
+        for (const id of ids) {
+          await setInquiryStatus(id, Math.random() < 0.5 ? 'handled' : 'new');
+          staffWrites++;
         }
-      });
-    const staffDone = Promise.all([staff('staff-a'), staff('staff-b')]).finally(() => {
+    };
+    const staffDone = Promise.all([staff(), staff()]).finally(() => {
       staffStopped = true;
     });
-    const summary = await inInstance('mail-retry', () => retryPendingMail({ transport: slowTransport })).finally(() => {
+    const summary = await retryPendingMail({ transport: slowTransport }).finally(() => {
       retryDone = true;
     });
     await staffDone;
 
     expect(summary.sent).toBe(8);
     expect(new Set(sent).size).toBe(8); // every message once, none twice
-    const recordWrites = platform.writes.filter((w) => w.key.startsWith('inquiry/') && w.before);
-    const byStaff = recordWrites.filter((w) => w.writer.includes('@staff-'));
-    const byRetry = recordWrites.filter((w) => w.writer.endsWith('@mail-retry'));
-    // Staff really raced the retry job (each toggle also records the status in the inbox index, so fewer fit in).
-    expect(byStaff.length).toBeGreaterThan(byRetry.length);
-    expect(byRetry.length).toBe(8); // each inquiry: hold the messages, then record the outcome
-    for (const write of byRetry) {
-      const [before, after] = [JSON.parse(write.before!), JSON.parse(write.after)];
-      expect({ status: after.status, handledAt: after.handledAt }, `retry write on ${write.key}`).toEqual({
-        status: before.status,
-        handledAt: before.handledAt,
-      });
-    }
-    for (const write of byStaff) {
-      const [before, after] = [JSON.parse(write.before!), JSON.parse(write.after)];
-      expect(after.mail, `staff write on ${write.key}`).toEqual(before.mail);
-    }
+    expect(staffWrites).toBeGreaterThan(8);
     for (const id of ids) {
       const record = (await getInquiry(id))!;
       expect(record.handledAt === null, id).toBe(record.status === 'new');
       expect(record.mail.staff, id).toMatchObject({ state: 'sent', attempts: 1 });
       expect(record.mail.ack, id).toMatchObject({ state: 'sent', attempts: 1 });
     }
-    expect(await listPendingMailIds()).toEqual([]);
+    expect(await inquiriesWithOpenMail()).toEqual([]);
   });
 
-  it('finding 9: the inbox index and its counts agree with the records after racing creates and status changes', async () => {
+  it('finding 9: the inbox counts agree with the rows after racing creates and status changes', async () => {
+    await db().query(sql`DELETE FROM inquiries`);
     const at = new Date('2026-11-20T02:00:00Z');
     const created = await Promise.all(
       Array.from({ length: 12 }, (_, i) =>
-        inInstance(`form-${i}`, () =>
-          createInquiry(
-            {
-              kind: 'contact',
-              source: 'contact',
-              contact: { firstName: `R${i}`, lastName: 'Lee', email: `r${i}@example.com`, phone: '0400 000 000' },
-              message: 'Hi',
-            },
-            at,
-          ),
+        createInquiry(
+          {
+            kind: 'contact',
+            source: 'contact',
+            contact: { firstName: `R${i}`, lastName: 'Lee', email: `r${i}@example.com`, phone: '0400 000 000' },
+            message: 'Hi',
+          },
+          at,
         ),
       ),
     );
     const ids = created.map((r) => r.id);
     await Promise.all(
-      ['staff-a', 'staff-b', 'staff-c'].map((who) =>
-        inInstance(who, async () => {
-          for (let round = 0; round < 6; round++)
-            for (const id of ids) await setInquiryStatus(id, platform.random() < 0.5 ? 'handled' : 'new');
-        }),
-      ),
+      [1, 2, 3].map(async () => {
+        for (let round = 0; round < 6; round++)
+          await Promise.all(ids.map((id) => setInquiryStatus(id, Math.random() < 0.5 ? 'handled' : 'new')));
+      }),
     );
-    const page = await inInstance('inbox', () => listInquiries({ status: 'all', limit: 100 }));
+    const page = await listInquiries({ status: 'all', limit: 100 });
     const records = await Promise.all(ids.map((id) => getInquiry(id)));
     const handledNow = records.filter((r) => r!.status === 'handled').length;
     expect(page.counts).toEqual({ all: 12, new: 12 - handledNow, handled: handledNow, due: 0, overdue: 0 });
@@ -237,34 +138,30 @@ describe('across function instances (platform model)', () => {
   });
 
   it('two retry runs at once never send the same message twice', async () => {
+    await db().query(sql`DELETE FROM inquiries`);
     const long = new Date(Date.now() - 60 * 60_000);
-    const ids = await inInstance('web', async () => {
-      const created = [];
-      for (let i = 0; i < 5; i++) {
-        const contact = { firstName: `Q${i}`, email: `q${i}@example.com` };
-        created.push((await storeContactInquiry(contact, { source: 'home', at: long })).id);
-      }
-      return created;
-    });
+    const ids: string[] = [];
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (await storeContactInquiry({ firstName: `Q${i}`, email: `q${i}@example.com` }, { source: 'home', at: long }))
+          .id,
+      );
     const sent: string[] = [];
     const transport: MailTransport = {
       name: 'outbox',
       async send(_mail, key) {
-        await jitter();
+        await yieldToOthers();
         sent.push(key);
         return { id: key };
       },
     };
-    await Promise.all([
-      inInstance('cron-1', () => retryPendingMail({ transport })),
-      inInstance('cron-2', () => retryPendingMail({ transport })),
-    ]);
+    await Promise.all([retryPendingMail({ transport }), retryPendingMail({ transport })]);
     expect(sent.sort()).toEqual([...new Set(sent)].sort());
     expect(sent).toHaveLength(ids.length * 2);
   });
 });
 
-describe('inside one function instance (real local blob server)', () => {
+describe('through the function handlers, many requests at once', () => {
   let blobs: LocalBlobs;
   let token = '';
   beforeAll(async () => {

@@ -9,9 +9,10 @@ import * as v from 'valibot';
 import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { dataStore } from '../../src/server/blobs';
+import { outboxMessage, outboxMessages } from './helpers/outbox';
 import { createInquiry, eraseInquiryPersonalData, getInquiry, type InquiryRecord } from '../../src/server/inquiries';
 import { retryReplyMail, sendReply } from '../../src/server/inquiry-replies';
-import { followUpIds } from '../../src/server/follow-ups';
+import { followUpsDue } from '../../src/server/follow-ups';
 import { sydneyDay } from '../../src/lib/callback';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { SiteSettingsSchema } from '../../src/schemas/site-settings';
@@ -67,8 +68,8 @@ const reply = (id: string, body: unknown) =>
   call(inquiries, `/api/admin/inquiries/${id}/replies`, { method: 'POST', body }, { id });
 const patch = (id: string, body: unknown) =>
   call(inquiries, `/api/admin/inquiries/${id}`, { method: 'PATCH', body }, { id });
-const outboxKeys = async () => (await dataStore('outbox').list()).blobs.map((blob) => blob.key).sort();
-const outboxMail = async (key: string) => (await dataStore('outbox').get(key, { type: 'json' })) as OutgoingMail;
+const outboxKeys = async () => (await outboxMessages()).map((mail) => mail.idempotencyKey).sort();
+const outboxMail = async (key: string) => (await outboxMessage(key))!;
 
 describe('finding 2: replying from the inbox', () => {
   it('finding 2: a reply from a template lands in the outbox with the first name and reference filled in, and on the inquiry with who sent it', async () => {
@@ -350,9 +351,12 @@ describe('finding 3: follow-ups', () => {
     // 26 November 14:30 UTC is 27 November 01:30 in Sydney.
     const now = new Date('2026-11-26T14:30:00Z');
     await patch(record.id, { followUp: '2026-11-27' });
-    const ids = await followUpIds(now);
-    expect(ids.due).toContain(record.id);
-    expect(ids.overdue).not.toContain(record.id);
-    expect((await followUpIds(new Date('2026-11-27T14:30:00Z'))).overdue).toContain(record.id);
+    const ids = async (at: Date) => {
+      const lists = await followUpsDue(at);
+      return { due: lists.due.items.map((item) => item.id), overdue: lists.overdue.items.map((item) => item.id) };
+    };
+    expect((await ids(now)).due).toContain(record.id);
+    expect((await ids(now)).overdue).not.toContain(record.id);
+    expect((await ids(new Date('2026-11-27T14:30:00Z'))).overdue).toContain(record.id);
   });
 });

@@ -8,8 +8,15 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { Context } from '@netlify/functions';
 import { startStores } from './helpers/stores';
 import { contactForm, quoteForm, storeContactInquiry, storedContact } from './helpers/inquiries';
-import { dataStore } from '../../src/server/blobs';
-import { createInquiry, getInquiry, idOfReference, newReference, referenceOf } from '../../src/server/inquiries';
+import { clearInquiries } from './helpers/inquiries';
+import {
+  createInquiry,
+  updateInquiry,
+  getInquiry,
+  idOfReference,
+  newReference,
+  referenceOf,
+} from '../../src/server/inquiries';
 import { inquiriesToCsv } from '../../src/server/inquiry-csv';
 import { listInquiries } from '../../src/server/inquiry-inbox';
 import { composeMail } from '../../src/server/mail-messages';
@@ -23,7 +30,7 @@ beforeAll(async () => {
 });
 afterAll(() => blobs.stop());
 beforeEach(async () => {
-  await dataStore('inquiries').deleteAll();
+  await clearInquiries();
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
@@ -122,10 +129,8 @@ describe('the inbox search', () => {
       contact: { firstName: 'Old', lastName: 'Timer', email: 'old@example.com', phone: '0411 111 111' },
       message: 'Hi',
     });
-    // As stored before references: the record without one, and the index rebuilt from the records.
-    const { reference: _gone, ...older } = record;
-    await dataStore('inquiries').setJSON(`inquiry/${record.id}`, older);
-    await dataStore('inquiries').delete('index/built');
+    // As stored before references: the record without one.
+    await updateInquiry(record.id, ({ reference: _gone, ...older }) => older);
     const found = await listInquiries({ q: record.id });
     expect(found.items.map((item) => item.id)).toEqual([record.id]);
     expect(found.items[0]?.reference).toBeUndefined();

@@ -1,15 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStores } from './helpers/stores';
 import { storedQuote } from './helpers/inquiries';
-import { dataStore } from '../../src/server/blobs';
-import { getUser, listUsers } from '../../src/server/users';
-import { addView, viewsIn } from '../../src/server/counters';
 import {
   createInquiry,
   getInquiry,
   isInquiryId,
   listAllInquiries,
-  listPendingMailIds,
+  inquiriesWithMailDue,
   mailIdempotencyKey,
   newInquiryId,
   setInquiryStatus,
@@ -53,13 +50,12 @@ describe('inquiries store', () => {
   const stored: InquiryRecord[] = [];
 
   beforeAll(async () => {
-    await dataStore('inquiries').deleteAll();
     for (const [index, name] of ['Ann', 'Bob', 'Cat'].entries()) {
       stored.push(await createInquiry(contact(name), new Date(Date.UTC(2025, 6, 22, 10, 0, index))));
     }
   });
 
-  it('stores a new inquiry as new, with both e-mails held by the storing request and a pending-mail marker', async () => {
+  it('stores a new inquiry as new, with both e-mails held by the storing request until their lease ends', async () => {
     const record = await getInquiry(stored[0].id);
     expect(record).toMatchObject({
       kind: 'contact',
@@ -74,7 +70,11 @@ describe('inquiries store', () => {
       idempotencyKey: `inquiry-${stored[0].id}-staff`,
     });
     expect(record!.mail.ack.idempotencyKey).toBe(`inquiry-${stored[0].id}-ack`);
-    expect((await listPendingMailIds()).sort()).toEqual(stored.map((r) => r.id).sort());
+    // Held, not due: the retry takes them over only once the storing request's hold has run out.
+    expect(await inquiriesWithMailDue(new Date(Date.UTC(2025, 6, 22, 10, 0, 0)))).toEqual([]);
+    expect((await inquiriesWithMailDue(new Date(Date.UTC(2025, 6, 22, 11)))).sort()).toEqual(
+      stored.map((r) => r.id).sort(),
+    );
   });
 
   it('lists newest first, pages and counts', async () => {
@@ -101,18 +101,34 @@ describe('inquiries store', () => {
     expect(await setInquiryStatus('20250101T000000000Z-00000000', 'handled')).toBeNull();
   });
 
-  it('never loses an update when another writer gets in between its read and its write', async () => {
+  it('never loses an update when two writers change one inquiry at the same moment', async () => {
     const id = stored[2].id;
-    let calls = 0;
-    await updateInquiry(id, async (r) => {
-      // Staff mark it handled after this writer has read it: its conditional write must fail and retry.
-      if (calls++ === 0) await setInquiryStatus(id, 'handled');
-      return { ...r, mail: { ...r.mail, staff: { ...r.mail.staff, attempts: 5 } } };
-    });
-    expect(calls).toBe(2);
+    // Each change takes its time between reading the record and giving it back; the second waits for the first.
+    const slow = (change: (r: InquiryRecord) => InquiryRecord) => (r: InquiryRecord) =>
+      new Promise<InquiryRecord>((resolve) => setTimeout(() => resolve(change(r)), 20));
+    await Promise.all([
+      updateInquiry(
+        id,
+        slow((r) => ({ ...r, status: 'handled', handledAt: new Date().toISOString() })),
+      ),
+      updateInquiry(
+        id,
+        slow((r) => ({ ...r, mail: { ...r.mail, staff: { ...r.mail.staff, attempts: 5 } } })),
+      ),
+    ]);
     const record = await getInquiry(id);
     expect(record?.status).toBe('handled');
     expect(record?.mail.staff.attempts).toBe(5);
+  });
+
+  it('refuses to start a change of an inquiry inside another change, instead of waiting for ever', async () => {
+    await expect(
+      updateInquiry(stored[1].id, async (r) => {
+        await setInquiryStatus(stored[0].id, 'handled');
+        return r;
+      }),
+    ).rejects.toThrow(/inside another/);
+    expect((await getInquiry(stored[0].id))?.status).toBe('new');
   });
 });
 
@@ -225,9 +241,11 @@ describe('stored records are typed by their schemas', () => {
         ...({ internalScore: 99 } as object),
       },
     });
-    const stored = (await dataStore('inquiries').get(`inquiry/${record.id}`, { type: 'json' })) as {
-      quote: Record<string, unknown>;
-    };
+    const [stored] = (
+      await blobs.engine.query<{ quote: Record<string, unknown> }>('SELECT quote FROM inquiries WHERE id = $1', [
+        record.id,
+      ])
+    ).rows;
     expect(stored.quote).toMatchObject({
       notSure: true,
       matches: ['CPC30220'],
@@ -243,7 +261,12 @@ describe('stored records are typed by their schemas', () => {
 
   it('answers null for a record that does not parse (logged), and refuses to write one', async () => {
     const id = newInquiryId(new Date('2025-07-30T00:00:00Z'));
-    await dataStore('inquiries').setJSON(`inquiry/${id}`, { id, kind: 'contact', status: 'new' });
+    // Within every constraint of the table, but a quote without its answers: not a record the schema accepts.
+    await blobs.engine.query(
+      `INSERT INTO inquiries (id, kind, source, created_at, first_name, last_name, email, phone, quote)
+       VALUES ($1, 'quote', 'quote', now(), 'A', 'B', 'a@example.com', '0412345678', '{}')`,
+      [id],
+    );
     const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
     expect(await getInquiry(id)).toBeNull();
     expect(logged.mock.calls.flat().join(' ')).toContain(id);
@@ -251,17 +274,18 @@ describe('stored records are typed by their schemas', () => {
     const valid = await createInquiry(contact('Val'));
     await expect(updateInquiry(valid.id, (current) => ({ ...current, status: 'lost' as never }))).rejects.toThrow();
     expect((await getInquiry(valid.id))!.status).toBe('new');
-    await dataStore('inquiries').delete(`inquiry/${id}`);
+    await blobs.engine.query('DELETE FROM inquiries WHERE id = $1', [id]);
   });
 
-  it('a stored account or counter that does not parse is treated as missing', async () => {
-    const logged = vi.spyOn(console, 'error').mockImplementation(() => {});
-    await dataStore('users').setJSON('broken-account', { username: 'broken-account', role: 'root', passwordHash: 'x' });
-    expect(await getUser('broken-account')).toBeNull();
-    expect((await listUsers()).map((user) => user.username)).not.toContain('broken-account');
-    await dataStore('counters').setJSON('views/2025-07', { count: 'lots' });
-    expect(await viewsIn('2025-07')).toBe(0);
-    expect(await addView(new Date('2025-07-15T00:00:00Z'))).toBe(1);
-    logged.mockRestore();
+  it('keeps a reference unique: the table refuses a second inquiry with the same one', async () => {
+    const first = await createInquiry(contact('Uma'));
+    const copy = { ...(await getInquiry(first.id))!, id: newInquiryId() };
+    await expect(
+      blobs.engine.query(
+        `INSERT INTO inquiries (id, reference, kind, source, created_at, first_name, last_name, email, phone, message)
+         VALUES ($1, $2, 'contact', 'contact', now(), 'A', 'B', 'a@example.com', '0412345678', 'Hi')`,
+        [copy.id, first.reference],
+      ),
+    ).rejects.toThrow(/unique/i);
   });
 });

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import type { Context } from '@netlify/functions';
 import { startStores } from './helpers/stores';
 import { contactForm, quoteForm } from './helpers/inquiries';
-import { dataStore } from '../../src/server/blobs';
+import { clearInquiries } from './helpers/inquiries';
 import { getInquiry, listAllInquiries } from '../../src/server/inquiries';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
@@ -34,7 +34,7 @@ beforeAll(async () => {
 });
 afterAll(() => blobs.stop());
 beforeEach(async () => {
-  await dataStore('inquiries').deleteAll();
+  await clearInquiries();
   matching.broken = false;
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});

@@ -1,12 +1,13 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { setEnvironmentContext } from '@netlify/blobs';
 import * as v from 'valibot';
 import { startStores } from './helpers/stores';
 import { contactForm, quoteForm } from './helpers/inquiries';
 import { ELAPSED_FIELD, HONEYPOT_FIELD, QUOTE_LABELLED_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
-import { dataStore } from '../../src/server/blobs';
-import { getInquiry, listAllInquiries, listPendingMailIds, type InquiryRecord } from '../../src/server/inquiries';
+import { getInquiry, listAllInquiries, type InquiryRecord } from '../../src/server/inquiries';
+import { setDatabase, type Database } from '../../src/platform/database';
+import { clearOutbox, inquiriesWithOpenMail, outboxMessage, outboxMessages } from './helpers/outbox';
+import { clearInquiries } from './helpers/inquiries';
 import { MAX_ATTEMPTS, retryPendingMail, retryDelayMs } from '../../src/server/mail';
 import contactHandler from '../../netlify/functions/email-contact.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
@@ -39,8 +40,8 @@ beforeAll(async () => {
 });
 afterAll(() => blobs.stop());
 beforeEach(async () => {
-  await dataStore('inquiries').deleteAll();
-  await dataStore('outbox').deleteAll();
+  await clearInquiries();
+  await clearOutbox();
   resend.calls.length = 0;
   resend.delivered.clear();
   resend.failing = false;
@@ -85,11 +86,11 @@ describe('POST /api/email/contact without RESEND_API_KEY (local runs)', () => {
     });
     expect(record!.mail.staff).toMatchObject({ state: 'sent', attempts: 1, via: 'outbox' });
     expect(record!.mail.ack).toMatchObject({ state: 'sent', attempts: 1, via: 'outbox' });
-    expect(await listPendingMailIds()).toEqual([]);
+    expect(await inquiriesWithOpenMail()).toEqual([]);
 
-    const outbox = await dataStore('outbox').list();
-    expect(outbox.blobs.map((b) => b.key).sort()).toEqual([`inquiry-${body.id}-ack`, `inquiry-${body.id}-staff`]);
-    const staff = await dataStore('outbox').get(`inquiry-${body.id}-staff`, { type: 'json' });
+    const outbox = await outboxMessages();
+    expect(outbox.map((m) => m.idempotencyKey).sort()).toEqual([`inquiry-${body.id}-ack`, `inquiry-${body.id}-staff`]);
+    const staff = await outboxMessage(`inquiry-${body.id}-staff`);
     expect(staff).toMatchObject({
       to: 'support@rplpathways.com.au',
       replyTo: 'jane@example.com',
@@ -147,7 +148,7 @@ describe('store first, then Resend', () => {
     expect(Date.parse(stored.mail.staff.nextAttemptAt!) - Date.parse(stored.mail.staff.lastAttemptAt!)).toBe(
       retryDelayMs(1),
     );
-    expect(await listPendingMailIds()).toEqual([body.id]);
+    expect(await inquiriesWithOpenMail()).toEqual([body.id]);
     const firstKeys = resend.calls.map((c) => c.idempotencyKey).sort();
 
     // Before the backoff has passed nothing is tried.
@@ -162,7 +163,7 @@ describe('store first, then Resend', () => {
     const sent = (await getInquiry(body.id))!;
     expect(sent.mail.staff).toMatchObject({ state: 'sent', attempts: 2 });
     expect(sent.mail.ack).toMatchObject({ state: 'sent', attempts: 2 });
-    expect(await listPendingMailIds()).toEqual([]);
+    expect(await inquiriesWithOpenMail()).toEqual([]);
 
     // A later run finds nothing to do.
     expect(await retryPendingMail({ now: later(stored, 24 * 3600_000) })).toEqual({ inquiries: 0, sent: 0, failed: 0 });
@@ -195,7 +196,7 @@ describe('store first, then Resend', () => {
     });
     expect(record.mail.staff.nextAttemptAt).toBeUndefined();
     expect(resend.calls).toHaveLength(2 * MAX_ATTEMPTS);
-    expect(await listPendingMailIds()).toEqual([]);
+    expect(await inquiriesWithOpenMail()).toEqual([]);
     expect(record.status).toBe('new'); // still in the staff inbox
   });
 
@@ -215,14 +216,6 @@ describe('store first, then Resend', () => {
       `inquiry-${record.id}-staff`,
     ]);
   });
-
-  it('drops a pending-mail marker whose inquiry was never written', async () => {
-    await dataStore('inquiries').setJSON('mail-pending/20250101T000000000Z-00000000', {
-      id: '20250101T000000000Z-00000000',
-    });
-    await retryPendingMail();
-    expect(await listPendingMailIds()).toEqual([]);
-  });
 });
 
 describe('POST /api/email/quote', () => {
@@ -240,7 +233,7 @@ describe('POST /api/email/quote', () => {
         { code: 'RII30820', title: expect.any(String), level: expect.any(String), category: 'civil-construction' },
       ],
     });
-    const staff = await dataStore('outbox').get(`inquiry-${body.id}-staff`, { type: 'json' });
+    const staff = (await outboxMessage(`inquiry-${body.id}-staff`))!;
     expect(staff.subject).toBe('New free quote request from Sam Nguyen (VIC)');
   });
 
@@ -274,7 +267,7 @@ describe('POST /api/email/quote', () => {
       else if (field in elsewhere) expect(elsewhere[field](), field).toEqual(parsed[field]);
       else expect(stored?.[field], field).toEqual(parsed[field]);
     }
-    const staff = await dataStore('outbox').get(`inquiry-${body.id}-staff`, { type: 'json' });
+    const staff = (await outboxMessage(`inquiry-${body.id}-staff`))!;
     for (const { label } of QUOTE_LABELLED_FIELDS) expect(staff.text).toContain(`\n${label}:\n`);
     expect(staff.text).toContain('Goals:\nRun my own crew');
     expect(staff.text).toContain('Additional information:\nWeekdays only');
@@ -299,7 +292,7 @@ describe('POST /api/email/quote', () => {
     expect(accepted).toMatchObject({ status: 200, body: { success: true } });
     const stored = await getInquiry(accepted.body.id);
     expect(stored?.quote).toMatchObject({ selectedCategories: [], categories: [], notSure: true });
-    const staff = await dataStore('outbox').get(`inquiry-${accepted.body.id}-staff`, { type: 'json' });
+    const staff = (await outboxMessage(`inquiry-${accepted.body.id}-staff`))!;
     expect(staff.text).toContain('Categories:\nNone: their industry is not listed');
   });
 
@@ -347,7 +340,7 @@ describe('refused submissions store nothing', () => {
     expect(response.body.success).toBe(false);
     expect(response.body.message).toMatch(message);
     expect(await listAllInquiries()).toEqual([]);
-    expect((await dataStore('outbox').list()).blobs).toEqual([]);
+    expect(await outboxMessages()).toEqual([]);
   });
 
   it('names the fields in a 400', async () => {
@@ -383,20 +376,17 @@ describe('refused submissions store nothing', () => {
   });
 
   it('answers 503 and sends nothing when the submission cannot be stored', async () => {
-    setEnvironmentContext({
-      siteID: 'unit-test-site',
-      token: 'wrong-token',
-      edgeURL: 'http://localhost:9',
-      uncachedEdgeURL: 'http://localhost:9',
-    });
+    const down = () =>
+      Promise.reject(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }));
+    const unreachable: Database = { query: down, transaction: down };
+    setDatabase(unreachable);
     try {
       vi.stubEnv('RESEND_API_KEY', 're_test_key');
       const response = await sendContact();
       expect(response).toMatchObject({ status: 503, body: { success: false } });
       expect(resend.calls).toHaveLength(0);
     } finally {
-      await blobs.stop();
-      blobs = await startStores();
+      setDatabase(blobs.db);
     }
   });
 });

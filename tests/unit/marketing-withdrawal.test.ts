@@ -9,7 +9,8 @@ import type { Context } from '@netlify/functions';
 import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { contactForm } from './helpers/inquiries';
-import { dataStore } from '../../src/server/blobs';
+import { db, sql } from '../../src/platform/database';
+import { clearInquiries } from './helpers/inquiries';
 import { composeMail } from '../../src/server/mail-messages';
 import { getInquiry, listAllInquiries } from '../../src/server/inquiries';
 import { inquiriesToCsv } from '../../src/server/inquiry-csv';
@@ -47,7 +48,8 @@ const withdraw = (body: unknown, method = 'POST') =>
     }),
   );
 
-const suppressed = async () => (await dataStore('marketing').list()).blobs.length;
+const suppressed = async () =>
+  (await db().query<{ n: number }>(sql`SELECT count(*)::int AS n FROM marketing_withdrawals`))[0].n;
 
 /** The link at the end of the acknowledgement e-mail, as the visitor receives it. */
 async function linkInAck(id: string): Promise<URL> {
@@ -70,8 +72,8 @@ describe('withdrawing marketing consent', () => {
   });
   afterAll(() => blobs.stop());
   beforeEach(async () => {
-    await dataStore('inquiries').deleteAll();
-    await dataStore('marketing').deleteAll();
+    await clearInquiries();
+    await db().query(sql`DELETE FROM marketing_withdrawals`);
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
 

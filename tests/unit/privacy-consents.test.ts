@@ -6,7 +6,7 @@ import * as v from 'valibot';
 import type { Context } from '@netlify/functions';
 import { startStores } from './helpers/stores';
 import { contactForm, quoteForm, storedContact } from './helpers/inquiries';
-import { dataStore } from '../../src/server/blobs';
+import { clearInquiries } from './helpers/inquiries';
 import { ContactSchema, QUOTE_STEP_FIELDS, QuoteSchema } from '../../src/schemas/inquiry';
 import { createInquiry, getInquiry, type InquiryRecord } from '../../src/server/inquiries';
 import { inquiriesToCsv } from '../../src/server/inquiry-csv';
@@ -58,7 +58,7 @@ describe('consents are stored with the inquiry', () => {
   });
   afterAll(() => blobs.stop());
   beforeEach(async () => {
-    await dataStore('inquiries').deleteAll();
+    await clearInquiries();
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
 

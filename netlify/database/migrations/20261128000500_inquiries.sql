@@ -69,20 +69,37 @@ CREATE TABLE inquiry_counts (
 );
 INSERT INTO inquiry_counts (status, n) VALUES ('new', 0), ('handled', 0);
 
-CREATE FUNCTION inquiry_counts_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+-- Once per statement, from the rows it changed, so a bulk insert costs one update of the counts, not one per row.
+CREATE FUNCTION inquiry_counts_add() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF TG_OP IN ('UPDATE', 'DELETE') THEN
-    UPDATE inquiry_counts SET n = n - 1 WHERE status = OLD.status;
-  END IF;
-  IF TG_OP IN ('INSERT', 'UPDATE') THEN
-    UPDATE inquiry_counts SET n = n + 1 WHERE status = NEW.status;
-  END IF;
+  UPDATE inquiry_counts c SET n = c.n + d.k FROM (SELECT status, count(*) AS k FROM added GROUP BY status) d
+  WHERE c.status = d.status;
   RETURN NULL;
 END $$;
-CREATE TRIGGER inquiry_counts_on_insert AFTER INSERT ON inquiries FOR EACH ROW EXECUTE FUNCTION inquiry_counts_follow();
-CREATE TRIGGER inquiry_counts_on_delete AFTER DELETE ON inquiries FOR EACH ROW EXECUTE FUNCTION inquiry_counts_follow();
-CREATE TRIGGER inquiry_counts_on_status AFTER UPDATE OF status ON inquiries
-  FOR EACH ROW WHEN (OLD.status IS DISTINCT FROM NEW.status) EXECUTE FUNCTION inquiry_counts_follow();
+CREATE FUNCTION inquiry_counts_remove() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE inquiry_counts c SET n = c.n - d.k FROM (SELECT status, count(*) AS k FROM removed GROUP BY status) d
+  WHERE c.status = d.status;
+  RETURN NULL;
+END $$;
+CREATE FUNCTION inquiry_counts_move() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  UPDATE inquiry_counts c SET n = c.n + d.k
+  FROM (
+    SELECT status, sum(k) AS k FROM (
+      SELECT status, count(*) AS k FROM added GROUP BY status
+      UNION ALL SELECT status, -count(*) AS k FROM removed GROUP BY status
+    ) changes GROUP BY status
+  ) d
+  WHERE c.status = d.status AND d.k <> 0;
+  RETURN NULL;
+END $$;
+CREATE TRIGGER inquiry_counts_on_insert AFTER INSERT ON inquiries
+  REFERENCING NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION inquiry_counts_add();
+CREATE TRIGGER inquiry_counts_on_delete AFTER DELETE ON inquiries
+  REFERENCING OLD TABLE AS removed FOR EACH STATEMENT EXECUTE FUNCTION inquiry_counts_remove();
+CREATE TRIGGER inquiry_counts_on_update AFTER UPDATE ON inquiries
+  REFERENCING OLD TABLE AS removed NEW TABLE AS added FOR EACH STATEMENT EXECUTE FUNCTION inquiry_counts_move();
 
 CREATE TABLE inquiry_notes (
   inquiry_id text NOT NULL REFERENCES inquiries (id) ON DELETE CASCADE,

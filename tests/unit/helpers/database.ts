@@ -5,7 +5,16 @@ import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { applyMigrations } from '@netlify/database-dev';
-import { inProcessDatabase, setDatabase, type Database } from '../../../src/platform/database.ts';
+import pg from 'pg';
+import { serveDatabase } from '../../../scripts/local/database.mjs';
+import {
+  db,
+  poolDatabase,
+  setDatabase,
+  type Database,
+  type Queryable,
+  type Sql,
+} from '../../../src/platform/database.ts';
 
 /**
  * Unit tests run the repositories against Postgres in process (PGlite, the engine of the local database) with
@@ -35,15 +44,18 @@ export async function ensureTemplate(): Promise<string> {
 }
 
 export interface TestDatabase {
+  /** What the site's code uses (node-postgres over the wire, as in production). */
   db: Database;
-  /** The engine itself, for statements a test makes directly. */
+  /** The engine itself, for statements a test makes directly (and its own PGlite result types). */
   engine: PGlite;
   stop(): Promise<void>;
 }
 
 /**
- * A fresh database with every migration applied, used by all store code of this test file (setDatabase).
- * Call in beforeAll (or beforeEach for a clean slate) and stop it in afterAll.
+ * A fresh database with every migration applied, used by all store code of this test file (setDatabase). It is
+ * served on the loopback address as `npm start` serves its local database, and the code reaches it through a
+ * node-postgres pool of several connections: the same driver, type parsing and interleaving of connections as
+ * in production. Call in beforeAll (or beforeEach for a clean slate) and stop it in afterAll.
  */
 export async function startDatabase(): Promise<TestDatabase> {
   const template = await ensureTemplate();
@@ -51,14 +63,48 @@ export async function startDatabase(): Promise<TestDatabase> {
     loadDataDir: new Blob([readFileSync(template)]),
     extensions: { pg_trgm },
   });
-  const db = inProcessDatabase(engine);
+  const served = await serveDatabase(engine, { log: () => {} });
+  const pool = new pg.Pool({ connectionString: served.url, max: 8 });
+  const db = poolDatabase(pool);
   setDatabase(db);
   return {
     db,
     engine,
     async stop() {
       setDatabase(null);
+      await pool.end();
+      await served.close();
       await engine.close();
     },
   };
+}
+
+export interface Statement {
+  text: string;
+  rows: number;
+}
+
+/**
+ * Runs `work` with every statement of this process's database recorded (its text and how many rows it answered),
+ * so a test can show that a page reads its own rows and never a whole table.
+ */
+export async function watchStatements<T>(work: () => Promise<T>): Promise<{ result: T; statements: Statement[] }> {
+  const watched = db();
+  const statements: Statement[] = [];
+  const recording = (q: Queryable): Queryable => ({
+    async query<R>(statement: Sql) {
+      const rows = await q.query<R>(statement);
+      statements.push({ text: statement.text.replace(/\s+/g, ' ').trim(), rows: rows.length });
+      return rows;
+    },
+  });
+  setDatabase({
+    ...recording(watched),
+    transaction: (inner) => watched.transaction((tx) => inner(recording(tx))),
+  });
+  try {
+    return { result: await work(), statements };
+  } finally {
+    setDatabase(watched);
+  }
 }

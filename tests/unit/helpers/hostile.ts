@@ -12,17 +12,57 @@ import { setEnvironmentContext } from '@netlify/blobs';
 import { BlobsServer } from '@netlify/blobs/server';
 import type { Config, Context } from '@netlify/functions';
 import fc from 'fast-check';
+import { startDatabase, type TestDatabase } from './database.ts';
 
-/* ---------- Blob store with a folder we can look at ---------- */
+/* ---------- Stores we can look at: the blob folder and the database's tables ---------- */
 
 export interface LocalBlobs {
   directory: string;
-  /** How many write and delete requests the server has received so far. */
+  /** How many write and delete requests the blob server has received so far. */
   writes(): number;
+  /** The test file's database (tests/unit/helpers/database.ts). */
+  database: TestDatabase;
   stop(): Promise<void>;
 }
 
-/** Like helpers/stores.ts startStores(), but hands back the folder so a test can prove nothing was written. */
+/**
+ * Helpers installed in the test's own database (never in the migrations): a hash of every table's rows, and a
+ * copy of every table kept aside and put back, so a suite can prove a refused request wrote nothing and start
+ * each round from the same rows.
+ */
+const INSPECTION = `
+CREATE OR REPLACE FUNCTION test_table_hashes() RETURNS TABLE (name text, hash text) LANGUAGE plpgsql AS $fn$
+DECLARE t record;
+BEGIN
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' ORDER BY tablename LOOP
+    name := t.tablename;
+    EXECUTE format('SELECT md5(coalesce(string_agg(x::text, %L ORDER BY x::text), %L)) FROM public.%I x', '|', '', t.tablename)
+      INTO hash;
+    RETURN NEXT;
+  END LOOP;
+END $fn$;
+CREATE OR REPLACE FUNCTION test_keep_tables() RETURNS void LANGUAGE plpgsql AS $fn$
+DECLARE t record;
+BEGIN
+  DROP SCHEMA IF EXISTS kept CASCADE;
+  CREATE SCHEMA kept;
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'public' LOOP
+    EXECUTE format('CREATE TABLE kept.%I AS SELECT * FROM public.%I', t.tablename, t.tablename);
+  END LOOP;
+END $fn$;
+CREATE OR REPLACE FUNCTION test_restore_tables() RETURNS void LANGUAGE plpgsql AS $fn$
+DECLARE t record;
+BEGIN
+  -- Triggers and foreign-key checks stay off while the rows are put back as they were.
+  SET LOCAL session_replication_role = replica;
+  FOR t IN SELECT tablename FROM pg_tables WHERE schemaname = 'kept' LOOP
+    EXECUTE format('DELETE FROM public.%I', t.tablename);
+    EXECUTE format('INSERT INTO public.%I OVERRIDING SYSTEM VALUE SELECT * FROM kept.%I', t.tablename, t.tablename);
+  END LOOP;
+END $fn$;
+`;
+
+/** A database (helpers/database.ts) and a blob server whose folder can be snapshotted and whose writes are counted. */
 export async function startInspectableBlobs(): Promise<LocalBlobs> {
   const directory = await mkdtemp(join(tmpdir(), 'blobs-hostile-'));
   const token = 'hostile-test-token';
@@ -33,17 +73,44 @@ export async function startInspectableBlobs(): Promise<LocalBlobs> {
     if (type === 'set' || type === 'delete') writes += 1;
   };
   const server = new BlobsServer({ directory, token, onRequest });
-  const { port } = await server.start();
+  const [{ port }, database] = await Promise.all([server.start(), startDatabase()]);
+  await database.engine.exec(INSPECTION);
+  databases.set(directory, database);
   const edgeURL = `http://localhost:${port}`;
   setEnvironmentContext({ siteID: 'hostile-test-site', token, edgeURL, uncachedEdgeURL: edgeURL });
   return {
     directory,
     writes: () => writes,
+    database,
     async stop() {
-      await server.stop();
+      databases.delete(directory);
+      await Promise.all([server.stop(), database.stop()]);
       await rm(directory, { recursive: true, force: true });
     },
   };
+}
+
+/** The database that goes with each inspectable blob folder: a snapshot of the folder covers its tables too. */
+const databases = new Map<string, TestDatabase>();
+
+/** Keeps every table's rows aside (test_keep_tables) so restoreTables() can put them back. */
+export async function keepTables(database: TestDatabase): Promise<void> {
+  await database.engine.query('SELECT test_keep_tables()');
+}
+
+export async function restoreTables(database: TestDatabase): Promise<void> {
+  await database.engine.transaction((tx) => tx.query('SELECT test_restore_tables()').then(() => {}));
+}
+
+/**
+ * The id the next writing transaction will get: a statement that writes anything moves it, reads never do, so
+ * an unchanged value proves no table was written since.
+ */
+async function nextTransaction(database: TestDatabase): Promise<string> {
+  const { rows } = await database.engine.query<{ x: string }>(
+    'SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x',
+  );
+  return rows[0].x;
 }
 
 /**
@@ -55,18 +122,22 @@ const hashed = new Map<string, { identity: string; hash: string }>();
 const RACY_MS = 1000n;
 
 /**
- * Every file under the blob folder (entries and metadata) with a hash of its bytes. Synchronous on purpose:
+ * Every file under the blob folder (entries and metadata) with a hash of its bytes, and every table of the database
+ * that goes with it with a hash of its rows. Synchronous on purpose:
  * the fuzzer takes two snapshots per request, and one blocking walk of a few hundred files costs far less
  * than an await per directory and per file; nothing in this process can write while it runs.
  */
-export async function snapshotBlobs(directory: string): Promise<Map<string, string>> {
+export async function snapshotBlobs(
+  directory: string,
+  database = databases.get(directory),
+): Promise<Map<string, string>> {
   const files = new Map<string, string>();
   const startedMs = BigInt(Date.now());
-  let entries: Dirent[];
+  let entries: Dirent[] = [];
   try {
     entries = readdirSync(directory, { withFileTypes: true, recursive: true });
   } catch {
-    return files;
+    // No folder yet: no files.
   }
   for (const entry of entries) {
     // The server writes a temporary dot-file and renames it; a leftover one is not a stored entry.
@@ -84,21 +155,26 @@ export async function snapshotBlobs(directory: string): Promise<Map<string, stri
     hashed.set(path, { identity, hash });
     files.set(relative(directory, path), hash);
   }
+  // Each table as one more "store": database/tables/<table>, named by changedStores like a blob store.
+  if (database) {
+    const { rows } = await database.engine.query<{ name: string; hash: string }>('SELECT * FROM test_table_hashes()');
+    for (const row of rows) files.set(join('database', 'tables', row.name), row.hash);
+  }
   return files;
 }
 
 /**
- * The blob folder's snapshot, taken again only when the server has received a write or delete since the last one.
- * A fuzzer sends thousands of requests, most refused without writing; walking and hashing the folder before and
- * after each of them was a third of the suite's time. `forget` drops the kept snapshot (after the folder was
- * replaced behind the server's back).
+ * The stores' snapshot, taken again only when the blob server has received a write or delete, or a transaction
+ * wrote to the database, since the last one. A fuzzer sends thousands of requests, most refused without writing;
+ * walking and hashing everything before and after each of them was a third of the suite's time. `forget` drops
+ * the kept snapshot (after the stores were put back behind the servers' backs).
  */
 export function keptSnapshots(blobs: LocalBlobs) {
-  let kept: { writes: number; files: Map<string, string> } | undefined;
+  let kept: { writes: string; files: Map<string, string> } | undefined;
   return {
     async now(): Promise<Map<string, string>> {
-      const writes = blobs.writes();
-      if (kept?.writes !== writes) kept = { writes, files: await snapshotBlobs(blobs.directory) };
+      const writes = `${blobs.writes()} ${await nextTransaction(blobs.database)}`;
+      if (kept?.writes !== writes) kept = { writes, files: await snapshotBlobs(blobs.directory, blobs.database) };
       return kept.files;
     },
     forget() {
@@ -107,7 +183,10 @@ export function keptSnapshots(blobs: LocalBlobs) {
   };
 }
 
-/** Names of the stores whose files differ between two snapshots (entries/<site>/<store>/..., metadata/<site>/<store>/...). */
+/**
+ * Names of the stores whose files differ between two snapshots (entries/<site>/<store>/..., metadata/<site>/<store>/...),
+ * and of the tables whose rows differ (database/tables/<table>).
+ */
 export function changedStores(before: Map<string, string>, after: Map<string, string>): string[] {
   const stores = new Set<string>();
   for (const path of new Set([...before.keys(), ...after.keys()])) {

@@ -1,4 +1,5 @@
 /** Inquiry fixtures: what the contact and quote forms send, and inquiries as the store keeps them. */
+import { db, sql } from '../../../src/platform/database.ts';
 import { createInquiry, type InquiryRecord } from '../../../src/server/inquiries';
 
 type Fields = Record<string, unknown>;
@@ -86,3 +87,8 @@ export const storeContactInquiry = (
     },
     at,
   );
+
+/** Removes every inquiry (their notes, replies, deliveries and applicants go with them); the counts follow. */
+export async function clearInquiries(): Promise<void> {
+  await db().query(sql`DELETE FROM inquiries`);
+}
