@@ -7,7 +7,7 @@ import { test as signedIn } from './helpers/staff-session';
 import { openLocalData } from '../../scripts/lib/local-data.ts';
 import { setEmail } from '../../src/server/users.ts';
 import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
-import { dataStore } from '../../src/server/blobs.ts';
+import { keptMailTo } from './helpers/outbox.ts';
 import { createInquiry } from '../../src/server/inquiries.ts';
 import { carpentryQuote } from '../fixtures/inquiries.ts';
 
@@ -258,17 +258,11 @@ test.describe('site settings', () => {
 
 /** The sign-in link in the local outbox's mail to this address ('' while there is none). */
 async function signInLinkFor(email: string): Promise<string> {
-  const target = await openLocalData({});
-  try {
-    const { blobs } = await dataStore('outbox').list({ prefix: 'sign-in-link-' });
-    for (const { key } of blobs) {
-      const mail = (await dataStore('outbox').get(key, { type: 'json' })) as { to: string; text: string } | null;
-      if (mail?.to === email) return /\/admin\/login\?link=[\w-]+/.exec(mail.text)?.[0] ?? '';
-    }
-    return '';
-  } finally {
-    await target.close();
+  for (const mail of await keptMailTo(email, 'sign-in-link-')) {
+    const link = /\/admin\/login\?link=[\w-]+/.exec(mail.text)?.[0];
+    if (link) return link;
   }
+  return '';
 }
 
 test.describe('finding 4: an attacker can keep the owner out', ONCE, () => {

@@ -1,7 +1,6 @@
 import { test, expect, type TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { keptMail } from './helpers/outbox.ts';
 import { createStaff, signInWithForm } from './helpers/accounts';
 
 /**
@@ -9,16 +8,6 @@ import { createStaff, signInWithForm } from './helpers/accounts';
  * outbox opens /apply; one file is accepted, an HTML file renamed .pdf is refused for its content; staff see
  * the accepted file in the inbox's evidence panel and ask for more; the applicant sees the request and the stage.
  */
-const ENTRIES = join(process.cwd(), '.netlify', 'blobs-serve', 'entries');
-
-async function storeFile(store: string, key: string): Promise<string | null> {
-  for (const site of await readdir(ENTRIES).catch(() => [] as string[])) {
-    const text = await readFile(join(ENTRIES, site, `site:${store}`, key), 'utf8').catch(() => null);
-    if (text) return text;
-  }
-  return null;
-}
-
 const uniqueEmail = (info: TestInfo) =>
   `applicant-${info.project.name}-${Date.now()}-${Math.random().toString(36).slice(2, 8)}@example.com`;
 const eventually = expect.configure({ timeout: 20_000 });
@@ -54,8 +43,8 @@ test('a quote leads to the applicant page: evidence sent, reviewed by staff, the
   expect(applicantLink).toMatch(/\/apply#token=[A-Za-z0-9_-]{43}$/);
 
   // The link from the acknowledgement e-mail in the local outbox.
-  await eventually.poll(() => storeFile('outbox', `inquiry-${id}-ack`)).not.toBeNull();
-  const ack = JSON.parse((await storeFile('outbox', `inquiry-${id}-ack`))!) as { text: string };
+  await eventually.poll(() => keptMail(`inquiry-${id}-ack`)).not.toBeNull();
+  const ack = (await keptMail(`inquiry-${id}-ack`))!;
   const link = /\/apply#token=[A-Za-z0-9_-]{43}/.exec(ack.text)?.[0];
   expect(link).toBeDefined();
   await page.goto(link!);

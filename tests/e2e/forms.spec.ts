@@ -1,75 +1,22 @@
 import { test, expect, type Page, type TestInfo } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { db, sql } from '../../src/platform/database.ts';
+import { readInquiries, type InquiryRecord } from '../../src/server/inquiries.ts';
+import { keptMailOf, withLocalData } from './helpers/outbox.ts';
 import { personClock, takeYourTime } from './helpers/person';
 
 /**
- * Forms end to end, against the production-like local server. Submissions are checked where the
- * Netlify CLI's local blob store keeps them on disk:
- *   .netlify/blobs-serve/entries/{site id}/site:{store}/{key}
- * (site id "unlinked" for a project not linked to a Netlify site).
+ * Forms end to end, against the production-like local server. Submissions are checked where the local site keeps
+ * them: its database (the inquiries and the mail it kept instead of sending).
  */
-const ENTRIES = join(process.cwd(), '.netlify', 'blobs-serve', 'entries');
-
-async function storeFiles(store: string, folder = ''): Promise<string[]> {
-  const files: string[] = [];
-  for (const site of await readdir(ENTRIES).catch(() => [] as string[])) {
-    const dir = join(ENTRIES, site, `site:${store}`, folder);
-    for (const name of await readdir(dir).catch(() => [] as string[])) files.push(join(dir, name));
-  }
-  return files;
+async function inquiriesFor(email: string): Promise<InquiryRecord[]> {
+  return withLocalData(async () => {
+    const rows = await db().query<{ id: string }>(sql`SELECT id FROM inquiries WHERE email = ${email} ORDER BY id`);
+    return readInquiries(rows.map((row) => row.id));
+  });
 }
 
-/**
- * A stored blob as JSON. The local blob server writes files in place, so a test may read one that another
- * test's request is still writing: such a read is repeated until the file is whole (or gone).
- */
-async function readStoredJson<T>(file: string): Promise<T | null> {
-  for (let attempt = 0; ; attempt++) {
-    const text = await readFile(file, 'utf8').catch((error: NodeJS.ErrnoException) => {
-      if (error.code === 'ENOENT') return null;
-      throw error;
-    });
-    if (text === null) return null;
-    try {
-      return JSON.parse(text) as T;
-    } catch (error) {
-      if (attempt >= 50) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  }
-}
-
-interface StoredInquiry {
-  id: string;
-  kind: string;
-  source: string;
-  contact: { firstName: string; lastName: string; email: string; phone: string };
-  message?: string;
-  quote?: { state: string; categories: { name: string }[]; courses: { code: string; title: string }[] };
-  consents?: { partnerRto: boolean; marketing: boolean };
-  mail: Record<'staff' | 'ack', { state: string }>;
-}
-
-async function inquiriesFor(email: string): Promise<StoredInquiry[]> {
-  const found: StoredInquiry[] = [];
-  for (const file of await storeFiles('inquiries', 'inquiry')) {
-    const record = await readStoredJson<StoredInquiry>(file);
-    if (record?.contact.email === email) found.push(record);
-  }
-  return found;
-}
-
-async function outboxFor(id: string) {
-  const mails: Record<string, { to: string; subject: string; replyTo?: string; text: string; html: string }> = {};
-  for (const file of await storeFiles('outbox')) {
-    const name = file.split('/').pop()!;
-    const mail = name.startsWith(`inquiry-${id}-`) ? await readStoredJson<(typeof mails)[string]>(file) : null;
-    if (mail) mails[name.slice(`inquiry-${id}-`.length)] = mail;
-  }
-  return mails;
-}
+const outboxFor = keptMailOf;
 
 /** A unique address per test and project, so parallel runs never see each other's submissions. */
 const uniqueEmail = (info: TestInfo, label: string) =>

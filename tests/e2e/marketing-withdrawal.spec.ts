@@ -1,35 +1,18 @@
 import { test, expect, type APIRequestContext } from '@playwright/test';
 import { createHash } from 'node:crypto';
-import { readdir, readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { isSuppressed, keptMail } from './helpers/outbox.ts';
 import { ONCE } from './helpers/viewports';
 import { axeViolations } from './helpers/still';
 import { test as signedIn } from './helpers/staff-session';
 
 /**
- * Withdrawing marketing consent from the link in the acknowledgement e-mail. The local server keeps mail in
- * the outbox store and the suppression list in the marketing store, both on disk:
- *   .netlify/blobs-serve/entries/{site id}/site:{store}/{key}
+ * Withdrawing marketing consent from the link in the acknowledgement e-mail. The local site keeps the mail it
+ * would have sent and the suppression list in its database; both are read from there.
  */
-const ENTRIES = join(process.cwd(), '.netlify', 'blobs-serve', 'entries');
-
-async function storeFiles(store: string, folder = ''): Promise<string[]> {
-  const files: string[] = [];
-  for (const site of await readdir(ENTRIES).catch(() => [] as string[])) {
-    const dir = join(ENTRIES, site, `site:${store}`, folder);
-    for (const name of await readdir(dir).catch(() => [] as string[])) files.push(join(dir, name));
-  }
-  return files;
-}
 
 /** The acknowledgement e-mail of an inquiry, once it is in the outbox. */
 async function ackText(id: string): Promise<string> {
-  for (const file of await storeFiles('outbox')) {
-    if (!file.endsWith(`inquiry-${id}-ack`)) continue;
-    const text = await readFile(file, 'utf8').catch(() => '');
-    if (text) return (JSON.parse(text) as { text: string }).text;
-  }
-  return '';
+  return (await keptMail(`inquiry-${id}-ack`))?.text ?? '';
 }
 
 /** Sends the contact form through the API as a visitor would, marketing ticked; answers the inquiry id. */
@@ -63,7 +46,7 @@ test(
     const link = new URL(/https?:\/\/\S+\/marketing-withdrawal\?\S+/.exec(await ackText(id))![0]);
     // This address's entry on the suppression list (other tests withdraw other addresses at the same time).
     const entry = createHash('sha256').update(email.toLowerCase()).digest('hex');
-    const listed = async () => (await storeFiles('marketing', 'withdrawn')).some((file) => file.endsWith(`/${entry}`));
+    const listed = () => isSuppressed(entry);
 
     await page.goto(`/marketing-withdrawal${link.search}`);
     await expect(page.getByRole('heading', { level: 1, name: 'Stop marketing e-mails' })).toBeVisible();

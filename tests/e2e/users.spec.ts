@@ -2,34 +2,25 @@
  * Issue: staff accounts in the admin. Through the browser: an administrator invites a person, the person sets
  * their password from the e-mailed link and signs in, the administrator changes their role and deactivates
  * them (their open session ends at once). The Account screen: own name, sessions, "End", and Logout ending
- * this device only. The invitation mail is read from the local outbox store on disk:
- *   .netlify/blobs-serve/entries/{site id}/site:outbox/{key}
+ * this device only. The invitation mail is read from the mail the local site kept (its database's outbox).
  */
 import { test, expect, type Browser, type Page } from '@playwright/test';
-import { mkdir, readdir, readFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
+import { keptMailTo } from './helpers/outbox.ts';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { createStaff, signInWithForm } from './helpers/accounts';
 import { axeViolations, untilStill } from './helpers/still';
 import { ONCE } from './helpers/viewports';
 
-const ENTRIES = join(process.cwd(), '.netlify', 'blobs-serve', 'entries');
 /** Full-page pictures of the screens, to look at after a run (inside the project's own test output). */
 const SHOTS = join(process.cwd(), 'test-results', 'screens', 'users');
 
 /** The invitation link sent to `email`, once it is in the outbox. */
 async function invitationLink(email: string): Promise<string> {
-  for (const site of await readdir(ENTRIES).catch(() => [] as string[])) {
-    const dir = join(ENTRIES, site, 'site:outbox');
-    for (const name of await readdir(dir).catch(() => [] as string[])) {
-      if (!name.startsWith('staff-invite-')) continue;
-      const mail = JSON.parse(await readFile(join(dir, name), 'utf8').catch(() => '{}')) as {
-        to?: string;
-        text?: string;
-      };
-      const link = /https?:\/\/\S+\/admin\/accept-invite#token=[A-Za-z0-9_-]{43}/.exec(mail.text ?? '')?.[0];
-      if (mail.to === email && link) return new URL(link).pathname + new URL(link).hash;
-    }
+  for (const mail of await keptMailTo(email, 'staff-invite-')) {
+    const link = /https?:\/\/\S+\/admin\/accept-invite#token=[A-Za-z0-9_-]{43}/.exec(mail.text)?.[0];
+    if (link) return new URL(link).pathname + new URL(link).hash;
   }
   return '';
 }
