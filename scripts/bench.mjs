@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --port 8890 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --inquiries 100000 --inbox-only --search-only --keep]
+// npm run bench [-- --port 8890 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --inquiries 1000000 --records-only --search-only --keep]
 //
 // Builds and serves the site production-like in a throwaway copy of the project (its own build, .env and
 // blob store; nothing of a developer's local data is touched), then prints one table:
@@ -9,8 +9,9 @@
 //   - latency percentiles of the catalogue API, sign-in and a form submit under a bounded local load;
 //   - course search recall and time per keystroke (scripts/bench/search.mjs; alone, in seconds, with --search-only).
 //   - evidence upload throughput: a 10 MB file in 4 MB chunks through the applicant API (scripts/bench/upload.mjs).
-//   - the staff inbox with --inquiries (100,000) synthetic inquiries seeded into the throwaway store: page
-//     times and the CSV export (--inbox-only measures just that, without builds, Lighthouse or load).
+//   - the records at scale (scripts/bench/database.mjs): --inquiries (1,000,000) synthetic inquiries in a
+//     throwaway database, inbox pages, searches, dashboard counts and the export cursor (--records-only
+//     measures just that, without builds, Lighthouse or load; --inquiries 0 skips it).
 // Exits 1, naming each one, when a budget is broken: Lighthouse mobile 100 in all four categories;
 // LCP <= 1,200 ms on mobile (median of the runs; the LCP element and its phases are named for a page over it);
 // JS <= 60 KB gzip on any public page, <= 15 KB where the page has no island; <= 300 KB before images
@@ -27,7 +28,6 @@ import { formatBreakdown, measure, medianOf, startChrome } from './bench/lightho
 import { load, summary } from './bench/load.mjs';
 import { jsAfterUse, openBrowser } from './bench/after-use.mjs';
 import { formatSearchBench, searchBench } from './bench/search.mjs';
-import { measureInbox, seedInquiries } from './bench/inbox.mjs';
 import { formatUploadBench, uploadBench } from './bench/upload.mjs';
 
 const { values: args } = parseArgs({
@@ -38,8 +38,8 @@ const { values: args } = parseArgs({
     concurrency: { type: 'string', default: '8' },
     scale: { type: 'string', default: '5000' },
     'no-scale': { type: 'boolean', default: false },
-    inquiries: { type: 'string', default: '100000' },
-    'inbox-only': { type: 'boolean', default: false },
+    inquiries: { type: 'string', default: '1000000' },
+    'records-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     'search-only': { type: 'boolean', default: false },
   },
@@ -68,7 +68,6 @@ const BUDGET = {
   jsIsland: 60 * 1024,
   jsStatic: 15 * 1024,
   beforeMedia: 300 * 1024,
-  inboxPageMs: 300,
   lcpMobileMs: 1200,
 };
 
@@ -222,74 +221,33 @@ async function staffToken(dir) {
   return { account, token: (await answer.json()).token };
 }
 
-async function inbox(dir) {
-  const count = Number(args.inquiries);
-  log(`seeding ${count.toLocaleString('en-AU')} synthetic inquiries into the bench store`);
-  const seeded = await seedInquiries(dir, count);
-  log(
-    `seeded in ${seeded.seconds.toFixed(1)} s (${seeded.months} months); timing the inbox's store work without the CLI`,
-  );
-  // Through jiti: the store module reads the form schemas and the catalogue file, which plain Node cannot load as they are written.
-  const jiti = join(dir, 'node_modules', 'jiti', 'lib', 'jiti-cli.mjs');
-  seeded.store = JSON.parse(
-    (await run(process.execPath, [jiti, 'scripts/bench/inbox-store.mjs', String(count)], { cwd: dir }))
-      .trim()
-      .split('\n')
-      .pop(),
-  );
-  return seeded;
+/**
+ * The records at scale (scripts/bench/database.mjs): --inquiries synthetic inquiries in a throwaway database,
+ * inbox pages, searches, the dashboard's counts and the export cursor, timed through the site's own code.
+ * Through jiti: the store modules read the form schemas and the catalogue file, which plain Node cannot load as
+ * they are written.
+ */
+async function records() {
+  const jiti = new URL('../node_modules/jiti/lib/jiti-cli.mjs', import.meta.url).pathname;
+  const script = new URL('./bench/database.mjs', import.meta.url).pathname;
+  log(`records: ${Number(args.inquiries).toLocaleString('en-AU')} synthetic inquiries in a throwaway database`);
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [jiti, script, '--inquiries', args.inquiries], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+    });
+    child.on('exit', (code) => resolve({ report: out.trim(), ok: code === 0 }));
+  });
 }
 
-async function inboxReport(seeded, token, failures) {
-  log('timing the staff inbox');
-  const { rows, csv } = await measureInbox(BASE, token, { count: seeded.count });
-  // The budget is on the inbox's own work (store only): through the local CLI every call, even the
-  // sign-in check alone (the baseline row), costs what the machine's load makes it cost.
-  const { store } = seeded;
-  for (const row of store.rows)
-    if (row.ms > BUDGET.inboxPageMs)
-      failures.push(
-        `store only, ${row.name}: ${ms(row.ms)} ms > ${BUDGET.inboxPageMs} ms with ${seeded.count} inquiries`,
-      );
-  return [
-    table(
-      [`Staff inbox (${seeded.count.toLocaleString('en-AU')} inquiries)`, 'median ms', 'max ms'],
-      [
-        ...rows.map((row) => [`HTTP ${row.name}`, ms(row.ms), ms(row.max)]),
-        [
-          `HTTP CSV export (last 90 days): first bytes / all ${(csv.bytes / 1024 / 1024).toFixed(1)} MB`,
-          ms(csv.firstByteMs),
-          ms(csv.ms),
-        ],
-        ...store.rows.map((row) => [`store only: ${row.name}`, ms(row.ms), ms(row.max)]),
-        [`store only: CSV export, first ${store.csv.rows} rows`, ms(store.csv.firstRowsMs), ''],
-      ],
-    ),
-    `(seeded straight into the store's files in ${seeded.seconds.toFixed(1)} s; pages: median of 5 after a warm-up; budget ${BUDGET.inboxPageMs} ms a page, store only.`,
-    ` HTTP = through the local Netlify CLI (sign-in check included; compare the baseline row); store only = the inbox code on the`,
-    ` local blob server in one process, without the CLI's per-request cost)`,
-  ].join('\n');
-}
-
-/** --inbox-only: a workspace, the seeded inbox, a server, the inbox figures. */
-async function inboxOnly() {
-  await portsFree(PORT, PORT + 1);
-  const site = await makeWorkspace('inbox');
-  if (!args.keep) cleanups.unshift(site.remove);
-  const seeded = await inbox(site.dir);
-  log(`serving the site on ${BASE} (the CLI on ${PORT + 1})`);
-  await serve(site.dir);
-  const { token } = await staffToken(site.dir);
-  const failures = [];
-  const report = await inboxReport(seeded, token, failures);
-  await cleanup();
-  console.log(`RPL Pathways bench (inbox only), ${new Date().toISOString()}, Node ${process.version}\n\n${report}\n`);
-  console.log(
-    failures.length
-      ? `BUDGETS BROKEN (${failures.length}):\n${failures.map((f) => `  - ${f}`).join('\n')}`
-      : 'Inbox budget met.',
-  );
-  process.exitCode = failures.length ? 1 : 0;
+/** --records-only: just the records bench (no builds, Lighthouse or load). */
+async function recordsOnly() {
+  const { report, ok } = await records();
+  console.log(report);
+  process.exitCode = ok ? 0 : 1;
 }
 
 async function main() {
@@ -298,7 +256,7 @@ async function main() {
     console.log(formatSearchBench(await searchBench({ scale: Number(args.scale) })));
     return;
   }
-  if (args['inbox-only']) return inboxOnly();
+  if (args['records-only']) return recordsOnly();
   await portsFree(PORT, PORT + 1);
   const startedAt = new Date();
 
@@ -323,7 +281,6 @@ async function main() {
     }
   }
 
-  const seeded = Number(args.inquiries) > 0 ? await inbox(site.dir) : null;
   log(`serving the site on ${BASE} (the CLI on ${PORT + 1})`);
   await serve(site.dir);
 
@@ -440,7 +397,6 @@ async function main() {
   log('evidence upload: a 10 MB file in 4 MB chunks');
   const upload = await uploadBench(BASE).catch((error) => ({ error: String(error) }));
   const failures = [];
-  const inboxTable = seeded ? await inboxReport(seeded, (await staffToken(site.dir)).token, failures) : null;
   await cleanup();
   log('course search: recall and time per keystroke');
   const search = await searchBench({ scale: Number(args.scale) });
@@ -541,7 +497,11 @@ async function main() {
   out.push('');
   out.push(upload.error ? `Evidence upload: failed (${upload.error})` : formatUploadBench(upload));
   out.push('');
-  if (inboxTable) out.push(inboxTable, '');
+  if (Number(args.inquiries) > 0) {
+    const { report, ok } = await records();
+    out.push(report, '');
+    if (!ok) failures.push('records: over budget (see the records table)');
+  }
   out.push(
     failures.length
       ? `BUDGETS BROKEN (${failures.length}):\n${failures.map((f) => `  - ${f}`).join('\n')}`
