@@ -2,8 +2,8 @@ import * as v from 'valibot';
 import { InquiryIdSchema, StaffRefSchema } from './inquiry-record';
 
 /**
- * The private applicant page (/apply) and its evidence: what the `applicants` store keeps per inquiry
- * (src/server/applicants.ts), and every body and path parameter the applicant and staff routes accept.
+ * The private applicant page (/apply) and its evidence: the applicant as the functions read it back from its
+ * tables (src/server/applicants.ts), and every body and path parameter the applicant and staff routes accept.
  */
 
 const Timestamp = v.pipe(v.string(), v.isoTimestamp('Not a timestamp'));
@@ -106,6 +106,14 @@ export const ApplicantRecordSchema = v.object({
   filesExpiredAt: v.optional(Timestamp),
 });
 export type ApplicantRecord = v.InferOutput<typeof ApplicantRecordSchema>;
+
+/** An e-mail to an applicant, as the applicant_mail table keeps it until it is sent (src/server/applicant-mail.ts). */
+export const ApplicantMailSchema = v.variant('kind', [
+  v.object({ kind: v.literal('applicant-link') }),
+  v.object({ kind: v.literal('applicant-needs-more'), item: v.string(), note: v.string() }),
+  v.object({ kind: v.literal('applicant-stage'), stage: v.picklist(STAGES) }),
+]);
+export type ApplicantMail = v.InferOutput<typeof ApplicantMailSchema>;
 
 /** Where each checklist item comes from: the qualifications (codes) whose list names it. */
 export const ChecklistItemSchema = v.object({ id: v.string(), text: v.string(), codes: v.array(v.string()) });

@@ -1,64 +1,70 @@
 import { randomBytes } from 'node:crypto';
-import { updateJSON } from './blobs';
+import * as v from 'valibot';
 import { RefusedInput } from './http';
-import { getInquiry } from './inquiries';
+import { db, isoOf, sql } from '../platform/database';
 import { ACCEPTED_FILES, CONTENT_TYPES, sanitiseFileName, sniffDocument } from './file-types';
 import {
   CHUNK_BYTES,
   EVIDENCE_RETENTION_DAYS,
+  EvidenceFileSchema,
   FILE_NAME_MAX,
   MAX_APPLICANT_BYTES,
   MAX_FILE_BYTES,
   STALE_UPLOAD_HOURS,
-  type ApplicantRecord,
   type EvidenceFile,
 } from '../schemas/applicant';
 import type { ApplicantSession } from './applicant-links';
-import {
-  DAY_MS,
-  UNKNOWN_FILE,
-  applicants,
-  checklistOf,
-  chunkKey,
-  event,
-  evidence,
-  getApplicant,
-  updateApplicant,
-  uploadKey,
-  usedBytes,
-} from './applicant-records';
+import { DAY_MS, UNKNOWN_FILE, checklistOf, chunkKey, ensureApplicant, evidence } from './applicant-records';
 
 /**
- * Applicant evidence: uploads in chunks into the private `evidence` store, checked for type, size and the
- * applicant's total; the staff download; deletion with the applicant; and the scheduled retention sweep.
+ * Applicant evidence: uploads in parts into the private `evidence` store (`chunk/{id}/{n}`), each with its
+ * evidence_files row (the facts: owner, name, size, item, parts received, state), checked for type, size and
+ * the applicant's total; the staff download; deletion with the applicant; and the scheduled retention sweep.
+ * Bytes are deleted before their row: if a deletion stops half way, the row is still there to find what is left.
  */
 
 /* ---------- uploads ---------- */
 
-interface UploadMeta {
+interface UploadRow {
   id: string;
-  inquiryId: string;
+  inquiry_id: string;
   name: string;
   size: number;
   item: string;
-  startedAt: string;
-  /** Chunks stored so far, in order: chunk n is taken once chunks 0..n-1 are. */
+  state: 'uploading' | 'complete';
   received: number;
-  complete: boolean;
+  kind: string | null;
+  uploaded_at: unknown;
 }
 
 const chunkCount = (size: number) => Math.ceil(size / CHUNK_BYTES);
 export const chunkSize = (size: number, n: number) => Math.min(CHUNK_BYTES, size - n * CHUNK_BYTES);
 const mib = (bytes: number) => `${Math.round(bytes / 1024 / 1024)} MB`;
 
-async function readUpload(inquiryId: string, uploadId: string): Promise<UploadMeta> {
-  const meta = (await evidence().get(uploadKey(uploadId), { type: 'json' })) as UploadMeta | null;
+const fileOf = (row: UploadRow): EvidenceFile =>
+  v.parse(EvidenceFileSchema, {
+    id: row.id,
+    name: row.name,
+    size: row.size,
+    kind: row.kind,
+    item: row.item,
+    uploadedAt: isoOf(row.uploaded_at),
+  });
+
+async function readUpload(inquiryId: string, uploadId: string): Promise<UploadRow> {
   // Another applicant's upload is answered exactly like one that does not exist.
-  if (!meta || meta.inquiryId !== inquiryId) throw new RefusedInput(404, UNKNOWN_FILE);
-  return meta;
+  const [row] = await db().query<UploadRow>(sql`
+    SELECT id, inquiry_id, name, size, item, state, received, kind, uploaded_at FROM evidence_files
+    WHERE id = ${uploadId} AND inquiry_id = ${inquiryId}`);
+  if (!row) throw new RefusedInput(404, UNKNOWN_FILE);
+  return row;
 }
 
-/** Starts an upload: checks the item, the size and the applicant's total, reserves the size. */
+/**
+ * Starts an upload: checks the item, the size and the applicant's total, reserves the size. The total is
+ * summed and the new row inserted with the applicant row locked, so uploads started at once are counted one
+ * after the other and together never pass MAX_APPLICANT_BYTES.
+ */
 export async function startUpload(
   { inquiry }: ApplicantSession,
   input: { name: string; size: number; item: string },
@@ -69,48 +75,34 @@ export async function startUpload(
   if (input.item !== 'general' && !(await checklistOf(inquiry)).checklist.some((item) => item.id === input.item))
     throw new RefusedInput(400, 'Unknown checklist item', 'item');
   const id = randomBytes(16).toString('hex');
-  const meta: UploadMeta = {
-    id,
-    inquiryId: inquiry.id,
-    name: sanitiseFileName(input.name, FILE_NAME_MAX),
-    size: input.size,
-    item: input.item,
-    startedAt: now.toISOString(),
-    received: 0,
-    complete: false,
-  };
-  await updateApplicant(
-    inquiry.id,
-    (record) => {
-      if (usedBytes(record) + input.size > MAX_APPLICANT_BYTES)
-        throw new RefusedInput(
-          413,
-          `There is no room for this file: everything you send may be at most ${mib(MAX_APPLICANT_BYTES)} (${mib(usedBytes(record))} used).`,
-          'size',
-        );
-      record.pending.push({ id, size: input.size, startedAt: now.toISOString() });
-      return record;
-    },
-    { create: true, now },
-  );
-  await evidence().setJSON(uploadKey(id), meta);
-  return { uploadId: id, chunkBytes: CHUNK_BYTES, chunks: chunkCount(input.size) };
-}
-
-/** Drops an upload that did not complete: its chunks, its metadata and its reservation. */
-async function discardUpload(meta: UploadMeta): Promise<void> {
-  await deleteChunks(meta.id);
-  await evidence().delete(uploadKey(meta.id));
-  await updateApplicant(meta.inquiryId, (record) => {
-    if (!record.pending.some((p) => p.id === meta.id)) return undefined;
-    record.pending = record.pending.filter((p) => p.id !== meta.id);
-    return record;
+  await db().transaction(async (tx) => {
+    await ensureApplicant(tx, inquiry.id, now);
+    await tx.query(sql`SELECT 1 FROM applicants WHERE inquiry_id = ${inquiry.id} FOR UPDATE`);
+    const [{ used }] = await tx.query<{ used: number }>(sql`
+      SELECT coalesce(sum(size), 0)::float8 AS used FROM evidence_files WHERE inquiry_id = ${inquiry.id}`);
+    if (used + input.size > MAX_APPLICANT_BYTES)
+      throw new RefusedInput(
+        413,
+        `There is no room for this file: everything you send may be at most ${mib(MAX_APPLICANT_BYTES)} (${mib(used)} used).`,
+        'size',
+      );
+    await tx.query(sql`
+      INSERT INTO evidence_files (id, inquiry_id, name, size, item, state, started_at)
+      VALUES (${id}, ${inquiry.id}, ${sanitiseFileName(input.name, FILE_NAME_MAX)}, ${input.size}, ${input.item},
+        'uploading', ${now.toISOString()})`);
   });
+  return { uploadId: id, chunkBytes: CHUNK_BYTES, chunks: chunkCount(input.size) };
 }
 
 async function deleteChunks(id: string): Promise<void> {
   const { blobs } = await evidence().list({ prefix: `chunk/${id}/` });
   await Promise.all(blobs.map((blob) => evidence().delete(blob.key)));
+}
+
+/** Drops an upload that did not complete: its parts, then its row (and with it its reservation). */
+async function discardUpload(id: string): Promise<void> {
+  await deleteChunks(id);
+  await db().query(sql`DELETE FROM evidence_files WHERE id = ${id} AND state = 'uploading'`);
 }
 
 /**
@@ -124,30 +116,37 @@ export async function putChunk(
   n: number,
   body: (maxBytes: number) => Promise<Uint8Array<ArrayBuffer> | null>,
 ): Promise<{ received: number; chunks: number }> {
-  const meta = await readUpload(inquiry.id, uploadId);
-  if (meta.complete) throw new RefusedInput(409, 'This file is already complete.');
-  const chunks = chunkCount(meta.size);
+  const upload = await readUpload(inquiry.id, uploadId);
+  if (upload.state === 'complete') throw new RefusedInput(409, 'This file is already complete.');
+  const chunks = chunkCount(upload.size);
   if (n >= chunks) throw new RefusedInput(400, `There is no chunk ${n}: this file has ${chunks}.`);
-  if (n > meta.received) throw new RefusedInput(409, `Send chunk ${meta.received} first.`);
-  const expected = chunkSize(meta.size, n);
+  if (n > upload.received) throw new RefusedInput(409, `Send chunk ${upload.received} first.`);
+  const expected = chunkSize(upload.size, n);
   const bytes = await body(expected);
   if (!bytes || bytes.byteLength !== expected)
     throw new RefusedInput(400, `Chunk ${n} must be exactly ${expected} bytes.`);
   if (n === 0 && !sniffDocument(bytes)) {
-    await discardUpload(meta);
-    throw new RefusedInput(415, `${meta.name} was not accepted. ${ACCEPTED_FILES}`);
+    await discardUpload(uploadId);
+    throw new RefusedInput(415, `${upload.name} was not accepted. ${ACCEPTED_FILES}`);
   }
   // The body reader hands a view of its own buffer; copied only if the view is part of a larger one.
   const exact = bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.byteLength ? bytes : bytes.slice();
   await evidence().set(chunkKey(uploadId, n), exact.buffer);
-  let received = meta.received;
-  if (n === meta.received) {
-    const updated = (await updateJSON<UploadMeta>(evidence(), uploadKey(uploadId), (current) =>
-      current && current.received === n ? { ...current, received: n + 1 } : undefined,
-    )) as UploadMeta | null;
-    received = updated?.received ?? n + 1;
+  // Counted only when it is the next part: a resent one (or the same one sent twice at once) counts once.
+  const [counted] = await db().query<{ received: number }>(sql`
+    UPDATE evidence_files SET received = ${n + 1}
+    WHERE id = ${uploadId} AND state = 'uploading' AND received = ${n}
+    RETURNING received`);
+  if (counted) return { received: counted.received, chunks };
+  const [current] = await db().query<{ received: number }>(
+    sql`SELECT received FROM evidence_files WHERE id = ${uploadId}`,
+  );
+  if (!current) {
+    // Removed (or given up) while this part travelled: the part goes too.
+    await evidence().delete(chunkKey(uploadId, n));
+    throw new RefusedInput(404, UNKNOWN_FILE);
   }
-  return { received, chunks };
+  return { received: current.received, chunks };
 }
 
 /** Completes an upload: every chunk there, the content an accepted type; the file joins the applicant's list. */
@@ -156,54 +155,46 @@ export async function completeUpload(
   uploadId: string,
   now = new Date(),
 ): Promise<EvidenceFile> {
-  const meta = await readUpload(inquiry.id, uploadId);
-  const chunks = chunkCount(meta.size);
-  if (meta.complete) {
-    const done = (await getApplicant(inquiry.id))?.files.find((f) => f.id === uploadId);
-    if (done) return done;
-  }
-  if (meta.received < chunks) throw new RefusedInput(409, `Chunk ${meta.received} is missing.`);
+  const upload = await readUpload(inquiry.id, uploadId);
+  if (upload.state === 'complete') return fileOf(upload);
+  const chunks = chunkCount(upload.size);
+  if (upload.received < chunks) throw new RefusedInput(409, `Chunk ${upload.received} is missing.`);
   const { blobs } = await evidence().list({ prefix: `chunk/${uploadId}/` });
   const head = await evidence().get(chunkKey(uploadId, 0), { type: 'arrayBuffer' });
   const kind = head ? sniffDocument(new Uint8Array(head)) : null;
-  if (blobs.length !== chunks || !head || head.byteLength !== chunkSize(meta.size, 0) || !kind) {
-    await discardUpload(meta);
+  if (blobs.length !== chunks || !head || head.byteLength !== chunkSize(upload.size, 0) || !kind) {
+    await discardUpload(uploadId);
     throw new RefusedInput(
       kind ? 409 : 415,
       kind ? 'The file arrived incomplete. Please send it again.' : ACCEPTED_FILES,
     );
   }
-  const file: EvidenceFile = {
-    id: uploadId,
-    name: meta.name,
-    size: meta.size,
-    kind,
-    item: meta.item,
-    uploadedAt: now.toISOString(),
-  };
-  await updateApplicant(inquiry.id, (record) => {
-    if (record.files.some((f) => f.id === uploadId)) return undefined;
-    record.pending = record.pending.filter((p) => p.id !== uploadId);
-    record.files.push(file);
-    event(record, 'upload', file.name, now);
-    return record;
-  });
-  await evidence().setJSON(uploadKey(uploadId), { ...meta, complete: true });
-  return file;
+  // The row and its event in one statement: a completion sent twice at once lists and notes the file once.
+  const [done] = await db().query<UploadRow>(sql`
+    WITH done AS (
+      UPDATE evidence_files SET state = 'complete', kind = ${kind}, uploaded_at = ${now.toISOString()}
+      WHERE id = ${uploadId} AND state = 'uploading'
+      RETURNING id, inquiry_id, name, size, item, state, received, kind, uploaded_at
+    ), noted AS (
+      INSERT INTO applicant_events (inquiry_id, at, type, detail)
+      SELECT inquiry_id, ${now.toISOString()}::timestamptz, 'upload', name FROM done
+    )
+    SELECT * FROM done`);
+  return fileOf(done ?? (await readUpload(inquiry.id, uploadId)));
 }
 
 /** The applicant removes a file they sent (or an upload they gave up). */
 export async function removeUpload({ inquiry }: ApplicantSession, uploadId: string, now = new Date()): Promise<void> {
   await readUpload(inquiry.id, uploadId);
   await deleteChunks(uploadId);
-  await evidence().delete(uploadKey(uploadId));
-  await updateApplicant(inquiry.id, (record) => {
-    const file = record.files.find((f) => f.id === uploadId);
-    record.pending = record.pending.filter((p) => p.id !== uploadId);
-    record.files = record.files.filter((f) => f.id !== uploadId);
-    if (file) event(record, 'remove', file.name, now);
-    return record;
-  });
+  // A file they had sent leaves a line in the history; an upload given up does not.
+  await db().query(sql`
+    WITH gone AS (
+      DELETE FROM evidence_files WHERE id = ${uploadId} AND inquiry_id = ${inquiry.id}
+      RETURNING inquiry_id, name, state
+    )
+    INSERT INTO applicant_events (inquiry_id, at, type, detail)
+    SELECT inquiry_id, ${now.toISOString()}::timestamptz, 'remove', name FROM gone WHERE state = 'complete'`);
 }
 
 /** A stored file as a stream of its chunks, read one at a time; null when the inquiry has no such file. */
@@ -211,8 +202,11 @@ export async function fileStream(
   inquiryId: string,
   fileId: string,
 ): Promise<{ file: EvidenceFile; contentType: string; body: ReadableStream<Uint8Array> } | null> {
-  const file = (await getApplicant(inquiryId))?.files.find((f) => f.id === fileId);
-  if (!file) return null;
+  const [row] = await db().query<UploadRow>(sql`
+    SELECT id, inquiry_id, name, size, item, state, received, kind, uploaded_at FROM evidence_files
+    WHERE id = ${fileId} AND inquiry_id = ${inquiryId} AND state = 'complete'`);
+  if (!row) return null;
+  const file = fileOf(row);
   let n = 0;
   const chunks = chunkCount(file.size);
   const body = new ReadableStream<Uint8Array>({
@@ -233,54 +227,65 @@ export async function fileStream(
   return { file, contentType: CONTENT_TYPES[file.kind], body };
 }
 
-/** Every stored file and upload of an applicant, gone (metadata and chunks). */
-export async function deleteEvidenceOf(record: ApplicantRecord): Promise<number> {
-  const ids = [...record.files.map((f) => f.id), ...record.pending.map((p) => p.id)];
-  for (const id of ids) {
-    await deleteChunks(id);
-    await evidence().delete(uploadKey(id));
-  }
-  return ids.length;
+/** Deletes the parts of these files, then their rows. */
+async function deleteFiles(ids: string[]): Promise<void> {
+  for (const id of ids) await deleteChunks(id);
+  if (ids.length) await db().query(sql`DELETE FROM evidence_files WHERE id = ANY(${ids})`);
+}
+
+/** Every stored file and upload of an applicant, gone (parts and rows); answers how many there were. */
+export async function deleteEvidenceOf(inquiryId: string): Promise<number> {
+  const rows = await db().query<{ id: string }>(sql`SELECT id FROM evidence_files WHERE inquiry_id = ${inquiryId}`);
+  await deleteFiles(rows.map((row) => row.id));
+  return rows.length;
 }
 
 /* ---------- retention (scheduled) ---------- */
 
+/** Rows taken at a time by the sweep: uploads, or inquiries whose files expire. */
+const SWEEP_BATCH = 100;
+
 /**
  * The scheduled clean-up: uploads never completed are removed after STALE_UPLOAD_HOURS; every file of an
- * inquiry handled more than EVIDENCE_RETENTION_DAYS ago is deleted (the record notes when).
+ * inquiry handled more than EVIDENCE_RETENTION_DAYS ago is deleted (the applicant notes when). Both are found
+ * by query (the unfinished uploads' index, the handled inquiries joined with their files), a batch at a time.
  */
 export async function sweepEvidence(now = new Date()): Promise<{ staleUploads: number; expiredFiles: number }> {
   const summary = { staleUploads: 0, expiredFiles: 0 };
-  for await (const page of evidence().list({ prefix: 'upload/', paginate: true })) {
-    for (const blob of page.blobs) {
-      const meta = (await evidence().get(blob.key, { type: 'json' })) as UploadMeta | null;
-      if (meta && !meta.complete && now.getTime() - Date.parse(meta.startedAt) > STALE_UPLOAD_HOURS * 3_600_000) {
-        await discardUpload(meta);
-        summary.staleUploads += 1;
-      }
-    }
+  const at = now.toISOString();
+  const startedBefore = new Date(now.getTime() - STALE_UPLOAD_HOURS * 3_600_000).toISOString();
+  for (;;) {
+    const stale = await db().query<{ id: string }>(sql`
+      SELECT id FROM evidence_files WHERE state = 'uploading' AND started_at < ${startedBefore}
+      ORDER BY started_at LIMIT ${SWEEP_BATCH}`);
+    for (const { id } of stale) await discardUpload(id);
+    summary.staleUploads += stale.length;
+    if (stale.length < SWEEP_BATCH) break;
   }
-  for await (const page of applicants().list({ prefix: 'applicant/', paginate: true })) {
-    for (const blob of page.blobs) {
-      const inquiryId = blob.key.slice('applicant/'.length);
-      const record = await getApplicant(inquiryId);
-      if (!record || record.files.length === 0) continue;
-      const inquiry = await getInquiry(inquiryId);
-      const closedAt = inquiry?.status === 'handled' && inquiry.handledAt ? Date.parse(inquiry.handledAt) : null;
-      if (inquiry && (closedAt === null || now.getTime() - closedAt < EVIDENCE_RETENTION_DAYS * DAY_MS)) continue;
-      for (const file of record.files) {
-        await deleteChunks(file.id);
-        await evidence().delete(uploadKey(file.id));
-      }
-      summary.expiredFiles += record.files.length;
-      await updateApplicant(inquiryId, (current) => {
-        const gone = new Set(record.files.map((f) => f.id));
-        current.files = current.files.filter((f) => !gone.has(f.id));
-        current.filesExpiredAt = now.toISOString();
-        event(current, 'files-expired', `${gone.size}`, now);
-        return current;
-      });
+  const handledBefore = new Date(now.getTime() - EVIDENCE_RETENTION_DAYS * DAY_MS).toISOString();
+  for (;;) {
+    const due = await db().query<{ inquiry_id: string }>(sql`
+      SELECT DISTINCT f.inquiry_id FROM evidence_files f JOIN inquiries i ON i.id = f.inquiry_id
+      WHERE f.state = 'complete' AND i.status = 'handled' AND i.handled_at <= ${handledBefore}
+      LIMIT ${SWEEP_BATCH}`);
+    for (const { inquiry_id: inquiryId } of due) {
+      const files = await db().query<{ id: string }>(
+        sql`SELECT id FROM evidence_files WHERE inquiry_id = ${inquiryId} AND state = 'complete'`,
+      );
+      const ids = files.map((file) => file.id);
+      for (const id of ids) await deleteChunks(id);
+      await db().query(sql`
+        WITH gone AS (
+          DELETE FROM evidence_files WHERE id = ANY(${ids}) RETURNING id
+        ), marked AS (
+          UPDATE applicants SET files_expired_at = ${at} WHERE inquiry_id = ${inquiryId}
+        )
+        INSERT INTO applicant_events (inquiry_id, at, type, detail)
+        SELECT ${inquiryId}::text, ${at}::timestamptz, 'files-expired', count(*)::text FROM gone
+        HAVING count(*) > 0`);
+      summary.expiredFiles += ids.length;
     }
+    if (due.length < SWEEP_BATCH) break;
   }
   return summary;
 }

@@ -1,22 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { bearerToken, unauthorized } from './auth';
 import { getInquiry, type InquiryRecord } from './inquiries';
-import { LINK_LIFETIME_DAYS, type ApplicantRecord } from '../schemas/applicant';
-import {
-  DAY_MS,
-  INVALID_LINK,
-  MAX_TOKENS,
-  applicants,
-  event,
-  getApplicant,
-  hashToken,
-  tokenKey,
-  updateApplicant,
-} from './applicant-records';
+import { db, sql } from '../platform/database';
+import { LINK_LIFETIME_DAYS } from '../schemas/applicant';
+import { DAY_MS, INVALID_LINK, MAX_TOKENS, ensureApplicant, hashToken } from './applicant-records';
 
 /**
- * Applicant links: the private link to the applicant page (a 256-bit token, only its SHA-256 stored, kept
- * LINK_LIFETIME_DAYS), its revocation, the spacing of requests for a new one, and who a request's token opens.
+ * Applicant links: the private link to the applicant page (a 256-bit token, only its SHA-256 stored in
+ * applicant_links, kept LINK_LIFETIME_DAYS), its revocation, the spacing of requests for a new one, and who a
+ * request's token opens.
  */
 
 /* ---------- links ---------- */
@@ -34,68 +26,66 @@ export async function issueApplicantLink(inquiryId: string, now = new Date()): P
   const inquiry = await getInquiry(inquiryId);
   if (inquiry?.kind !== 'quote' || inquiry.erasedAt) return null;
   const token = randomBytes(32).toString('base64url');
-  const hash = hashToken(token);
+  const issuedAt = now.toISOString();
   const expiresAt = new Date(now.getTime() + LINK_LIFETIME_DAYS * DAY_MS).toISOString();
-  // The lookup entry first: an entry without the record's hash opens nothing.
-  await applicants().setJSON(tokenKey(hash), { inquiryId, expiresAt });
-  let dropped: string[] = [];
-  await updateApplicant(
-    inquiryId,
-    (record) => {
-      const live = record.tokens.filter((t) => Date.parse(t.expiresAt) > now.getTime());
-      const all = [...live, { hash, issuedAt: now.toISOString(), expiresAt }];
-      dropped = [
-        ...record.tokens.filter((t) => !live.includes(t)),
-        ...all.slice(0, Math.max(0, all.length - MAX_TOKENS)),
-      ].map((t) => t.hash);
-      record.tokens = all.slice(-MAX_TOKENS);
-      return record;
-    },
-    { create: true, now },
-  );
-  await Promise.all(dropped.map((old) => applicants().delete(tokenKey(old))));
+  await db().transaction(async (tx) => {
+    await ensureApplicant(tx, inquiryId, now);
+    // The applicant row locked, so two links issued at once cannot both keep MAX_TOKENS others.
+    await tx.query(sql`SELECT 1 FROM applicants WHERE inquiry_id = ${inquiryId} FOR UPDATE`);
+    await tx.query(sql`
+      INSERT INTO applicant_links (token_hash, inquiry_id, issued_at, expires_at)
+      VALUES (${hashToken(token)}, ${inquiryId}, ${issuedAt}, ${expiresAt})`);
+    // Expired links and all but the newest MAX_TOKENS go.
+    await tx.query(sql`
+      DELETE FROM applicant_links
+      WHERE inquiry_id = ${inquiryId}
+        AND (expires_at <= ${issuedAt}
+          OR token_hash IN (
+            SELECT token_hash FROM applicant_links WHERE inquiry_id = ${inquiryId}
+            ORDER BY issued_at DESC, token_hash OFFSET ${MAX_TOKENS}))`);
+  });
   return `${siteUrl()}/apply#token=${token}`;
 }
 
-/** Staff revoke every link of an applicant: each one stops working at once. */
-export async function revokeLinks(inquiryId: string, now = new Date()): Promise<ApplicantRecord | null> {
-  let hashes: string[] = [];
-  const record = await updateApplicant(inquiryId, (current) => {
-    hashes = current.tokens.map((t) => t.hash);
-    current.tokens = [];
-    event(current, 'link-revoked', `${hashes.length}`, now);
-    return current;
-  });
-  await Promise.all(hashes.map((hash) => applicants().delete(tokenKey(hash))));
-  return record;
+/**
+ * Staff revoke every link of an applicant: each one stops working at once. False when the inquiry has no
+ * applicant (no link was ever issued).
+ */
+export async function revokeLinks(inquiryId: string, now = new Date()): Promise<boolean> {
+  const rows = await db().query(sql`
+    WITH gone AS (DELETE FROM applicant_links WHERE inquiry_id = ${inquiryId} RETURNING 1)
+    INSERT INTO applicant_events (inquiry_id, at, type, detail)
+    SELECT inquiry_id, ${now.toISOString()}::timestamptz, 'link-revoked', (SELECT count(*) FROM gone)::text
+    FROM applicants WHERE inquiry_id = ${inquiryId}
+    RETURNING inquiry_id`);
+  return rows.length > 0;
 }
 
-/** Notes that a link e-mail was asked for; false when one was asked for less than `spacingMs` ago. */
+/**
+ * Notes that a link e-mail was asked for; false when one was asked for less than `spacingMs` ago. One
+ * conditional write, so of two requests at once only one claims.
+ */
 export async function claimLinkMail(inquiryId: string, spacingMs: number, now = new Date()): Promise<boolean> {
-  let claimed = false;
-  await updateApplicant(
-    inquiryId,
-    (record) => {
-      if (record.lastLinkMailAt && now.getTime() - Date.parse(record.lastLinkMailAt) < spacingMs) return undefined;
-      claimed = true;
-      record.lastLinkMailAt = now.toISOString();
-      return record;
-    },
-    { create: true, now },
-  );
-  return claimed;
+  const at = now.toISOString();
+  const rows = await db().query(sql`
+    INSERT INTO applicants (inquiry_id, created_at, last_link_mail_at) VALUES (${inquiryId}, ${at}, ${at})
+    ON CONFLICT (inquiry_id) DO UPDATE SET last_link_mail_at = EXCLUDED.last_link_mail_at
+    WHERE applicants.last_link_mail_at IS NULL
+       OR applicants.last_link_mail_at <= ${new Date(now.getTime() - spacingMs).toISOString()}
+    RETURNING inquiry_id`);
+  return rows.length > 0;
 }
 
 export interface ApplicantSession {
   inquiry: InquiryRecord;
-  record: ApplicantRecord;
 }
 
 const TOKEN_SHAPE = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * The applicant a request's link token opens: `Authorization: Bearer <token>`, a token whose hash is stored,
- * not expired, not revoked, of an inquiry that still exists. Otherwise a 401 that says to ask for a new link.
+ * The applicant a request's link token opens: `Authorization: Bearer <token>`, a token whose hash is stored
+ * (a revoked one is deleted), not expired, of an inquiry that still exists and was not erased. Otherwise a 401
+ * that says to ask for a new link.
  */
 export async function applicantOf(
   request: Request,
@@ -105,17 +95,11 @@ export async function applicantOf(
   if (!token) return { ok: false, response: unauthorized('Open this page from the link in your e-mail.') };
   const refused = { ok: false as const, response: unauthorized(INVALID_LINK) };
   if (!TOKEN_SHAPE.test(token)) return refused;
-  const hash = hashToken(token);
-  const entry = (await applicants().get(tokenKey(hash), { type: 'json' })) as {
-    inquiryId?: unknown;
-    expiresAt?: unknown;
-  } | null;
-  if (!entry || typeof entry.inquiryId !== 'string' || typeof entry.expiresAt !== 'string') return refused;
-  if (Date.parse(entry.expiresAt) <= now.getTime()) return refused;
-  const record = await getApplicant(entry.inquiryId);
-  const stored = record?.tokens.find((t) => t.hash === hash);
-  if (!record || !stored || Date.parse(stored.expiresAt) <= now.getTime()) return refused;
-  const inquiry = await getInquiry(entry.inquiryId);
+  const [link] = await db().query<{ inquiry_id: string }>(sql`
+    SELECT l.inquiry_id FROM applicant_links l JOIN applicants a ON a.inquiry_id = l.inquiry_id
+    WHERE l.token_hash = ${hashToken(token)} AND l.expires_at > ${now.toISOString()}`);
+  if (!link) return refused;
+  const inquiry = await getInquiry(link.inquiry_id);
   if (!inquiry || inquiry.erasedAt) return refused;
-  return { ok: true, session: { inquiry, record } };
+  return { ok: true, session: { inquiry } };
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import { dataStore, updateJSON } from './blobs';
+import * as v from 'valibot';
+import { db, json, sql } from '../platform/database';
 import { issueApplicantLink, siteUrl } from './applicant-links';
 import { getInquiry, referenceOf, type InquiryRecord } from './inquiries';
 import { defaultTransport, type MailTransport } from './mail-transports';
@@ -12,35 +13,39 @@ import {
   sanitizeHeader,
 } from './mail-messages';
 import { MAX_ATTEMPTS, retryDelayMs } from './mail';
-import { STAGE_LABELS, type Stage } from '../schemas/applicant';
+import { ApplicantMailSchema, STAGE_LABELS, type ApplicantMail } from '../schemas/applicant';
 
 /**
  * E-mails to an applicant: a new link to their page, "we need more" for a checklist item, and a stage
- * change. Stored first (applicants store, `mail/{id}`), then sent; a failed send stays and the scheduled
+ * change. Stored first (a row of applicant_mail), then sent; a failed send stays and the scheduled
  * mail-retry function sends it again with the same backoff as the inquiry e-mails (10, 20, 40 ... minutes,
- * MAX_ATTEMPTS in all). The entry holds no token: a link e-mail makes a fresh link each time it is composed.
+ * MAX_ATTEMPTS in all). The row holds no token: a link e-mail makes a fresh link each time it is composed.
  * Each message has its own idempotency key, so a retry is delivered once.
+ *
+ * next_attempt_at is also the lease: whoever sends a message first moves it LEASE_MS ahead (the request that
+ * stores it, or the retry taking it with one UPDATE that skips rows another run holds), so two senders never
+ * hold the same message at once.
  */
 
-export type ApplicantMail =
-  | { kind: 'applicant-link' }
-  | { kind: 'applicant-needs-more'; item: string; note: string }
-  | { kind: 'applicant-stage'; stage: Stage };
+export type { ApplicantMail };
 
 interface QueuedMail {
   id: string;
   inquiryId: string;
   message: ApplicantMail;
-  createdAt: string;
   attempts: number;
-  /** Not before this time (a sender holds it until then, or the retry waits). */
-  nextAttemptAt: string;
-  lastError?: string;
 }
 
-const store = () => dataStore('applicants');
-const mailKey = (id: string) => `mail/${id}`;
+interface MailRow {
+  id: string;
+  inquiry_id: string;
+  message: unknown;
+  attempts: number;
+}
+
 const LEASE_MS = 5 * 60_000;
+/** Messages the retry takes at a time. */
+const RETRY_BATCH = 50;
 
 function compose(inquiry: InquiryRecord, message: ApplicantMail, link: string | null): OutgoingMail {
   const { from, staffTo } = mailSettings();
@@ -88,11 +93,13 @@ function compose(inquiry: InquiryRecord, message: ApplicantMail, link: string | 
   };
 }
 
+const forget = (id: string) => db().query(sql`DELETE FROM applicant_mail WHERE id = ${id}`);
+
 /** Sends one held message and records the outcome: gone when sent, else the time of the next try. */
 async function deliver(queued: QueuedMail, transport: MailTransport, now: Date): Promise<boolean> {
   const inquiry = await getInquiry(queued.inquiryId);
   if (!inquiry || inquiry.erasedAt) {
-    await store().delete(mailKey(queued.id));
+    await forget(queued.id);
     return false;
   }
   let failure: string | null = null;
@@ -103,19 +110,18 @@ async function deliver(queued: QueuedMail, transport: MailTransport, now: Date):
     failure = error instanceof Error ? error.message : String(error);
   }
   if (failure === null) {
-    await store().delete(mailKey(queued.id));
+    await forget(queued.id);
     return true;
   }
   console.error(`[mail] ${queued.message.kind} mail for inquiry ${queued.inquiryId} failed: ${failure}`);
   const attempts = queued.attempts + 1;
-  if (attempts >= MAX_ATTEMPTS) await store().delete(mailKey(queued.id));
+  if (attempts >= MAX_ATTEMPTS) await forget(queued.id);
   else
-    await store().setJSON(mailKey(queued.id), {
-      ...queued,
-      attempts,
-      lastError: sanitizeHeader(failure, 500),
-      nextAttemptAt: new Date(now.getTime() + retryDelayMs(attempts)).toISOString(),
-    } satisfies QueuedMail);
+    await db().query(sql`
+      UPDATE applicant_mail
+      SET attempts = ${attempts}, last_error = ${sanitizeHeader(failure, 500)},
+        next_attempt_at = ${new Date(now.getTime() + retryDelayMs(attempts)).toISOString()}
+      WHERE id = ${queued.id}`);
   return false;
 }
 
@@ -128,16 +134,21 @@ export async function queueApplicantMail(
   const queued: QueuedMail = {
     id: `${now.toISOString().replace(/[-:.]/g, '')}-${randomBytes(6).toString('hex')}`,
     inquiryId,
-    message,
-    createdAt: now.toISOString(),
+    message: v.parse(ApplicantMailSchema, message),
     attempts: 0,
-    nextAttemptAt: new Date(now.getTime() + LEASE_MS).toISOString(),
   };
-  await store().setJSON(mailKey(queued.id), queued);
+  // Held by this request from the start: the retry leaves it alone for LEASE_MS.
+  await db().query(sql`
+    INSERT INTO applicant_mail (id, inquiry_id, message, created_at, attempts, next_attempt_at)
+    VALUES (${queued.id}, ${inquiryId}, ${json(queued.message)}::jsonb, ${now.toISOString()}, 0,
+      ${new Date(now.getTime() + LEASE_MS).toISOString()})`);
   return deliver(queued, transport, now);
 }
 
-/** The scheduled retry: every stored message whose time has come, taken with a conditional write first. */
+/**
+ * The scheduled retry: every stored message whose time has come, a batch at a time, each taken by moving its
+ * time LEASE_MS ahead in the same statement that finds it (rows another run is taking are skipped).
+ */
 export async function retryApplicantMail({
   transport = defaultTransport(),
   now = new Date(),
@@ -146,16 +157,26 @@ export async function retryApplicantMail({
   now?: Date;
 } = {}): Promise<{ sent: number; failed: number }> {
   const summary = { sent: 0, failed: 0 };
-  for await (const page of store().list({ prefix: 'mail/', paginate: true })) {
-    for (const blob of page.blobs) {
-      let held: QueuedMail | null = null;
-      await updateJSON<QueuedMail>(store(), blob.key, (current) => {
-        if (!current || Date.parse(current.nextAttemptAt) > now.getTime()) return undefined;
-        held = { ...current, nextAttemptAt: new Date(now.getTime() + LEASE_MS).toISOString() };
-        return held;
-      });
-      if (held) summary[(await deliver(held, transport, now)) ? 'sent' : 'failed'] += 1;
+  const lease = new Date(now.getTime() + LEASE_MS).toISOString();
+  for (;;) {
+    const held = await db().query<MailRow>(sql`
+      UPDATE applicant_mail SET next_attempt_at = ${lease}
+      WHERE id IN (
+        SELECT id FROM applicant_mail WHERE next_attempt_at <= ${now.toISOString()}
+        ORDER BY next_attempt_at LIMIT ${RETRY_BATCH} FOR UPDATE SKIP LOCKED
+      )
+      RETURNING id, inquiry_id, message, attempts`);
+    for (const row of held) {
+      const message = v.safeParse(ApplicantMailSchema, row.message);
+      if (!message.success) {
+        console.error(`[mail] applicant mail ${row.id} does not parse: ${message.issues[0].message}`);
+        await forget(row.id);
+        continue;
+      }
+      const queued = { id: row.id, inquiryId: row.inquiry_id, message: message.output, attempts: row.attempts };
+      summary[(await deliver(queued, transport, now)) ? 'sent' : 'failed'] += 1;
     }
+    if (held.length < RETRY_BATCH) break;
   }
   return summary;
 }

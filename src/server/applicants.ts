@@ -1,5 +1,6 @@
 import { RefusedInput } from './http';
 import { eraseInquiryPersonalData, getInquiry, referenceOf } from './inquiries';
+import { db, sql } from '../platform/database';
 import {
   CHUNK_BYTES,
   MAX_APPLICANT_BYTES,
@@ -15,31 +16,26 @@ import {
 import type { StaffRef } from '../schemas/inquiry-record';
 import { deleteEvidenceOf } from './applicant-evidence';
 import type { ApplicantSession } from './applicant-links';
-import {
-  applicants,
-  checklistOf,
-  usedBytes,
-  event,
-  getApplicant,
-  newApplicant,
-  recordKey,
-  tokenKey,
-  updateApplicant,
-} from './applicant-records';
+import { addEvent, checklistOf, ensureApplicant, getApplicant, newApplicant, usedBytes } from './applicant-records';
 
 /**
  * Applicants: the private page an inquirer opens from a link (/apply), with the evidence they send.
  *
- * `applicants` store:  applicant/{inquiryId}  the record (src/schemas/applicant.ts): link token hashes, stage,
- *                                               files, staff reviews, events
- *                      token/{sha256}         which applicant a link token opens, and until when
- *                      erased/{inquiryId}     the anonymous line left when staff erase an applicant's data
- * `evidence` store:    upload/{id}            an upload's metadata (owner, name, size, item, chunks received)
- *                      chunk/{id}/{n}         its n-th chunk (4 MB, the last one shorter)
+ * Tables (netlify/database/migrations/*_applicants.sql), each keyed by the inquiry id:
+ *   applicants          one row per inquiry whose page was opened: the stage, when the last link e-mail was
+ *                       asked for, when retention removed the files
+ *   applicant_stages    each stage change after the first ('received', the applicant's created_at)
+ *   applicant_links     the SHA-256 of each link token, and until when it opens the page
+ *   evidence_files      each upload from its start ('uploading', its size reserved) to 'complete'
+ *   applicant_reviews   the staff review of each checklist item
+ *   applicant_events    what happened (uploads, removals, reviews, stages, revocations, expiry)
+ *   applicant_erasures  the anonymous line left when staff erase an applicant's data
+ *   applicant_mail      e-mails to the applicant waiting to be sent (./applicant-mail.ts)
+ * `evidence` Blobs store:  chunk/{id}/{n}  the n-th part of a file (4 MB, the last one shorter)
  * The evidence store is private: no public route reads it, and the staff download sends no cache headers
  * but `private, no-store`. Tokens are 256 random bits; only their SHA-256 is stored.
  *
- * By concern: ./applicant-records.ts (keys, the record, the checklist), ./applicant-links.ts (links and
+ * By concern: ./applicant-records.ts (the record read back, the checklist), ./applicant-links.ts (links and
  * sessions), ./applicant-evidence.ts (uploads, downloads, retention); this file is what the applicant and
  * staff see and what staff do (reviews, stages, erasure).
  */
@@ -48,7 +44,8 @@ import {
 
 const reviewsOf = (record: ApplicantRecord) => new Map(record.reviews);
 
-export async function applicantView({ inquiry, record }: ApplicantSession): Promise<ApplicantView> {
+export async function applicantView({ inquiry }: ApplicantSession): Promise<ApplicantView> {
+  const record = (await getApplicant(inquiry.id)) ?? newApplicant(inquiry.id, new Date(inquiry.createdAt));
   const { qualifications, checklist } = await checklistOf(inquiry);
   const reviews = reviewsOf(record);
   return {
@@ -94,68 +91,76 @@ export async function staffApplicantView(inquiryId: string, now = new Date()): P
 
 /* ---------- staff ---------- */
 
-/** Staff mark a checklist item accepted or needing more (with a note). */
+/**
+ * Staff mark a checklist item accepted or needing more (with a note): one row per item, so reviews of
+ * different items made at once are all kept, and a second review of an item replaces the first.
+ */
 export async function reviewItem(
   inquiryId: string,
   itemId: string,
   review: { status: Review['status']; note: string },
   by: StaffRef,
   now = new Date(),
-): Promise<{ record: ApplicantRecord; item: ChecklistItem } | null> {
+): Promise<{ item: ChecklistItem } | null> {
   const inquiry = await getInquiry(inquiryId);
   if (!inquiry) return null;
   const item = (await checklistOf(inquiry)).checklist.find((entry) => entry.id === itemId);
   if (!item) throw new RefusedInput(404, 'There is no such checklist item.');
-  const record = await updateApplicant(
-    inquiryId,
-    (current) => {
-      current.reviews = [
-        ...current.reviews.filter(([id]) => id !== itemId),
-        [itemId, { ...review, by, at: now.toISOString() }],
-      ];
-      event(current, 'review', `${item.text}: ${review.status}`, now);
-      return current;
-    },
-    { create: true, now },
-  );
-  return record ? { record, item } : null;
+  const at = now.toISOString();
+  await db().transaction(async (tx) => {
+    await ensureApplicant(tx, inquiryId, now);
+    await tx.query(sql`
+      INSERT INTO applicant_reviews (inquiry_id, item_id, status, note, by_username, by_name, at)
+      VALUES (${inquiryId}, ${itemId}, ${review.status}, ${review.note}, ${by.username}, ${by.name}, ${at})
+      ON CONFLICT (inquiry_id, item_id) DO UPDATE SET status = EXCLUDED.status, note = EXCLUDED.note,
+        by_username = EXCLUDED.by_username, by_name = EXCLUDED.by_name, at = EXCLUDED.at`);
+    await addEvent(tx, inquiryId, 'review', `${item.text}: ${review.status}`, now);
+  });
+  return { item };
 }
 
-/** Staff move the application to a stage; the date of each stage reached is kept. */
+/**
+ * Staff move the application to a stage; the date of each stage reached is kept. The stage, its history
+ * line and its event change in one statement that holds the applicant row: of two moves at once the second
+ * waits, then moves from the stage the first left (or changes nothing if it is the same).
+ */
 export async function setStage(
   inquiryId: string,
   stage: Stage,
   now = new Date(),
-): Promise<{ record: ApplicantRecord; changed: boolean } | null> {
+): Promise<{ changed: boolean } | null> {
   if (!(await getInquiry(inquiryId))) return null;
-  let changed = false;
-  const record = await updateApplicant(
-    inquiryId,
-    (current) => {
-      if (current.stage === stage) return undefined;
-      changed = true;
-      current.stage = stage;
-      current.stages = [...current.stages, { stage, at: now.toISOString() }];
-      event(current, 'stage', STAGE_LABELS[stage], now);
-      return current;
-    },
-    { create: true, now },
-  );
-  return record ? { record, changed } : null;
+  const at = now.toISOString();
+  await ensureApplicant(db(), inquiryId, now);
+  const moved = await db().query(sql`
+    WITH moved AS (
+      UPDATE applicants SET stage = ${stage} WHERE inquiry_id = ${inquiryId} AND stage <> ${stage}
+      RETURNING inquiry_id, stage
+    ), kept AS (
+      INSERT INTO applicant_stages (inquiry_id, stage, at) SELECT inquiry_id, stage, ${at}::timestamptz FROM moved
+    )
+    INSERT INTO applicant_events (inquiry_id, at, type, detail)
+    SELECT inquiry_id, ${at}::timestamptz, 'stage', ${STAGE_LABELS[stage]}::text FROM moved
+    RETURNING inquiry_id`);
+  return { changed: moved.length > 0 };
 }
 
 /**
- * Erasure on request (APP 11 / APP 13): the files, the applicant record, every link, and the inquiry's
- * personal fields go at once; what stays is an anonymous line (when, by whom, how many files).
+ * Erasure on request (APP 11 / APP 13): the files, the applicant (with its links, stages, reviews, events and
+ * waiting e-mails), and the inquiry's personal fields go at once; what stays is an anonymous line (when, by
+ * whom, how many files).
  */
 export async function eraseApplicant(inquiryId: string, by: StaffRef, now = new Date()): Promise<boolean> {
   const inquiry = await getInquiry(inquiryId);
   if (!inquiry) return false;
-  const record = await getApplicant(inquiryId);
-  const files = record ? await deleteEvidenceOf(record) : 0;
-  if (record) await Promise.all(record.tokens.map((t) => applicants().delete(tokenKey(t.hash))));
-  await applicants().delete(recordKey(inquiryId));
+  const files = await deleteEvidenceOf(inquiryId);
+  await db().query(sql`DELETE FROM applicants WHERE inquiry_id = ${inquiryId}`);
+  // A "needs more" e-mail waiting for the retry quotes the staff's note about the person.
+  await db().query(sql`DELETE FROM applicant_mail WHERE inquiry_id = ${inquiryId}`);
   await eraseInquiryPersonalData(inquiryId, now);
-  await applicants().setJSON(`erased/${inquiryId}`, { at: now.toISOString(), by: by.username, files });
+  await db().query(sql`
+    INSERT INTO applicant_erasures (inquiry_id, at, by_username, files)
+    VALUES (${inquiryId}, ${now.toISOString()}, ${by.username}, ${files})
+    ON CONFLICT (inquiry_id) DO NOTHING`);
   return true;
 }

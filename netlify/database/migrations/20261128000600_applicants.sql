@@ -9,6 +9,7 @@ CREATE TABLE applicants (
   files_expired_at timestamptz
 );
 
+-- Each stage change; the first stage, 'received', is the applicant's created_at and has no row here.
 CREATE TABLE applicant_stages (
   inquiry_id text NOT NULL REFERENCES applicants (inquiry_id) ON DELETE CASCADE,
   seq bigint GENERATED ALWAYS AS IDENTITY,
@@ -84,3 +85,5 @@ CREATE TABLE applicant_mail (
   last_error text
 );
 CREATE INDEX applicant_mail_due ON applicant_mail (next_attempt_at);
+-- An erasure deletes the applicant's waiting e-mails.
+CREATE INDEX applicant_mail_by_inquiry ON applicant_mail (inquiry_id);
