@@ -109,7 +109,7 @@ export function setDatabase(database: Database | null): void {
 }
 
 /** Whether this process can reach a database: inside a function, a build on Netlify, `npm start`, a test. */
-const hasDatabase = () => current !== null || Boolean(process.env.NETLIFY_DB_URL);
+export const hasDatabase = () => current !== null || Boolean(process.env.NETLIFY_DB_URL);
 
 /** The Postgres error code of a failed statement (23505 a unique violation, 23503 a missing foreign row...). */
 export function errorCode(cause: unknown): string | undefined {
