@@ -5,7 +5,6 @@
 import { randomBytes } from 'node:crypto';
 import { fakeContext, handlerFor } from './hostile';
 import { storedQuote } from './inquiries';
-import { db, sql } from '../../../src/platform/database';
 import { createInquiry, type InquiryRecord } from '../../../src/server/inquiries';
 import { issueApplicantLink } from '../../../src/server/applicant-links';
 import { createUser, getUser } from '../../../src/server/users';
@@ -26,33 +25,17 @@ export const call = async (
   )) as Response;
 };
 
-/**
- * The inquiry's row in the inquiries table, which applicants.inquiry_id references. Only needed while
- * createInquiry still stores inquiries in Blobs: once it writes the row itself this finds it there and does
- * nothing, and can be removed.
- */
-export async function insertInquiryRow(inquiry: InquiryRecord): Promise<void> {
-  await db().query(sql`
-    INSERT INTO inquiries (id, kind, source, created_at, status, first_name, last_name, email, phone, quote,
-      search_text)
-    VALUES (${inquiry.id}, 'quote', 'quote', ${inquiry.createdAt}, 'new', ${inquiry.contact.firstName},
-      ${inquiry.contact.lastName}, ${inquiry.contact.email}, ${inquiry.contact.phone}, '{}'::jsonb, '')
-    ON CONFLICT (id) DO NOTHING`);
-}
-
-/** A stored quote inquiry (with its row in the inquiries table). */
+/** A stored quote inquiry. */
 export async function quoteInquiry(
   email = `a-${randomBytes(4).toString('hex')}@example.com`,
   firstName = 'Sam',
 ): Promise<InquiryRecord> {
-  const inquiry = await createInquiry({
+  return createInquiry({
     kind: 'quote',
     source: 'quote',
     contact: { firstName, lastName: 'Nguyen', email, phone: '0412 345 678' },
     quote: storedQuote(),
   });
-  await insertInquiryRow(inquiry);
-  return inquiry;
 }
 
 /** A quote inquiry and the bearer header of a fresh link to its applicant page. */
