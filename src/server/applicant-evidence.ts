@@ -94,9 +94,12 @@ export async function startUpload(
   return { uploadId: id, chunkBytes: CHUNK_BYTES, chunks: chunkCount(input.size) };
 }
 
+/** Every part a file can have (15 MB in 4 MB parts: 4), so a file's parts are deleted without listing the store. */
+const MAX_CHUNKS = chunkCount(MAX_FILE_BYTES);
+
 async function deleteChunks(id: string): Promise<void> {
-  const { blobs } = await evidence().list({ prefix: `chunk/${id}/` });
-  await Promise.all(blobs.map((blob) => evidence().delete(blob.key)));
+  // Deleting a part that was never stored is a no-op.
+  await Promise.all(Array.from({ length: MAX_CHUNKS }, (_, n) => evidence().delete(chunkKey(id, n))));
 }
 
 /** Drops an upload that did not complete: its parts, then its row (and with it its reservation). */
@@ -159,10 +162,13 @@ export async function completeUpload(
   if (upload.state === 'complete') return fileOf(upload);
   const chunks = chunkCount(upload.size);
   if (upload.received < chunks) throw new RefusedInput(409, `Chunk ${upload.received} is missing.`);
-  const { blobs } = await evidence().list({ prefix: `chunk/${uploadId}/` });
+  // Each part looked up by its key (a listing of the store is not needed, and other uploads write beside it).
+  const stored = await Promise.all(
+    Array.from({ length: chunks }, (_, n) => evidence().getMetadata(chunkKey(uploadId, n))),
+  );
   const head = await evidence().get(chunkKey(uploadId, 0), { type: 'arrayBuffer' });
   const kind = head ? sniffDocument(new Uint8Array(head)) : null;
-  if (blobs.length !== chunks || !head || head.byteLength !== chunkSize(upload.size, 0) || !kind) {
+  if (stored.includes(null) || !head || head.byteLength !== chunkSize(upload.size, 0) || !kind) {
     await discardUpload(uploadId);
     throw new RefusedInput(
       kind ? 409 : 415,

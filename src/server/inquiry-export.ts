@@ -85,10 +85,14 @@ async function readJob(id: string): Promise<ExportJob | null> {
   return row ? jobFrom(row) : null;
 }
 
-/** Removes an export's job and file. */
+/**
+ * Removes an export's job and file. The parts are deleted by number (the job counts them; one more, in case the
+ * export stopped between writing a part and counting it), so the store is never listed.
+ */
 export async function removeExport(id: string): Promise<void> {
-  const { blobs } = await store().list({ prefix: `file/${id}/` });
-  await Promise.all(blobs.map((blob) => store().delete(blob.key)));
+  const [job] = await db().query<{ parts: number }>(sql`SELECT parts FROM export_jobs WHERE id = ${id}`);
+  const parts = (job?.parts ?? 0) + 1;
+  await Promise.all(Array.from({ length: parts }, (_, n) => store().delete(partKey(id, n))));
   await db().query(sql`DELETE FROM export_jobs WHERE id = ${id}`);
 }
 
