@@ -29,7 +29,7 @@ for (const rule of routes) {
     'style-src': inlineHashes(html, 'style'),
   };
   // The admin islands render on the client only and may add styles Astro hashed for them (and the toast
-  // library's, src/lib/inline-scripts.mjs); admin pages are not first-round-trip critical, so their style
+  // library's, src/lib/csp-hashes.mjs); admin pages are not first-round-trip critical, so their style
   // list stays whole.
   if (rule.for.startsWith('/admin/')) delete keep['style-src'];
   const trimmed = withHashes(rule.values['Content-Security-Policy'], keep);
