@@ -1,17 +1,18 @@
 #!/usr/bin/env node
-// Seeds the sample blog posts of content/blog-seed/ into the local blob store, once: only while the
-// blogs store is still empty (a marker entry stays behind, so deleted samples are not brought back).
+// Seeds the sample blog posts of content/blog-seed/ into the local site, once: only while it has no post and
+// never had samples. A row of `sample_content` stays behind, so samples that were deleted are not brought back
+// (a deleted post leaves nothing else behind to tell that posts once existed).
 // Run by `npm start` (scripts/serve.mjs); by hand: node scripts/seed-blog.ts
 import { readdirSync, readFileSync } from 'node:fs';
 import * as v from 'valibot';
 import { openLocalData } from './lib/local-data.ts';
-import { dataStore } from '../src/server/blobs.ts';
+import { db, sql } from '../src/platform/database.ts';
 import { createBlog } from '../src/server/blogs.ts';
 import { storeImage } from '../src/server/uploads.ts';
 import { BlogInputSchema } from '../src/schemas/blog.ts';
 
 const SEED_DIR = new URL('../content/blog-seed/', import.meta.url);
-const MARKER = 'seeded';
+const MARKER = 'blog-samples';
 
 interface Seed {
   meta: Record<string, string>;
@@ -62,10 +63,21 @@ async function cover(iconName: string): Promise<Uint8Array> {
   return sharp(Buffer.from(svg)).png().toBuffer();
 }
 
+/** Marks the samples as seeded (or as not wanted, when the site already had posts of its own). */
+const mark = (items: number) =>
+  db().query(sql`INSERT INTO sample_content (name, seeded_at, items) VALUES (${MARKER}, ${new Date().toISOString()}, ${items})
+                 ON CONFLICT (name) DO NOTHING`);
+
 export async function seedBlog(log: (line: string) => void = console.log): Promise<number> {
-  const blogs = dataStore('blogs');
-  const { blobs } = await blogs.list();
-  if (blobs.length > 0) return 0;
+  const [state] = await db().query<{ seeded: boolean; posts: boolean }>(
+    sql`SELECT EXISTS (SELECT 1 FROM sample_content WHERE name = ${MARKER}) AS seeded,
+               EXISTS (SELECT 1 FROM blog_posts) AS posts`,
+  );
+  if (state?.seeded) return 0;
+  if (state?.posts) {
+    await mark(0);
+    return 0;
+  }
   const files = readdirSync(SEED_DIR)
     .filter((name) => name.endsWith('.md'))
     .sort();
@@ -93,7 +105,7 @@ export async function seedBlog(log: (line: string) => void = console.log): Promi
     log(`  seeded blog post /blog/${blog.slug}`);
     created++;
   }
-  await blogs.setJSON(MARKER, { at: new Date().toISOString(), posts: created });
+  await mark(created);
   return created;
 }
 

@@ -35,7 +35,7 @@ const CONFLICT = (by: string) =>
   `This was changed by ${by} after you opened it, so your changes were not saved. Compare the two versions and choose what to keep.`;
 
 /**
- * Staff edit the catalogue (admin role only); every save is kept in the `catalogue` store, purges the
+ * Staff edit the catalogue (admin role only); every save is a row of the catalogue tables, purges the
  * public catalogue answers and asks for a rebuild of the pages.
  * GET  /api/admin/catalogue                      -> { courses, categories, overlayError, rebuild }
  * GET  /api/admin/catalogue/rebuild              -> the latest rebuild's state

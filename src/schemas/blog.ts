@@ -269,7 +269,7 @@ export const BlogSlugSchema = v.pipe(
 export const UploadResponseSchema = v.object({ success: v.boolean(), imageUrl: v.string(), message: v.string() });
 export type UploadResponse = v.InferOutput<typeof UploadResponseSchema>;
 
-/** Everything stored for a post under `post/{id}` in the `blogs` store. */
+/** Everything stored for a post (a row of `blog_posts`, src/server/blog-records.ts). */
 export const StoredBlogSchema = v.object({
   _id: v.pipe(v.string(), v.regex(/^[a-f0-9]{32}$/)),
   slug: v.pipe(v.string(), v.regex(SLUG_PATTERN)),
@@ -290,7 +290,7 @@ export const StoredBlogSchema = v.object({
   publishAt: v.optional(v.nullable(v.string()), null),
   createdAt: v.string(),
   updatedAt: v.string(),
-  /** Views as of the last save; the live count is kept in the `counters` store. */
+  /** Views counted by the view beacon (a save never changes them). */
   views: v.optional(v.number(), 0),
   readTime: v.optional(v.number(), 5),
   /** Starts at 1 and grows by one with every save; an update must name the version it was based on. */

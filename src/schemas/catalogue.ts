@@ -5,7 +5,7 @@ import { SearchTermListSchema } from './search-terms';
 
 /**
  * Every shape of the catalogue, checked the same way wherever it comes from: the repository's content
- * files at build time, the staff edits kept in the `catalogue` blob store, and the admin's requests.
+ * files at build time, the staff edits kept in the catalogue tables of the database, and the admin's requests.
  */
 
 export const SLUG_PATTERN = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
@@ -313,7 +313,7 @@ export type StoredCourse = v.InferOutput<typeof StoredCourseSchema>;
 export const StoredCategorySchema = v.object({ ...Stamp, slug: SlugSchema, edit: CategoryEditSchema });
 export type StoredCategory = v.InferOutput<typeof StoredCategorySchema>;
 
-/** A register look-up recorded in the admin (`check/{code}`): when is `updatedAt` (server time), who is `updatedBy`. */
+/** A register look-up recorded in the admin (a row of `register_checks`): when is `updatedAt` (server time), who is `updatedBy`. */
 export const StoredRegisterCheckSchema = v.object({
   ...Stamp,
   code: StoredCode,

@@ -1,13 +1,10 @@
 import * as v from 'valibot';
 
 /**
- * Entries of the `counters` store (src/server/counters.ts): `views/YYYY-MM` a month's blog views, and
- * `snapshot/YYYY-MM` the catalogue and blog totals as first seen that month (the baseline of growth).
+ * A row of `monthly_snapshots` (src/server/counters.ts): the catalogue and blog totals as first seen in a month
+ * (the baseline of the dashboard's growth figures).
  */
 const Count = v.pipe(v.number(), v.integer(), v.minValue(0));
-
-export const CounterSchema = v.object({ count: Count });
-export type Counter = v.InferOutput<typeof CounterSchema>;
 
 export const SnapshotSchema = v.object({
   courses: Count,

@@ -1,17 +1,16 @@
 import { randomUUID } from 'node:crypto';
 import { purgeTags } from './cdn.ts';
 import { RefusedInput } from './http.ts';
-import { dataStore, updateJSON } from './blobs.ts';
 import { renderContent, sanitizeHtml } from './sanitize.ts';
 import * as v from 'valibot';
+import { db, json, sql, type Queryable } from '../platform/database.ts';
 import {
+  POST_COLUMNS,
+  fromRow,
   getBlogRecord,
-  listBlogRecords,
-  parseBlogRecord,
-  postKey,
   readRevisions,
-  revisionsKey,
-  slugKey,
+  searchTextOf,
+  type PostRow,
   type StoredBlog,
 } from './blog-records.ts';
 import { deleteImage, imageIdsIn } from './uploads.ts';
@@ -27,17 +26,16 @@ import {
   type BlogRevision,
   type BlogUpdate,
 } from '../schemas/blog.ts';
-import { counters, viewCount, viewsKey } from './blog-reads.ts';
 import type { Actor } from './activity.ts';
 import { logPost } from './blog-activity.ts';
 import { SCHEDULE_ACTOR } from '../schemas/activity.ts';
 
 /**
- * The blog store: posts under `post/{id}`, the slug index under `slug/{slug}` (written with onlyIfNew,
- * so two posts can never take the same address), live view counts in the counters store.
+ * Writing the blog: posts in `blog_posts`, every address a post answers at in `blog_slugs` (its primary key
+ * means two posts can never take the same address, however they race), the saved versions in `blog_revisions`.
+ * Each write is one transaction; the version check of a save is the condition of its UPDATE. The view count
+ * is only ever added to by the view beacon (./blog-reads.ts), never written by a save.
  */
-export const blogs = () => dataStore('blogs');
-
 export const CACHE_TAG = 'blog';
 export const LIST_CACHE_TAG = 'blog-list';
 export const postCacheTag = (slug: string) => `blog-${slug}`;
@@ -45,33 +43,41 @@ const MAX_SLUG = BLOG_LIMITS.slug;
 
 export { slugify };
 
+export const SLUG_TAKEN = 'This address is already used by another post. Choose another one.';
+
 /**
- * Takes `base`, else `base-2`, `base-3`, ... for post `id`. The index entry is only ever created when
- * missing (onlyIfNew through updateJSON, which also queues writers of one key inside this process), so
- * two posts saved at the same moment cannot end up with the same address.
+ * Takes exactly `slug` for post `id`: true when the address is now this post's (or already was: a published
+ * post moving back to an earlier address), false when another post has it or had it. A post saved at the same
+ * moment that wants the same address waits for this transaction and then finds it taken.
  */
-/** Takes exactly `slug` for post `id`; false when another post has it (or had it, as an old address). */
-async function claimExact(slug: string, id: string): Promise<boolean> {
-  const owner = await updateJSON<{ id: string }>(blogs(), slugKey(slug), (current) => (current ? undefined : { id }));
-  return owner?.id === id;
+async function claimExact(tx: Queryable, slug: string, id: string): Promise<boolean> {
+  const claimed = await tx.query(
+    sql`INSERT INTO blog_slugs (slug, post_id) VALUES (${slug}, ${id})
+        ON CONFLICT (slug) DO UPDATE SET post_id = EXCLUDED.post_id WHERE blog_slugs.post_id = EXCLUDED.post_id
+        RETURNING slug`,
+  );
+  return claimed.length === 1;
 }
 
-async function claimSlug(base: string, id: string): Promise<string> {
-  for (let n = 1; n <= 50; n++) {
-    const candidate = n === 1 ? base : `${base.slice(0, MAX_SLUG - String(n).length - 1).replace(/-+$/, '')}-${n}`;
-    if (await claimExact(candidate, id)) return candidate;
+/** Takes `base`, else the first free of `base-2`, `base-3`, ... `base-50`, else `base-{start of the id}`. */
+async function claimSlug(tx: Queryable, base: string, id: string): Promise<string> {
+  const candidates = Array.from({ length: 50 }, (_, i) =>
+    i === 0 ? base : `${base.slice(0, MAX_SLUG - String(i + 1).length - 1).replace(/-+$/, '')}-${i + 1}`,
+  );
+  // A candidate free when read can be taken by a post saved at the same moment: then the next one is tried.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const [free] = await tx.query<{ slug: string }>(
+      sql`SELECT c.slug FROM unnest(${candidates}::text[]) WITH ORDINALITY AS c(slug, n)
+          WHERE NOT EXISTS (SELECT 1 FROM blog_slugs s WHERE s.slug = c.slug AND s.post_id <> ${id})
+          ORDER BY c.n LIMIT 1`,
+    );
+    if (!free) break;
+    if (await claimExact(tx, free.slug, id)) return free.slug;
   }
   const fallback = `${base.slice(0, MAX_SLUG - 9).replace(/-+$/, '')}-${id.slice(0, 8)}`;
-  await blogs().setJSON(slugKey(fallback), { id });
-  return fallback;
+  if (await claimExact(tx, fallback, id)) return fallback;
+  throw new RefusedInput(400, SLUG_TAKEN, 'slug');
 }
-
-async function releaseSlug(slug: string, id: string): Promise<void> {
-  const owner = (await blogs().get(slugKey(slug), { type: 'json' })) as { id: string } | null;
-  if (owner?.id === id) await blogs().delete(slugKey(slug));
-}
-
-export const SLUG_TAKEN = 'This address is already used by another post. Choose another one.';
 
 /** Drops the CDN's copies of the blog pages and answers that a write changed. */
 export async function purgeBlogCache(slugs: string[]): Promise<void> {
@@ -129,64 +135,62 @@ function publishing(input: Pick<BlogInput, 'isPublished' | 'publishAt'>, publish
   };
 }
 
-/** Keeps this save as a revision: the newest MAX_REVISIONS, newest first. */
-async function recordRevision(blog: StoredBlog): Promise<void> {
-  const revision: BlogRevision = {
-    version: blog.version,
-    savedAt: blog.updatedAt,
-    savedBy: blog.updatedBy,
-    ...contentOf(blog),
-  };
-  // A new post starts its history (no read needed: nothing can be there yet).
-  if (
-    blog.version === 1 &&
-    (await blogs().setJSON(revisionsKey(blog._id), { revisions: [revision] }, { onlyIfNew: true })).modified
-  )
-    return;
-  await updateJSON<{ revisions: BlogRevision[] }>(blogs(), revisionsKey(blog._id), (current) => {
-    const kept = (Array.isArray(current?.revisions) ? current.revisions : []).filter(
-      (entry) => entry?.version !== revision.version,
-    );
-    return { revisions: [revision, ...kept].slice(0, MAX_REVISIONS) };
-  });
+/** Keeps this save of `blog` as a revision, and only the newest MAX_REVISIONS of the post. */
+async function recordRevision(tx: Queryable, blog: StoredBlog): Promise<void> {
+  await tx.query(
+    sql`INSERT INTO blog_revisions (post_id, version, saved_at, saved_by, content)
+        VALUES (${blog._id}, ${blog.version}, ${blog.updatedAt}, ${blog.updatedBy}, ${json(contentOf(blog))}::jsonb)`,
+  );
+  await tx.query(
+    sql`DELETE FROM blog_revisions WHERE post_id = ${blog._id} AND version NOT IN (
+          SELECT version FROM blog_revisions WHERE post_id = ${blog._id} ORDER BY version DESC LIMIT ${MAX_REVISIONS})`,
+  );
+}
+
+/** A written row as a post; a row the schema refuses right after the write is a fault, not a save. */
+function written(row: PostRow | undefined): StoredBlog {
+  const blog = row ? fromRow(row) : null;
+  if (!blog) throw new Error('A saved post could not be read back');
+  return blog;
 }
 
 export async function createBlog(input: BlogInput, by: string, now = new Date()): Promise<StoredBlog> {
   const id = randomUUID().replace(/-/g, '');
   const prepared = await prepare(input);
-  let slug: string;
-  if (input.slug) {
-    if (!(await claimExact(input.slug, id))) throw new RefusedInput(400, SLUG_TAKEN, 'slug');
-    slug = input.slug;
-  } else slug = await claimSlug(slugify(input.title), id);
   const at = now.toISOString();
-  const record: StoredBlog = {
-    _id: id,
-    slug,
-    previousSlugs: [],
-    ...prepared,
-    ...publishing(input, null, at),
-    createdAt: at,
-    updatedAt: at,
-    views: 0,
-    version: 1,
-    createdBy: by,
-    updatedBy: by,
-  };
-  try {
-    await blogs().setJSON(postKey(id), record, { onlyIfNew: true });
-  } catch (cause) {
-    await releaseSlug(slug, id);
-    throw cause;
-  }
-  await Promise.all([recordRevision(record), purgeBlogCache([slug])]);
-  return record;
+  const { isPublished, publishedAt, publishAt } = publishing(input, null, at);
+  const blog = await db().transaction(async (tx) => {
+    let slug: string;
+    if (input.slug) {
+      if (!(await claimExact(tx, input.slug, id))) throw new RefusedInput(400, SLUG_TAKEN, 'slug');
+      slug = input.slug;
+    } else slug = await claimSlug(tx, slugify(input.title), id);
+    const [row] = await tx.query<PostRow>(
+      sql`INSERT INTO blog_posts AS p (id, slug, title, excerpt, content, content_type, html, author, featured_image,
+            featured_image_alt, category, tags, seo_keywords, meta_title, meta_description, is_published, published_at,
+            publish_at, read_time, version, created_at, updated_at, created_by, updated_by, search_text)
+          VALUES (${id}, ${slug}, ${prepared.title}, ${prepared.excerpt}, ${prepared.content}, ${prepared.contentType},
+            ${prepared.html}, ${prepared.author}, ${prepared.featuredImage}, ${prepared.featuredImageAlt},
+            ${prepared.category}, ${prepared.tags}::text[], ${prepared.seoKeywords}::text[], ${prepared.metaTitle},
+            ${prepared.metaDescription}, ${isPublished}, ${publishedAt}, ${publishAt}, ${prepared.readTime}, 1, ${at},
+            ${at}, ${by}, ${by}, ${searchTextOf(prepared)})
+          RETURNING ${POST_COLUMNS}`,
+    );
+    const saved = written(row);
+    await recordRevision(tx, saved);
+    return saved;
+  });
+  await purgeBlogCache([blog.slug]);
+  return blog;
 }
 
 export type UpdateResult =
   | { ok: true; blog: StoredBlog; previousSlug: string; before: StoredBlog }
   | { ok: false; reason: 'not-found' }
   | { ok: false; reason: 'conflict'; current: StoredBlog };
+
+/** Thrown inside a save's transaction when its version check failed, so the addresses it claimed are let go. */
+class StaleSave extends Error {}
 
 /**
  * Saves the whole post if it is still at the version the editor loaded; otherwise nothing changes and
@@ -195,59 +199,58 @@ export type UpdateResult =
  * when a published post moves, its old address stays reserved and redirects to the new one.
  */
 export async function updateBlog(id: string, input: BlogUpdate, by: string, now = new Date()): Promise<UpdateResult> {
-  const [current, prepared, views] = await Promise.all([getBlogRecord(id), prepare(input), viewCount(id)]);
+  const [current, prepared] = await Promise.all([getBlogRecord(id), prepare(input)]);
   if (!current) return { ok: false, reason: 'not-found' };
   if (current.version !== input.version) return { ok: false, reason: 'conflict', current };
 
+  const at = now.toISOString();
+  // The row is still at the version read above whenever the UPDATE below lands, so what is worked out from
+  // `current` (its address, when it was first published) is what the saved row had.
   const everPublished = current.publishedAt !== null;
-  let slug = current.slug;
-  if (input.slug && input.slug !== current.slug) {
-    if (!(await claimExact(input.slug, id))) throw new RefusedInput(400, SLUG_TAKEN, 'slug');
-    slug = input.slug;
-  } else if (!input.slug && !everPublished && slugify(input.title) !== slugify(current.title)) {
-    slug = await claimSlug(slugify(input.title), id);
+  const { isPublished, publishedAt, publishAt } = publishing(input, current.publishedAt, at);
+  let blog: StoredBlog;
+  try {
+    blog = await db().transaction(async (tx) => {
+      let slug = current.slug;
+      if (input.slug && input.slug !== current.slug) {
+        if (!(await claimExact(tx, input.slug, id))) throw new RefusedInput(400, SLUG_TAKEN, 'slug');
+        slug = input.slug;
+      } else if (!input.slug && !everPublished && slugify(input.title) !== slugify(current.title)) {
+        slug = await claimSlug(tx, slugify(input.title), id);
+      }
+      const moved = slug !== current.slug;
+      // A published post's old address is kept (it redirects); a draft's is given up.
+      const previousSlugs = [...current.previousSlugs, ...(moved && everPublished ? [current.slug] : [])].filter(
+        (old) => old !== slug,
+      );
+      const [row] = await tx.query<PostRow>(
+        sql`UPDATE blog_posts AS p SET
+              slug = ${slug}, previous_slugs = ${previousSlugs}::text[], title = ${prepared.title},
+              excerpt = ${prepared.excerpt}, content = ${prepared.content}, content_type = ${prepared.contentType},
+              html = ${prepared.html}, author = ${prepared.author}, featured_image = ${prepared.featuredImage},
+              featured_image_alt = ${prepared.featuredImageAlt}, category = ${prepared.category},
+              tags = ${prepared.tags}::text[], seo_keywords = ${prepared.seoKeywords}::text[],
+              meta_title = ${prepared.metaTitle}, meta_description = ${prepared.metaDescription},
+              is_published = ${isPublished}, published_at = ${publishedAt}, publish_at = ${publishAt},
+              read_time = ${prepared.readTime}, version = p.version + 1, updated_at = ${at}, updated_by = ${by},
+              search_text = ${searchTextOf(prepared)}
+            WHERE p.id = ${id} AND p.version = ${input.version}
+            RETURNING ${POST_COLUMNS}`,
+      );
+      if (!row) throw new StaleSave();
+      if (moved && !everPublished)
+        await tx.query(sql`DELETE FROM blog_slugs WHERE slug = ${current.slug} AND post_id = ${id}`);
+      const saved = written(row);
+      await recordRevision(tx, saved);
+      return saved;
+    });
+  } catch (cause) {
+    if (!(cause instanceof StaleSave)) throw cause;
+    const latest = await getBlogRecord(id);
+    return latest ? { ok: false, reason: 'conflict', current: latest } : { ok: false, reason: 'not-found' };
   }
-
-  let outcome: UpdateResult | undefined;
-  let before = current;
-  const saved = await updateJSON<StoredBlog>(blogs(), postKey(id), (raw) => {
-    const latest = parseBlogRecord(postKey(id), raw);
-    if (latest) before = latest;
-    if (!latest) {
-      outcome = { ok: false, reason: 'not-found' };
-      return undefined;
-    }
-    if (latest.version !== input.version) {
-      outcome = { ok: false, reason: 'conflict', current: latest };
-      return undefined;
-    }
-    const at = now.toISOString();
-    const moved = slug !== latest.slug;
-    // A published post's old address is kept (it redirects); a draft's is given up.
-    const previousSlugs = [
-      ...latest.previousSlugs,
-      ...(moved && latest.publishedAt !== null ? [latest.slug] : []),
-    ].filter((old) => old !== slug);
-    return {
-      ...latest,
-      ...prepared,
-      slug,
-      previousSlugs,
-      ...publishing(input, latest.publishedAt, at),
-      views,
-      updatedAt: at,
-      updatedBy: by,
-      version: latest.version + 1,
-    };
-  });
-  if (outcome || !saved) {
-    if (slug !== current.slug) await releaseSlug(slug, id);
-    return outcome ?? { ok: false, reason: 'not-found' };
-  }
-  const blog = saved;
-  if (blog.slug !== current.slug && !blog.previousSlugs.includes(current.slug)) await releaseSlug(current.slug, id);
-  await Promise.all([recordRevision(blog), purgeBlogCache([current.slug, blog.slug, ...blog.previousSlugs])]);
-  return { ok: true, blog, previousSlug: current.slug, before };
+  await purgeBlogCache([current.slug, blog.slug, ...blog.previousSlugs]);
+  return { ok: true, blog, previousSlug: current.slug, before: current };
 }
 
 /** The kept versions of a post, newest first (null when there is no such post). */
@@ -287,52 +290,50 @@ export async function restoreRevision(
 
 /**
  * Publishes every draft whose publish time has come (the scheduled function, and the admin's "run
- * now", by `actor`), purges the cached pages and logs each. Answers the addresses it published.
+ * now", by `actor`), purges the cached pages and logs each. Answers the addresses it published. The due
+ * drafts are locked as they are read, so two runs at once publish each post once.
  */
 export async function publishDuePosts(now = new Date(), actor: Actor = SCHEDULE_ACTOR): Promise<string[]> {
   const at = now.toISOString();
-  const due = (await listBlogRecords()).filter(
-    (blog) => !blog.isPublished && blog.publishAt !== null && blog.publishAt <= at,
-  );
+  const changes = await db().transaction(async (tx) => {
+    const due = await tx.query<PostRow>(
+      sql`SELECT ${POST_COLUMNS} FROM blog_posts p
+          WHERE NOT p.is_published AND p.publish_at IS NOT NULL AND p.publish_at <= ${at}
+          ORDER BY p.id FOR UPDATE`,
+    );
+    if (!due.length) return [];
+    const saved = await tx.query<PostRow>(
+      sql`UPDATE blog_posts AS p
+          SET is_published = true, published_at = coalesce(p.published_at, p.publish_at), publish_at = NULL,
+              updated_at = ${at}, version = p.version + 1
+          WHERE p.id = ANY(${due.map((row) => row.id)}::text[])
+          RETURNING ${POST_COLUMNS}`,
+    );
+    const after = new Map(saved.map((row) => [row.id, row]));
+    return due.map((row) => ({ before: fromRow(row), after: after.has(row.id) ? fromRow(after.get(row.id)!) : null }));
+  });
   const published: string[] = [];
-  for (const blog of due) {
-    let changed = false;
-    const saved = await updateJSON<StoredBlog>(blogs(), postKey(blog._id), (raw) => {
-      const latest = parseBlogRecord(postKey(blog._id), raw);
-      // Unpublished, rescheduled or deleted since the list was read: leave it.
-      if (!latest || latest.isPublished || latest.publishAt === null || latest.publishAt > at) return undefined;
-      changed = true;
-      return {
-        ...latest,
-        isPublished: true,
-        publishedAt: latest.publishedAt ?? latest.publishAt,
-        publishAt: null,
-        updatedAt: at,
-        version: latest.version + 1,
-      };
-    });
-    if (changed && saved) {
-      published.push(saved.slug);
-      await logPost(actor, 'published', blog, saved);
-      await purgeBlogCache([saved.slug, ...saved.previousSlugs]);
-    }
+  for (const { before, after } of changes) {
+    if (!after) continue;
+    published.push(after.slug);
+    await logPost(actor, 'published', before, after);
+    await purgeBlogCache([after.slug, ...after.previousSlugs]);
   }
   return published;
 }
 
 /** Deletes a post with its history and addresses; its images go too unless something else still uses them. */
 export async function deleteBlog(id: string): Promise<StoredBlog | null> {
-  const current = await getBlogRecord(id);
-  if (!current) return null;
-  await blogs().delete(postKey(id));
-  await Promise.all([
-    ...[current.slug, ...current.previousSlugs].map((slug) => releaseSlug(slug, id)),
-    counters().delete(viewsKey(id)),
-    blogs().delete(revisionsKey(id)),
-  ]);
+  if (!/^[a-f0-9]{32}$/.test(id)) return null;
+  // Its addresses and revisions go with it (ON DELETE CASCADE).
+  const [row] = await db().query<PostRow>(
+    sql`DELETE FROM blog_posts AS p WHERE p.id = ${id} RETURNING ${POST_COLUMNS}`,
+  );
+  if (!row) return null;
+  const removed = fromRow(row);
   // Its images go only if nothing else names them: other posts and every revision, catalogue edits, settings.
-  const own = imageIdsIn([current.featuredImage, current.content, current.html]);
+  const own = imageIdsIn([row.featured_image, row.content, row.html]);
   await Promise.all((await unusedUploadIds(own)).map(deleteImage));
-  await purgeBlogCache([current.slug, ...current.previousSlugs]);
-  return current;
+  await purgeBlogCache([row.slug, ...row.previous_slugs]);
+  return removed;
 }

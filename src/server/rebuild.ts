@@ -3,11 +3,11 @@
  * save calls the Netlify build hook (BUILD_HOOK_URL); locally `npm start`
  * offers its own build hook on the loopback address (LOCAL_BUILD_HOOK_URL with a secret made at each start,
  * LOCAL_BUILD_HOOK_TOKEN), which builds the site beside the served one and swaps it in when it is done.
+ * Every request is a row of `rebuild_requests`; the admin shows the newest.
  */
 import * as v from 'valibot';
-import { dataStore } from './blobs.ts';
+import { db, iso, sql } from '../platform/database.ts';
 
-const KEY = 'rebuild/latest';
 /** How long after a request the local hook may still be finishing an earlier build before it starts this one. */
 const LOST_AFTER_MS = 60_000;
 
@@ -72,7 +72,8 @@ export async function requestRebuild(requestedBy: string, deployId?: string): Pr
   }
   const record: RebuildRecord = { requestedAt, requestedBy, via, outcome, ...(deployId ? { deployId } : {}) };
   try {
-    await dataStore('catalogue').setJSON(KEY, record);
+    await db().query(sql`INSERT INTO rebuild_requests (requested_at, requested_by, via, outcome, deploy_id)
+                         VALUES (${requestedAt}, ${requestedBy}, ${via}, ${outcome}, ${deployId ?? null})`);
   } catch (cause) {
     console.error('Could not record the rebuild request:', cause);
   }
@@ -101,7 +102,21 @@ const LocalStatusSchema = v.object({
  * `requested` (with the time of the request) or `building`.
  */
 export async function rebuildStatus(currentDeployId?: string): Promise<RebuildStatus> {
-  const parsed = v.safeParse(RecordSchema, await dataStore('catalogue').get(KEY, { type: 'json' }));
+  const [row] = await db().query<{
+    requested_at: Date;
+    requested_by: string;
+    via: string;
+    outcome: string;
+    deploy_id: string | null;
+  }>(sql`SELECT requested_at, requested_by, via, outcome, deploy_id FROM rebuild_requests ORDER BY id DESC LIMIT 1`);
+  if (!row) return { state: 'none' };
+  const parsed = v.safeParse(RecordSchema, {
+    requestedAt: iso(row.requested_at),
+    requestedBy: row.requested_by,
+    via: row.via,
+    outcome: row.outcome,
+    ...(row.deploy_id ? { deployId: row.deploy_id } : {}),
+  });
   if (!parsed.success) return { state: 'none' };
   const record = parsed.output;
   const base = { requestedAt: record.requestedAt, requestedBy: record.requestedBy };

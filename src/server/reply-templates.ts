@@ -1,67 +1,70 @@
 import * as v from 'valibot';
-import { dataStore, updateJSON } from './blobs.ts';
+import { db, iso, json, sql } from '../platform/database.ts';
 import { ReplyTemplateSchema, type ReplyTemplate, type ReplyTemplates } from '../schemas/replies.ts';
 
 /**
- * The reply templates staff keep for the inbox: one entry, `reply-templates` in the `settings` store, with a
- * version that grows with every save (a save names the version it was loaded at and is refused when someone
- * saved in between). Until the first save the three defaults below are offered.
+ * The reply templates staff keep for the inbox: one row of `reply_templates`, the whole list with a version
+ * that grows with every save (a save names the version it was loaded at and is refused when someone saved in
+ * between). The site starts with the set the migration inserts as version 0.
  */
-const KEY = 'reply-templates';
 
-export const DEFAULT_TEMPLATES: ReplyTemplate[] = [
-  {
-    id: 'quote-sent',
-    name: 'Quote sent',
-    subject: 'Your RPL quote – {reference}',
-    body: 'Hi {firstName},\n\nThank you for your patience. We have sent you a quote for your recognition of prior learning (reference {reference}).\n\nIf you have any questions about it, simply reply to this e-mail or give us a call.\n\nRPL Pathways',
-  },
-  {
-    id: 'need-more-evidence',
-    name: 'Need more evidence',
-    subject: 'A little more evidence for {reference}',
-    body: 'Hi {firstName},\n\nThank you for what you have sent so far. To go ahead with your application (reference {reference}) we need a little more evidence of your work, such as payslips, a reference from an employer or photos of your work.\n\nReply to this e-mail with what you have, and we will let you know if anything else is needed.\n\nRPL Pathways',
-  },
-  {
-    id: 'call-back-booked',
-    name: 'Call-back booked',
-    subject: 'Your call-back is booked – {reference}',
-    body: 'Hi {firstName},\n\nThank you for asking us to call you. Your call-back is booked, and one of our team will ring you at the time we agreed.\n\nIf the time no longer suits you, reply to this e-mail and quote your reference {reference}.\n\nRPL Pathways',
-  },
-];
+interface TemplatesRow {
+  templates: unknown;
+  version: number;
+  updated_at: Date | null;
+  updated_by: string | null;
+}
 
-const StoredSchema = v.object({
-  version: v.pipe(v.number(), v.integer(), v.minValue(1)),
-  templates: v.array(ReplyTemplateSchema),
-  updatedBy: v.string(),
-  updatedAt: v.string(),
-});
+const EMPTY: ReplyTemplates = { version: 0, templates: [] };
 
-function fromStored(stored: unknown): ReplyTemplates {
-  const parsed = v.safeParse(StoredSchema, stored);
-  if (parsed.success) return parsed.output;
-  if (stored !== null)
-    console.error('Stored reply templates are invalid; offering the defaults.', parsed.issues[0]?.message);
-  return { version: 0, templates: DEFAULT_TEMPLATES };
+function fromRow(row: TemplatesRow | undefined): ReplyTemplates {
+  if (!row) return EMPTY;
+  const parsed = v.safeParse(v.array(ReplyTemplateSchema), row.templates);
+  if (!parsed.success) {
+    console.error('Stored reply templates are invalid; offering none.', parsed.issues[0]?.message);
+    return { ...EMPTY, version: row.version };
+  }
+  return {
+    version: row.version,
+    templates: parsed.output,
+    ...(row.updated_by ? { updatedBy: row.updated_by } : {}),
+    ...(row.updated_at ? { updatedAt: iso(row.updated_at) ?? '' } : {}),
+  };
 }
 
 export async function readTemplates(): Promise<ReplyTemplates> {
-  return fromStored(await dataStore('settings').get(KEY, { type: 'json' }));
+  const [row] = await db().query<TemplatesRow>(
+    sql`SELECT templates, version, updated_at, updated_by FROM reply_templates WHERE id = 1`,
+  );
+  return fromRow(row);
 }
 
-/** Saves the whole list if the stored one still has `baseVersion`; else gives back the newer one, changing nothing. */
+/**
+ * Saves the whole list if the stored one still has `baseVersion`; else gives back the newer one, changing
+ * nothing. One conditional statement: of two saves from one version exactly one lands.
+ */
 export async function saveTemplates(
   templates: ReplyTemplate[],
   baseVersion: number,
   updatedBy: string,
 ): Promise<{ ok: true; saved: ReplyTemplates } | { ok: false; current: ReplyTemplates }> {
-  const next = { version: baseVersion + 1, templates, updatedBy, updatedAt: new Date().toISOString() };
-  let current: ReplyTemplates = { version: 0, templates: DEFAULT_TEMPLATES };
-  let stale = false;
-  await updateJSON<unknown>(dataStore('settings'), KEY, (stored) => {
-    current = fromStored(stored);
-    stale = current.version !== baseVersion;
-    return stale ? undefined : next;
-  });
-  return stale ? { ok: false, current } : { ok: true, saved: next };
+  const saved: ReplyTemplates = { version: baseVersion + 1, templates, updatedBy, updatedAt: new Date().toISOString() };
+  const list = json(templates);
+  const [row] = await db().query<{ version: number }>(
+    baseVersion === 0
+      ? // The row the migration inserts is version 0; should it be missing, the first save makes it.
+        sql`INSERT INTO reply_templates (id, templates, version, updated_at, updated_by)
+            VALUES (1, ${list}::jsonb, 1, ${saved.updatedAt}, ${updatedBy})
+            ON CONFLICT (id) DO UPDATE
+              SET templates = EXCLUDED.templates, version = 1, updated_at = EXCLUDED.updated_at,
+                  updated_by = EXCLUDED.updated_by
+              WHERE reply_templates.version = 0
+            RETURNING version`
+      : sql`UPDATE reply_templates
+            SET templates = ${list}::jsonb, version = version + 1, updated_at = ${saved.updatedAt},
+                updated_by = ${updatedBy}
+            WHERE id = 1 AND version = ${baseVersion}
+            RETURNING version`,
+  );
+  return row ? { ok: true, saved } : { ok: false, current: await readTemplates() };
 }

@@ -1,19 +1,19 @@
 import * as v from 'valibot';
 import { purgeTags } from './cdn.ts';
-import { dataStore, updateJSON } from './blobs.ts';
+import { db, iso, json, sql } from '../platform/database.ts';
 import { SiteSettingsSchema, type SiteSettings } from '../schemas/site-settings.ts';
 import { defaultSiteSettings } from '../lib/site-settings.ts';
 
 /**
- * The `settings` store holds one entry, `site`: contact details, social links, business details, partner
- * RTOs and marketing claims, with a version that grows with every save. A save names the version it was
- * based on and is refused when someone saved in between, so one tab never silently replaces another's change.
+ * The site settings (contact details, social links, business details, partner RTOs, marketing claims, fees): one
+ * row of `site_settings`, saved whole with a version that grows by one with every save, and every saved version
+ * kept in `site_settings_versions`. A save names the version it was based on and is refused when someone saved
+ * in between, so one tab never silently replaces another's change.
  */
-const KEY = 'site';
 export const SETTINGS_CACHE_TAG = 'site-settings';
 
 export interface StoredSettings extends SiteSettings {
-  /** 1 for the first save, one more for each save after it; settings saved before versions count as 0. */
+  /** 1 for the first save, one more for each save after it; 0 while nothing was saved. */
   version: number;
   updatedAt: string;
   updatedBy: string;
@@ -23,29 +23,32 @@ export type ReadSettings = SiteSettings & { version: number } & Partial<
     Pick<StoredSettings, 'updatedAt' | 'updatedBy'>
   >;
 
-/** The saved version of a stored entry (0 when nothing, or nothing versioned, was saved). */
-function versionOf(stored: unknown): number {
-  const version = (stored as { version?: unknown } | null)?.version;
-  return typeof version === 'number' && Number.isInteger(version) && version > 0 ? version : 0;
+interface SettingsRow {
+  data: unknown;
+  version: number;
+  updated_at: Date;
+  updated_by: string;
 }
 
-/** A stored entry as the admin reads it, or the built-in defaults when it is missing or invalid. */
-function fromStored(stored: unknown): ReadSettings {
-  const version = versionOf(stored);
-  if (!stored || typeof stored !== 'object') return { ...defaultSiteSettings, version };
-  // Settings saved before the business, partner RTO and claim groups existed keep their defaults.
-  const parsed = v.safeParse(SiteSettingsSchema, { ...defaultSiteSettings, ...stored });
+/** The stored row as the admin reads it, or the built-in defaults when there is none or it is invalid. */
+function fromRow(row: SettingsRow | undefined): ReadSettings {
+  if (!row) return { ...defaultSiteSettings, version: 0 };
+  const { version } = row;
+  // Settings saved before a group existed (business, partner RTOs, claims, fees) keep that group's defaults.
+  const parsed = v.safeParse(SiteSettingsSchema, { ...defaultSiteSettings, ...(row.data as object) });
   if (!parsed.success) {
     console.error('Stored site settings are invalid; showing the defaults.', parsed.issues[0]?.message);
     return { ...defaultSiteSettings, version };
   }
-  const { updatedAt, updatedBy } = stored as Partial<StoredSettings>;
-  return { ...parsed.output, version, ...(updatedAt ? { updatedAt } : {}), ...(updatedBy ? { updatedBy } : {}) };
+  return { ...parsed.output, version, updatedAt: iso(row.updated_at) ?? '', updatedBy: row.updated_by };
 }
 
 /** The saved settings with their version, or the built-in defaults when nothing (valid) was saved yet. */
 export async function readSettings(): Promise<ReadSettings> {
-  return fromStored(await dataStore('settings').get(KEY, { type: 'json' }));
+  const [row] = await db().query<SettingsRow>(
+    sql`SELECT data, version, updated_at, updated_by FROM site_settings WHERE id = 1`,
+  );
+  return fromRow(row);
 }
 
 export type SaveSettingsResult =
@@ -54,28 +57,43 @@ export type SaveSettingsResult =
 
 /**
  * Saves validated settings if the stored ones still have `baseVersion` (else gives back the newer ones and
- * changes nothing), then drops the CDN copy of the public answer. The caller asks for the rebuild of the pages
- * (requestRebuild in rebuild.ts), as a catalogue save does.
+ * changes nothing), then drops the CDN copy of the public answer. The version check is the condition of the
+ * write itself (the first save inserts the row only if there is none; later ones update it only at
+ * `baseVersion`), so of two saves from one version exactly one lands. The caller asks for the rebuild of the
+ * pages (requestRebuild in rebuild.ts), as a catalogue save does.
  */
 export async function saveSettings(
   settings: SiteSettings,
   baseVersion: number,
   updatedBy: string,
 ): Promise<SaveSettingsResult> {
+  // Settings as read carry their stamp; only the settings themselves are stored as data.
+  const { version: _version, updatedAt: _at, updatedBy: _by, ...fields } = settings as ReadSettings;
   const record: StoredSettings = {
-    ...settings,
+    ...fields,
     version: baseVersion + 1,
     updatedAt: new Date().toISOString(),
     updatedBy,
   };
-  let newer: unknown = null;
-  let stale = false;
-  await updateJSON<unknown>(dataStore('settings'), KEY, (current) => {
-    stale = versionOf(current) !== baseVersion;
-    newer = current;
-    return stale ? undefined : record;
+  const data = json(fields);
+  const saved = await db().transaction(async (tx) => {
+    const [row] = await tx.query<{ version: number }>(
+      baseVersion === 0
+        ? sql`INSERT INTO site_settings (id, data, version, updated_at, updated_by)
+              VALUES (1, ${data}::jsonb, 1, ${record.updatedAt}, ${updatedBy})
+              ON CONFLICT (id) DO NOTHING
+              RETURNING version`
+        : sql`UPDATE site_settings
+              SET data = ${data}::jsonb, version = version + 1, updated_at = ${record.updatedAt}, updated_by = ${updatedBy}
+              WHERE id = 1 AND version = ${baseVersion}
+              RETURNING version`,
+    );
+    if (!row) return false;
+    await tx.query(sql`INSERT INTO site_settings_versions (version, data, updated_at, updated_by)
+                       VALUES (${row.version}, ${data}::jsonb, ${record.updatedAt}, ${updatedBy})`);
+    return true;
   });
-  if (stale) return { ok: false, current: fromStored(newer) };
+  if (!saved) return { ok: false, current: await readSettings() };
   await purgeTags([SETTINGS_CACHE_TAG]);
   return { ok: true, settings: record };
 }

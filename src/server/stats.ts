@@ -1,5 +1,5 @@
 import { loadCatalogue } from './catalogue.ts';
-import { listBlogRecords } from './blog-records.ts';
+import { blogFigures } from './blog-reads.ts';
 import { readSnapshot, recordSnapshot, viewsIn } from './counters.ts';
 import { growth, monthKey, previousMonthKey } from './months.ts';
 import { newSinceLastVisit } from './inquiry-inbox.ts';
@@ -19,7 +19,7 @@ export async function dashboardStats(now: Date = new Date(), inboxOf: string | n
   const lastMonth = previousMonthKey(month);
   const [{ catalogue }, blogs, viewsNow, viewsBefore, baseline, inbox, callbacksToday, followUps] = await Promise.all([
     loadCatalogue(),
-    listBlogRecords(),
+    blogFigures(startOfMonth(now)),
     viewsIn(month),
     viewsIn(lastMonth),
     readSnapshot(lastMonth),
@@ -29,23 +29,19 @@ export async function dashboardStats(now: Date = new Date(), inboxOf: string | n
   ]);
   // The catalogue as published now, staff edits included.
   const { courses, categories } = catalogue.api;
-  const published = blogs.filter((blog) => blog.isPublished);
-  const monthStart = startOfMonth(now);
-  const publishedBefore = published.filter((blog) => new Date(blog.publishedAt ?? blog.createdAt) < monthStart).length;
   await recordSnapshot(month, {
     courses: courses.length,
     categories: categories.length,
-    publishedBlogs: published.length,
+    publishedBlogs: blogs.published,
   });
 
   const viewsGrowth = growth(viewsNow, viewsBefore);
-  const byNewest = <T extends { createdAt: string }>(a: T, b: T) => b.createdAt.localeCompare(a.createdAt);
   return {
     overview: {
       totalCourses: courses.length,
       totalCategories: categories.length,
-      totalBlogs: blogs.length,
-      publishedBlogs: published.length,
+      totalBlogs: blogs.total,
+      publishedBlogs: blogs.published,
       totalViews: viewsNow,
       monthlyGrowth: viewsGrowth,
     },
@@ -54,15 +50,18 @@ export async function dashboardStats(now: Date = new Date(), inboxOf: string | n
         .filter((course) => course.featured)
         .slice(0, 5)
         .map(({ code, title, level }) => ({ code, title, level })),
-      blogs: [...blogs]
-        .sort(byNewest)
-        .slice(0, 5)
-        .map(({ _id, title, slug, isPublished, createdAt }) => ({ _id, title, slug, isPublished, createdAt })),
+      blogs: blogs.newest.map(({ _id, title, slug, isPublished, createdAt }) => ({
+        _id,
+        title,
+        slug,
+        isPublished,
+        createdAt,
+      })),
       categories: categories.map(({ slug, name, courseCount }) => ({ slug, name, courseCount })),
     },
     trends: {
       coursesGrowth: baseline ? growth(courses.length, baseline.courses) : 0,
-      blogsGrowth: growth(published.length, publishedBefore),
+      blogsGrowth: growth(blogs.published, blogs.publishedBefore),
       categoriesGrowth: baseline ? growth(categories.length, baseline.categories) : 0,
       viewsGrowth,
     },

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Metadata } from 'sharp';
 import { dataStore } from './blobs.ts';
 import { purgeTags } from './cdn.ts';
+import { db, isoOf, sql } from '../platform/database.ts';
 import { RefusedInput } from './http.ts';
 import { MAX_UPLOAD_BYTES } from '../schemas/blog.ts';
 
@@ -10,6 +11,8 @@ import { MAX_UPLOAD_BYTES } from '../schemas/blog.ts';
  * GIF and WebP are read, and what is stored is always sharp's re-encoding (WebP, EXIF orientation
  * applied, every metadata block stripped, at most 2000 px), never the bytes that were sent. So a
  * polyglot or a file with a script appended cannot survive, and GPS data never leaves the office.
+ * The files are kept in the `uploads` blob store (`{id}.webp` and its narrower copies); the facts of each
+ * image (size, who uploaded it and when) are a row of `images`.
  */
 export type ImageKind = 'jpeg' | 'png' | 'gif' | 'webp';
 
@@ -123,13 +126,7 @@ export async function storeImage(
   const image = await processImage(bytes);
   const id = randomBytes(16).toString('hex');
   const store = dataStore('uploads');
-  const metadata = {
-    contentType: 'image/webp',
-    width: image.width,
-    height: image.height,
-    uploadedBy,
-    uploadedAt: new Date().toISOString(),
-  };
+  const metadata = { contentType: 'image/webp' };
   const toArrayBuffer = (data: Buffer) =>
     data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
   await Promise.all([
@@ -140,6 +137,16 @@ export async function storeImage(
       }),
     ),
   ]);
+  // The row last: an image is listed only once its files are there.
+  try {
+    await db().query(
+      sql`INSERT INTO images (id, width, height, uploaded_by, uploaded_at)
+          VALUES (${id}, ${image.width}, ${image.height}, ${uploadedBy}, ${new Date().toISOString()})`,
+    );
+  } catch (cause) {
+    await removeFiles(id).catch(() => {});
+    throw cause;
+  }
   return { imageUrl: uploadUrl(`${id}.webp`), width: image.width, height: image.height };
 }
 
@@ -166,13 +173,18 @@ export function imageIdsIn(texts: string[]): Set<string> {
 /** The CDN cache tag of an image and its narrower copies. */
 export const uploadCacheTag = (key: string) => `upload-${key.slice(0, 32)}`;
 
-/** Removes an uploaded image and its narrower copies, from the store and from the CDN. */
-export async function deleteImage(id: string): Promise<void> {
-  if (!/^[a-f0-9]{32}$/.test(id)) return;
+const removeFiles = (id: string) => {
   const store = dataStore('uploads');
-  await Promise.all(
+  return Promise.all(
     [`${id}.webp`, ...VARIANT_WIDTHS.map((width) => `${id}-w${width}.webp`)].map((key) => store.delete(key)),
   );
+};
+
+/** Removes an uploaded image: its row, its file and narrower copies, and the CDN's copies. */
+export async function deleteImage(id: string): Promise<void> {
+  if (!/^[a-f0-9]{32}$/.test(id)) return;
+  await db().query(sql`DELETE FROM images WHERE id = ${id}`);
+  await removeFiles(id);
   await purgeTags([uploadCacheTag(id)]);
 }
 
@@ -185,23 +197,13 @@ export interface StoredImage {
 
 /** Every uploaded image (not the narrower copies), newest first, for the media picker. */
 export async function listImages(): Promise<StoredImage[]> {
-  const store = dataStore('uploads');
-  const { blobs } = await store.list();
-  const keys = blobs.map(({ key }) => key).filter((key) => /^[a-f0-9]{32}\.webp$/.test(key));
-  const images = await Promise.all(
-    keys.map(async (key) => {
-      const found = await store.getMetadata(key).catch(() => null);
-      if (!found) return null;
-      const { width, height, uploadedAt } = found.metadata as Record<string, unknown>;
-      return {
-        imageUrl: uploadUrl(key),
-        width: typeof width === 'number' ? width : 0,
-        height: typeof height === 'number' ? height : 0,
-        uploadedAt: typeof uploadedAt === 'string' ? uploadedAt : '',
-      };
-    }),
+  const rows = await db().query<{ id: string; width: number; height: number; uploaded_at: Date }>(
+    sql`SELECT id, width, height, uploaded_at FROM images ORDER BY uploaded_at DESC, id`,
   );
-  return images
-    .filter((image): image is StoredImage => image !== null)
-    .sort((a, b) => b.uploadedAt.localeCompare(a.uploadedAt));
+  return rows.map((row) => ({
+    imageUrl: uploadUrl(`${row.id}.webp`),
+    width: row.width,
+    height: row.height,
+    uploadedAt: isoOf(row.uploaded_at),
+  }));
 }

@@ -2,11 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import * as v from 'valibot';
 import { startStores } from './helpers/stores';
+import { lineUp } from './helpers/race';
 import { signedInStaff } from './helpers/staff';
-import { dataStore } from '../../src/server/blobs';
 import { sanitizeHtml } from '../../src/server/sanitize';
-import { countView, listPublished, viewCount, getBlogById, getBlogBySlug } from '../../src/server/blog-reads';
-import { createBlog, deleteBlog, slugify, updateBlog } from '../../src/server/blogs';
+import {
+  adminList,
+  countView,
+  listPublished,
+  viewCount,
+  getBlogById,
+  getBlogBySlug,
+} from '../../src/server/blog-reads';
+import { listRevisions } from '../../src/server/blogs';
+import { createBlog, deleteBlog, SLUG_TAKEN, slugify, updateBlog } from '../../src/server/blogs';
 import { viewsIn } from '../../src/server/counters';
 import { monthKey } from '../../src/server/months';
 import { BlogInputSchema, BlogUpdateSchema, cleanChips, type BlogInput } from '../../src/schemas/blog';
@@ -14,16 +22,21 @@ import blogsHandler from '../../netlify/functions/blogs.mts';
 import adminHandler from '../../netlify/functions/blogs-admin.mts';
 import viewHandler from '../../netlify/functions/blog-view.mts';
 
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startStores();
+  stores = await startStores();
   token = await signedInStaff({ username: 'blog-editor', firstName: 'Bea', lastName: 'Editor' });
   // The sanitiser loads its parser on first use; load it here, so the first test's time limit is for the test.
   await sanitizeHtml('<p>warm</p>');
 }, 60_000);
-afterAll(() => blobs.stop());
+afterAll(() => stores.stop());
+
+/** The post an address belongs to in `blog_slugs`, or null when it is free. */
+const slugOwner = async (slug: string) =>
+  (await stores.engine.query<{ post_id: string }>('SELECT post_id FROM blog_slugs WHERE slug = $1', [slug])).rows[0]
+    ?.post_id ?? null;
 
 let n = 0;
 const input = (overrides: Partial<BlogInput> = {}): BlogInput =>
@@ -86,7 +99,7 @@ describe('slugs', () => {
     );
     expect(renamed.ok && renamed.blog.slug).toBe('better-title-for-draft');
     expect(await getBlogBySlug('first-draft-title')).toBeNull(); // the old slug is free again
-    expect(await dataStore('blogs').get('slug/first-draft-title')).toBeNull();
+    expect(await slugOwner('first-draft-title')).toBeNull();
 
     const published = await updateBlog(
       draft._id,
@@ -114,6 +127,7 @@ describe('slugs', () => {
     const post = await createBlog(input({ title: 'Short Lived' }), 'blog-editor');
     await deleteBlog(post._id);
     expect(await getBlogById(post._id)).toBeNull();
+    expect(await slugOwner('short-lived')).toBeNull();
     const next = await createBlog(input({ title: 'Short Lived' }), 'blog-editor');
     expect(next.slug).toBe('short-lived');
   });
@@ -184,6 +198,74 @@ describe('optimistic concurrency', () => {
     const body = await second.json();
     expect(body.message).toMatch(/changed by blog-editor .* after you opened it, so your changes were not saved/);
     expect(body.current).toMatchObject({ excerpt: 'first', version: 2 });
+  });
+});
+
+describe('parallel requests through the API', () => {
+  const post = (body: Record<string, unknown>) =>
+    blogsHandler(call('POST', '/api/blogs', { excerpt: 'e', content: '<p>c</p>', ...body }));
+
+  it('50 view beacons at once count 50, for the post and for the month', async () => {
+    const { blog } = await (await post({ title: 'Beacon Target', isPublished: true })).json();
+    const month = monthKey();
+    const monthBefore = await viewsIn(month);
+    const answers = await Promise.all(
+      Array.from({ length: 50 }, () => viewHandler(call('POST', `/api/blogs/${blog.slug}/view`, undefined, false))),
+    );
+    expect(answers.map((answer) => answer.status)).toEqual(Array(50).fill(200));
+    // Each beacon was told its own count: 1 to 50, none twice.
+    const counted = await Promise.all(answers.map(async (answer) => (await answer.json()).views as number));
+    expect(counted.sort((a, b) => a - b)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+    const read = await (await blogsHandler(call('GET', `/api/blogs/${blog.slug}`, undefined, false))).json();
+    expect(read.views).toBe(50);
+    expect(await viewsIn(month)).toBe(monthBefore + 50);
+    expect((await getBlogById(blog._id))?.version).toBe(1);
+  });
+
+  it('two saves of one post from the same version at once: one lands, the other gets 409 with it', async () => {
+    const { blog } = await (await post({ title: 'Two Tabs' })).json();
+    // Both requests read the post before either writes.
+    const race = lineUp(stores.db, { count: 2, statement: /\bblog_posts\b/ });
+    const answers = await Promise.all(
+      ['tab A', 'tab B'].map((tab) =>
+        blogsHandler(call('PUT', `/api/blogs/${blog._id}`, { ...blog, excerpt: `Saved from ${tab}` })),
+      ),
+    ).finally(race.stop);
+    expect(race.arrived()).toBe(2);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+    const [won, lost] = await Promise.all(
+      [200, 409].map(async (status) => answers.find((answer) => answer.status === status)!.json()),
+    );
+    expect(lost.current).toMatchObject({ version: 2, excerpt: won.blog.excerpt });
+    expect(await getBlogById(blog._id)).toMatchObject({ version: 2, excerpt: won.blog.excerpt });
+    expect((await listRevisions(blog._id))?.map((revision) => [revision.version, revision.excerpt])).toEqual([
+      [2, won.blog.excerpt],
+      [1, 'e'],
+    ]);
+  });
+
+  it('two posts choosing one address at once: one gets it, the other the clear refusal, never a 500', async () => {
+    const before = (await adminList()).length;
+    // Both requests are in their transaction's queue before either has claimed the address.
+    const race = lineUp(stores.db, { count: 2 });
+    const answers = await Promise.all(
+      ['First', 'Second'].map((title) => post({ title: `${title} claimant`, slug: 'one-address-for-two' })),
+    ).finally(race.stop);
+    expect(race.arrived()).toBe(2);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 400]);
+    const created = await answers.find((answer) => answer.status === 201)!.json();
+    const refused = await answers.find((answer) => answer.status === 400)!.json();
+    expect(refused.errors).toEqual([{ field: 'slug', message: SLUG_TAKEN }]);
+    expect(await slugOwner('one-address-for-two')).toBe(created.blog._id);
+    expect((await adminList()).length).toBe(before + 1);
+  });
+
+  it('posts with one title sent at once all get their own address', async () => {
+    const answers = await Promise.all(Array.from({ length: 8 }, () => post({ title: 'Parallel Title' })));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(8).fill(201));
+    const blogs = await Promise.all(answers.map(async (answer) => (await answer.json()).blog));
+    expect(new Set(blogs.map((blog) => blog.slug)).size).toBe(8);
+    for (const blog of blogs) expect(await slugOwner(blog.slug)).toBe(blog._id);
   });
 });
 
@@ -320,6 +402,15 @@ describe('the blog API', () => {
     const second = await listPublished({ page: 2, limit: 9, search: 'paging-test' });
     expect(second.blogs.map((b) => b.title)).toEqual(['Paged 1', 'Paged 0']);
     expect((await listPublished({ page: 1, limit: 9, search: 'no such words anywhere' })).total).toBe(0);
+    // Words are compared without case or accents, and taken as they are typed (% and _ are no wildcards).
+    await createBlog(
+      input({ title: 'Évaluation des compétences', tags: ['Français'], isPublished: true }),
+      'blog-editor',
+    );
+    const found = await listPublished({ page: 1, limit: 9, search: 'EVALUATION francais' });
+    expect(found.blogs.map((b) => b.title)).toEqual(['Évaluation des compétences']);
+    expect((await listPublished({ page: 1, limit: 9, search: '%' })).total).toBe(0);
+    expect((await listPublished({ page: 1, limit: 9, search: 'p_ged' })).total).toBe(0);
     expect((await blogsHandler(call('GET', '/api/blogs?page=0', undefined, false))).status).toBe(400);
     expect((await blogsHandler(call('GET', '/api/blogs?limit=500', undefined, false))).status).toBe(400);
   });

@@ -7,14 +7,14 @@ import { processImage, sniffImage, variantUrls } from '../../src/server/uploads'
 import uploadHandler from '../../netlify/functions/upload-image.mts';
 import uploadsHandler from '../../netlify/functions/uploads.mts';
 
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startStores();
+  stores = await startStores();
   token = await signedInStaff({ username: 'uploader', firstName: 'Uma', lastName: 'Loader' });
 });
-afterAll(() => blobs.stop());
+afterAll(() => stores.stop());
 
 const photo = (format: 'jpeg' | 'png' | 'gif' | 'webp', width = 40, height = 30) =>
   sharp({ create: { width, height, channels: 3, background: { r: 1, g: 103, b: 95 } } })
@@ -160,6 +160,11 @@ describe('POST /api/upload/image', () => {
       imageUrl: expect.stringMatching(/^\/api\/uploads\/[a-f0-9]{32}\.webp$/),
     });
 
+    // Its facts are a row of `images`: the size as stored, who uploaded it and when.
+    const id = body.imageUrl.match(/[a-f0-9]{32}/)[0];
+    const { rows } = await stores.engine.query('SELECT width, height, uploaded_by FROM images WHERE id = $1', [id]);
+    expect(rows).toEqual([{ width: 1200, height: 800, uploaded_by: 'uploader' }]);
+
     const served = await uploadsHandler(new Request(`http://localhost${body.imageUrl}`));
     expect(served.status).toBe(200);
     expect(served.headers.get('content-type')).toBe('image/webp');
@@ -207,6 +212,8 @@ describe('POST /api/upload/image', () => {
   });
 
   it('refuses more than 5 MB, no file, several files, the wrong field and anonymous uploads', async () => {
+    const stored = async () => (await stores.engine.query('SELECT count(*)::int AS n FROM images')).rows[0];
+    const before = await stored();
     const big = Buffer.concat([await photo('jpeg'), Buffer.alloc(5_242_881)]);
     const oversize = await upload([{ name: 'big.jpg', type: 'image/jpeg', bytes: big }]);
     expect(oversize.status).toBe(413);
@@ -235,5 +242,6 @@ describe('POST /api/upload/image', () => {
       }),
     );
     expect(notMultipart.status).toBe(415);
+    expect(await stored()).toEqual(before);
   });
 });

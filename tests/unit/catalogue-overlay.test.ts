@@ -1,11 +1,11 @@
 /**
- * Staff edits of the catalogue: kept in the `catalogue` blob store, checked by the schemas the build uses,
+ * Staff edits of the catalogue: kept in the catalogue tables of the database, checked by the schemas the build uses,
  * laid over the repository's content by the build and the functions, and never lost to a parallel save.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { getStore } from '@netlify/blobs';
 import { startStores } from './helpers/stores';
+import { lineUp } from './helpers/race';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { applyOverlay, createCatalogue, repositoryCatalogue, repositoryContent } from '../../src/catalogue/index';
@@ -15,14 +15,14 @@ import coursesHandler from '../../netlify/functions/courses.mts';
 import courseDetails from '../../netlify/functions/course-details.mts';
 import courseNotFound from '../../netlify/functions/course-not-found.mts';
 
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 const tokens: Record<string, string> = {};
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'catalogue-overlay-test-secret-long-enough-0123456789';
   delete process.env.BUILD_HOOK_URL;
   delete process.env.LOCAL_BUILD_HOOK_URL;
-  blobs = await startStores();
+  stores = await startStores();
   for (const [username, role] of [
     ['cat-admin', 'admin'],
     ['cat-other', 'admin'],
@@ -34,13 +34,21 @@ beforeAll(async () => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 afterAll(async () => {
-  await blobs.stop();
+  await stores.stop();
   vi.restoreAllMocks();
 });
 beforeEach(async () => {
-  const store = getStore({ name: 'catalogue', consistency: 'strong' });
-  for (const { key } of (await store.list()).blobs) await store.delete(key);
+  await stores.engine.exec('TRUNCATE catalogue_courses, catalogue_categories, register_checks, rebuild_requests');
 });
+
+/** Every saved entry, named as the admin's messages name them (`course/CODE`, `category/slug`, `check/CODE`). */
+const storedKeys = async () =>
+  (
+    await stores.engine.query<{ key: string }>(
+      `SELECT 'course/' || code AS key FROM catalogue_courses UNION ALL SELECT 'category/' || slug FROM catalogue_categories
+       UNION ALL SELECT 'check/' || code FROM register_checks ORDER BY key`,
+    )
+  ).rows.map((row) => row.key);
 
 async function call(
   method: string,
@@ -112,7 +120,7 @@ describe('saving a course edit', () => {
       body: { message: expect.stringContaining('ZZZ99999 is not in the catalogue') },
     });
     expect((await openCourse('CPC30220')).version).toBe(0);
-    expect((await getStore({ name: 'catalogue', consistency: 'strong' }).list()).blobs).toEqual([]);
+    expect(await storedKeys()).toEqual([]);
   });
 
   it('gives the second of two parallel saves based on the same version a 409 with the newer entry; nothing is lost', async () => {
@@ -214,8 +222,6 @@ describe('finding 2: chains of retirements', () => {
     const answer = await courseNotFound(new Request(`http://localhost/courses/${code.toLowerCase()}`));
     return answer.status === 301 ? answer.headers.get('location') : answer.status;
   };
-  const storedKeys = async () =>
-    (await getStore({ name: 'catalogue', consistency: 'strong' }).list()).blobs.map((blob) => blob.key).sort();
   /** A staff edit elsewhere in the catalogue, which must survive whatever happens to the retirements. */
   async function editAbout(code: string) {
     const course = await openCourse(code);
@@ -270,6 +276,24 @@ describe('finding 2: chains of retirements', () => {
     expect((await openCourse('BSB50120')).version).toBe(0);
     expect((await loadCatalogue()).error).toBeNull();
     expect(await redirect('CPC30220')).toBe('/courses/BSB50120');
+  });
+
+  it('two retirements saved at once that are fine alone but make a cycle together: one lands, the other is refused', async () => {
+    const [a, b] = await Promise.all([openCourse('CPC30220'), openCourse('BSB50120')]);
+    // Both saves are waiting for their transaction before either has checked the catalogue.
+    const race = lineUp(stores.db, { count: 2 });
+    const answers = await Promise.all([
+      save('CPC30220', a.version, { ...a.edit, retired: { successor: 'BSB50120' } }),
+      save('BSB50120', b.version, { ...b.edit, retired: { successor: 'CPC30220' } }, 'cat-other'),
+    ]).finally(race.stop);
+    expect(race.arrived()).toBe(2);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 400]);
+    expect(answers.find((answer) => answer.status === 400)!.body.message).toMatch(/cycle/);
+    expect(await storedKeys()).toHaveLength(1);
+    const { catalogue, error } = await loadCatalogue();
+    expect(error).toBeNull();
+    const retired = ['CPC30220', 'BSB50120'].filter((code) => !catalogue.courseByCode.has(code));
+    expect(retired).toHaveLength(1);
   });
 
   it('finding 2: retiring a successor without naming one of its own is refused, so no retired address is left to 404', async () => {
@@ -370,11 +394,11 @@ describe('categories', () => {
 
 describe('a broken overlay', () => {
   it('never breaks the catalogue: the repository content is used and the admin is told why', async () => {
-    await getStore({ name: 'catalogue', consistency: 'strong' }).setJSON('course/CPC30220', {
-      version: 1,
-      code: 'CPC30220',
-      edit: { featured: 'yes' },
-    });
+    // The table takes any object as an edit; the schema does not.
+    await stores.engine.query(
+      `INSERT INTO catalogue_courses (code, version, edit, updated_at, updated_by)
+       VALUES ('CPC30220', 1, '{"featured":"yes"}', now(), 'someone')`,
+    );
     const { catalogue, error } = await loadCatalogue();
     expect(catalogue).toBe(repositoryCatalogue());
     expect(error).toMatch(/^saved entry course\/CPC30220/);

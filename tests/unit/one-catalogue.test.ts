@@ -19,18 +19,18 @@ import dashboardHandler from '../../netlify/functions/dashboard-stats.mts';
 import launchHandler from '../../netlify/functions/launch-readiness.mts';
 import quoteHandler from '../../netlify/functions/email-quote.mts';
 
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 beforeAll(async () => {
   process.env.JWT_SECRET = 'one-catalogue-test-secret-long-enough-0123456789';
   delete process.env.BUILD_HOOK_URL;
   delete process.env.LOCAL_BUILD_HOOK_URL;
-  blobs = await startStores();
+  stores = await startStores();
   token = await signedInStaff({ username: 'one-cat-admin', firstName: 'Olive', lastName: 'Admin' });
 });
-afterAll(() => blobs.stop());
+afterAll(() => stores.stop());
 beforeEach(async () => {
-  await dataStore('catalogue').deleteAll();
+  await stores.engine.exec('TRUNCATE catalogue_courses, catalogue_categories, register_checks');
   await dataStore('inquiries').deleteAll();
   vi.spyOn(console, 'log').mockImplementation(() => {});
 });
@@ -119,15 +119,12 @@ describe('finding 2: one catalogue for every consumer', () => {
   it('finding 2: a warm instance sees a course saved by another instance at once, not when its copy expires', async () => {
     await warm();
     expect((await quote('CPC39998')).status).toBe(400);
-    // Saved by another function instance: this one is not told, it only sees the store change.
-    await dataStore('catalogue').setJSON('course/CPC39998', {
-      version: 1,
-      updatedAt: new Date().toISOString(),
-      updatedBy: 'one-cat-admin',
-      code: 'CPC39998',
-      added: facts('Certificate III in Tower Crane Dogging'),
-      edit: await template(),
-    });
+    // Saved by another function instance: this one is not told, it only sees the table change.
+    await stores.engine.query(
+      `INSERT INTO catalogue_courses (code, version, added, edit, updated_at, updated_by)
+       VALUES ('CPC39998', 1, $1, $2, now(), 'one-cat-admin')`,
+      [JSON.stringify(facts('Certificate III in Tower Crane Dogging')), JSON.stringify(await template())],
+    );
     const asked = await quote('CPC39998');
     expect(asked.status).toBe(200);
     expect(asked.body.result.map((item: { code: string }) => item.code)).toContain('CPC39998');

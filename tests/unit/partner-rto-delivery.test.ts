@@ -6,7 +6,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
-import { dataStore } from '../../src/server/blobs';
 import { readSettings } from '../../src/server/settings';
 import { computeLaunchReadiness } from '../../src/server/launch-readiness';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
@@ -16,15 +15,15 @@ import settingsHandler from '../../netlify/functions/site-settings.mts';
 const RTO = { legalName: 'Example Training Pty Ltd', code: '12345', categories: [], courses: [] };
 
 describe('saving partner RTOs in the settings', () => {
-  let blobs: Awaited<ReturnType<typeof startStores>>;
+  let stores: Awaited<ReturnType<typeof startStores>>;
   let token = '';
   beforeAll(async () => {
     process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-    blobs = await startStores();
+    stores = await startStores();
     token = await signedInStaff({ username: 'rto-admin', firstName: 'Rto', lastName: 'Admin' });
   });
-  afterAll(() => blobs.stop());
-  beforeEach(() => dataStore('settings').deleteAll());
+  afterAll(() => stores.stop());
+  beforeEach(() => stores.engine.exec('TRUNCATE site_settings, site_settings_versions'));
 
   const save = async (partnerRtos: unknown[]) =>
     settingsHandler(
@@ -67,10 +66,15 @@ describe('saving partner RTOs in the settings', () => {
   });
 
   it('finding 5: settings saved with an RTO that lists nothing still load; it delivers nothing and the launch panel says so', async () => {
-    await dataStore('settings').setJSON('site', {
-      ...defaultSiteSettings,
-      partnerRtos: [{ ...RTO, registerUrl: 'https://training.gov.au/Organisation/Details/99999' }],
-    });
+    await stores.engine.query(
+      `INSERT INTO site_settings (data, version, updated_at, updated_by) VALUES ($1, 1, now(), 'rto-admin')`,
+      [
+        JSON.stringify({
+          ...defaultSiteSettings,
+          partnerRtos: [{ ...RTO, registerUrl: 'https://training.gov.au/Organisation/Details/99999' }],
+        }),
+      ],
+    );
     const settings = await readSettings();
     expect(settings.partnerRtos.map((rto) => rto.code)).toEqual(['12345']);
     expect(settings.partnerRtos[0]!.registerUrl).toBe('https://training.gov.au/Organisation/Details/12345');

@@ -66,16 +66,16 @@ describe('the fee that applies', () => {
 });
 
 describe('saving fees in the settings', () => {
-  let blobs: Awaited<ReturnType<typeof startStores>>;
+  let stores: Awaited<ReturnType<typeof startStores>>;
   let token = '';
   beforeAll(async () => {
     process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-    blobs = await startStores();
+    stores = await startStores();
     token = await signedInStaff({ username: 'fee-admin', firstName: 'Fee', lastName: 'Admin' });
   });
-  afterAll(() => blobs.stop());
+  afterAll(() => stores.stop());
   beforeEach(async () => {
-    await dataStore('settings').deleteAll();
+    await stores.engine.exec('TRUNCATE site_settings, site_settings_versions');
     await dataStore('inquiries').deleteAll();
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });

@@ -2,16 +2,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStores } from './helpers/stores';
-import { dataStore } from '../../src/server/blobs';
 import { rebuildStatus } from '../../src/server/rebuild';
 
 /** The local build hook of `npm start`, answering its status with whatever the test sets. */
 let hookStatus: Record<string, unknown> = { state: 'idle' };
 let hook: Server;
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 
 beforeAll(async () => {
-  blobs = await startStores();
+  stores = await startStores();
   hook = createServer((_request, response) => {
     response.setHeader('content-type', 'application/json');
     response.end(JSON.stringify(hookStatus));
@@ -25,18 +24,29 @@ afterEach(() => vi.useRealTimers());
 afterAll(async () => {
   vi.unstubAllEnvs();
   hook.close();
-  await blobs.stop();
+  await stores.stop();
 });
 
+/** A rebuild asked for at `requestedAt`, newer than any asked for before. */
 const requestAt = (requestedAt: string) =>
-  dataStore('catalogue').setJSON('rebuild/latest', {
-    requestedAt,
-    requestedBy: 'sam',
-    via: 'local',
-    outcome: 'started',
-  });
+  stores.engine.query(
+    `INSERT INTO rebuild_requests (requested_at, requested_by, via, outcome) VALUES ($1, 'sam', 'local', 'started')`,
+    [requestedAt],
+  );
 
 describe('the state of the latest local rebuild', () => {
+  it('follows the newest request', async () => {
+    await stores.engine.query(
+      `INSERT INTO rebuild_requests (requested_at, requested_by, via, outcome)
+       VALUES ('2026-11-23T09:00:00Z', 'kim', 'build-hook', 'failed')`,
+    );
+    expect(await rebuildStatus()).toMatchObject({ state: 'failed', requestedBy: 'kim' });
+    await requestAt('2026-11-23T10:00:00.000Z');
+    vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-23T10:00:05.000Z') });
+    hookStatus = { state: 'building', startedAt: '2026-11-23T10:00:01.000Z' };
+    expect(await rebuildStatus()).toMatchObject({ state: 'building', requestedBy: 'sam' });
+  });
+
   it('is building, then live once a build that started after the request has finished', async () => {
     await requestAt('2026-11-23T10:00:00.000Z');
     vi.useFakeTimers({ toFake: ['Date'], now: new Date('2026-11-23T10:00:05.000Z') });

@@ -6,7 +6,6 @@
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
-import { getStore } from '@netlify/blobs';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { createElement } from 'react';
 import { startStores } from './helpers/stores';
@@ -22,14 +21,14 @@ import adminCatalogue from '../../netlify/functions/admin-catalogue.mts';
 import { newCourse } from './helpers/catalogue-requests';
 
 const WORK_CODES = ['CHC30125', 'CHC50125', 'CHC33021', 'CHC43015', 'CHC43121', 'CHC43315'];
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'register-checks-test-secret-long-enough-0123456789';
   delete process.env.BUILD_HOOK_URL;
   delete process.env.LOCAL_BUILD_HOOK_URL;
-  blobs = await startStores();
+  stores = await startStores();
   await createUser({
     username: 'reg-admin',
     firstName: 'Robin',
@@ -41,12 +40,11 @@ beforeAll(async () => {
   vi.spyOn(console, 'error').mockImplementation(() => {});
 });
 afterAll(async () => {
-  await blobs.stop();
+  await stores.stop();
   vi.restoreAllMocks();
 });
 beforeEach(async () => {
-  const store = getStore({ name: 'catalogue', consistency: 'strong' });
-  for (const { key } of (await store.list()).blobs) await store.delete(key);
+  await stores.engine.exec('TRUNCATE catalogue_courses, catalogue_categories, register_checks');
 });
 
 async function call(method: string, path: string, body?: unknown, params: Record<string, string> = {}) {

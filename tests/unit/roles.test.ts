@@ -16,9 +16,12 @@ import {
   startInspectableBlobs,
   type LocalBlobs,
 } from './helpers/hostile';
+import { startDatabase, type TestDatabase } from './helpers/database';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
 import { createBlog } from '../../src/server/blogs';
+import { BlogInputSchema } from '../../src/schemas/blog';
+import * as v from 'valibot';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import { can, PERMISSIONS, ROLE_PERMISSIONS, type Permission } from '../../src/lib/roles';
 import { ROLES } from '../../src/schemas/auth';
@@ -105,6 +108,8 @@ const ACCESS: Record<string, Record<string, Access>> = {
 };
 
 let blobs: LocalBlobs;
+/** Posts, settings and catalogue edits are rows of the database. */
+let database: TestDatabase;
 const fixtures = { inquiryId: '', blogId: '' };
 /** Valid requests, so a refusal is the role's doing and an allowed call would really act. */
 const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, string> }> = {
@@ -201,7 +206,7 @@ async function call(route: string, method: string, role: string | null, token?: 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'roles-test-secret-that-is-long-enough-0123456789';
   delete process.env.RESEND_API_KEY;
-  blobs = await startInspectableBlobs();
+  [blobs, database] = await Promise.all([startInspectableBlobs(), startDatabase()]);
   for (const role of ROLES) {
     await createUser({
       username: `role-${role}`,
@@ -222,10 +227,13 @@ beforeAll(async () => {
   vi.spyOn(console, 'log').mockImplementation(() => {});
   fixtures.inquiryId = (await storeContactInquiry()).id;
   fixtures.blogId = (
-    await createBlog({ title: 'Role fixture', excerpt: 'E', content: '<p>C</p>' } as never, 'role-admin')
+    await createBlog(
+      v.parse(BlogInputSchema, { title: 'Role fixture', excerpt: 'E', content: '<p>C</p>' }),
+      'role-admin',
+    )
   )._id;
 });
-afterAll(() => blobs?.stop());
+afterAll(() => Promise.all([blobs?.stop(), database?.stop()]));
 beforeEach(() => {
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});

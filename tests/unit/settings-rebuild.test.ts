@@ -3,20 +3,20 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
-import { dataStore } from '../../src/server/blobs';
+import { listActivity } from '../../src/server/activity';
 import settingsHandler from '../../netlify/functions/site-settings.mts';
 
 /** `npm start`'s local build hook: records each build it is asked for and says it is building. */
 const builds: { path: string; secret: string | undefined }[] = [];
 let hook: Server;
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 let token = '';
 /** The hook refuses the next build asked for (a build hook that is down). */
 let failNextBuild = false;
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startStores();
+  stores = await startStores();
   token = await signedInStaff({ username: 'settings-rebuild', firstName: 'Rae', lastName: 'Builder' });
   hook = createServer((request, response) => {
     response.setHeader('content-type', 'application/json');
@@ -39,12 +39,11 @@ beforeAll(async () => {
 afterAll(async () => {
   vi.unstubAllEnvs();
   hook.close();
-  await blobs.stop();
+  await stores.stop();
 });
 beforeEach(async () => {
   builds.length = 0;
-  await dataStore('settings').deleteAll();
-  await dataStore('catalogue').deleteAll();
+  await stores.engine.exec('TRUNCATE site_settings, site_settings_versions, rebuild_requests');
 });
 
 const call = (path: string, init: RequestInit = {}) =>
@@ -96,9 +95,12 @@ describe('a settings save rebuilds the pages as a catalogue save does', () => {
     expect(first.status).toBe(200);
     expect(builds).toHaveLength(1);
     const loaded = await (await call('/api/admin/site-settings')).json();
-    const entries = async () => (await dataStore('activity').list()).blobs.length;
+    const entries = async () => (await listActivity({ offset: 0, limit: 1 })).total;
     const logged = await entries();
     expect(logged).toBeGreaterThan(0);
+    const versions = async () =>
+      (await stores.engine.query('SELECT version FROM site_settings_versions ORDER BY version')).rows;
+    const kept = await versions();
 
     const again = await call('/api/admin/site-settings', { method: 'POST', body: JSON.stringify(loaded) });
     expect(again.status).toBe(200);
@@ -109,6 +111,7 @@ describe('a settings save rebuilds the pages as a catalogue save does', () => {
     expect(body.settings.version).toBe(loaded.version);
     expect(builds).toHaveLength(1);
     expect(await entries()).toBe(logged);
+    expect(await versions()).toEqual(kept);
     expect((await (await call('/api/admin/site-settings')).json()).version).toBe(loaded.version);
 
     // The same content over a newer version is still the conflict it was.
@@ -139,8 +142,7 @@ describe('a settings save rebuilds the pages as a catalogue save does', () => {
     expect(saved.version).toBe(loaded.version + 1);
     expect(saved.claims.successRate.source).toBe(source);
     expect(saved.contactInfo.replyTo).toBe('office@example.com');
-    const { blobs: logged } = await dataStore('activity').list();
-    expect(logged.length).toBeGreaterThan(0);
+    expect((await listActivity({ offset: 0, limit: 1 })).total).toBeGreaterThan(0);
 
     // The next change visitors see rebuilds as before.
     const visible = await call('/api/admin/site-settings', {

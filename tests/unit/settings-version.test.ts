@@ -1,22 +1,22 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
-import { dataStore } from '../../src/server/blobs';
+import { lineUp } from './helpers/race';
 import { readSettings } from '../../src/server/settings';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 import settingsHandler from '../../netlify/functions/site-settings.mts';
 
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 const tokens = { first: '', second: '' };
 beforeAll(async () => {
   process.env.JWT_SECRET = 'unit-test-secret-that-is-long-enough-0123456789';
-  blobs = await startStores();
+  stores = await startStores();
   tokens.first = await signedInStaff({ username: 'first-tab', firstName: 'Fay', lastName: 'First' });
   tokens.second = await signedInStaff({ username: 'second-tab', firstName: 'Sam', lastName: 'Second' });
 });
-afterAll(() => blobs.stop());
+afterAll(() => stores.stop());
 beforeEach(async () => {
-  await dataStore('settings').deleteAll();
+  await stores.engine.exec('TRUNCATE site_settings, site_settings_versions');
   vi.spyOn(console, 'log').mockImplementation(() => {});
 });
 
@@ -74,19 +74,53 @@ describe('site settings versions', () => {
       expect(answer.status).toBe(400);
       expect((await answer.json()).errors[0].field).toBe('version');
     }
-    expect(await dataStore('settings').get('site')).toBeNull();
+    expect((await stores.engine.query('SELECT 1 FROM site_settings')).rows).toEqual([]);
   });
 
-  it('finding 6: settings saved before versions existed count as version 0 and are not served the version publicly', async () => {
-    await dataStore('settings').setJSON('site', {
-      ...defaultSiteSettings,
-      updatedAt: '2026-01-01T00:00:00Z',
-      updatedBy: 'old',
-    });
-    expect((await load('first')).version).toBe(0);
+  it('two saves from one load sent at once: one lands, the other gets 409 with the settings as they are now', async () => {
+    // Once from no saved settings (version 0), once from saved ones (version 1).
+    for (const round of [1, 2]) {
+      const loaded = await load('first');
+      expect(loaded.version).toBe(round - 1);
+      const phones = { first: `02 5550 700${round}`, second: `02 5550 710${round}` } as const;
+      // Both requests read the settings before either writes.
+      const race = lineUp(stores.db, { count: 2, statement: /\bsite_settings\b/ });
+      const answers = await Promise.all(
+        (['first', 'second'] as const).map((who) =>
+          save(who, { ...loaded, contactInfo: { ...loaded.contactInfo, phone: phones[who] } }),
+        ),
+      ).finally(race.stop);
+      expect(race.arrived()).toBe(2);
+      expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409]);
+      const won = await answers.find((answer) => answer.status === 200)!.json();
+      const lost = await answers.find((answer) => answer.status === 409)!.json();
+      expect(lost.current).toMatchObject({ version: round, contactInfo: { phone: won.settings.contactInfo.phone } });
+      expect((await readSettings()).contactInfo.phone).toBe(won.settings.contactInfo.phone);
+      // Only the save that landed is kept as a version.
+      const { rows } = await stores.engine.query<{ phone: string }>(
+        `SELECT data->'contactInfo'->>'phone' AS phone FROM site_settings_versions WHERE version = $1`,
+        [round],
+      );
+      expect(rows).toEqual([{ phone: won.settings.contactInfo.phone }]);
+    }
+  });
+
+  it('every saved version is kept, and the public answer never carries the version', async () => {
+    for (const phone of ['02 5550 8001', '02 5550 8002', '02 5550 8003']) {
+      const loaded = await load('first');
+      expect((await save('first', { ...loaded, contactInfo: { ...loaded.contactInfo, phone } })).status).toBe(200);
+    }
+    const { rows } = await stores.engine.query<{ version: number; phone: string; updated_by: string }>(
+      `SELECT version, data->'contactInfo'->>'phone' AS phone, updated_by FROM site_settings_versions ORDER BY version`,
+    );
+    expect(rows).toEqual([
+      { version: 1, phone: '02 5550 8001', updated_by: 'first-tab' },
+      { version: 2, phone: '02 5550 8002', updated_by: 'first-tab' },
+      { version: 3, phone: '02 5550 8003', updated_by: 'first-tab' },
+    ]);
     const publicAnswer = await (await settingsHandler(new Request('http://localhost/api/public/site-settings'))).json();
     expect(publicAnswer).not.toHaveProperty('version');
-    expect((await save('first', { ...defaultSiteSettings, version: 1 })).status).toBe(409);
-    expect((await save('first', { ...defaultSiteSettings, version: 0 })).status).toBe(200);
+    expect(publicAnswer.contactInfo.phone).toBe('02 5550 8003');
+    expect((await save('first', { ...defaultSiteSettings, version: 2 })).status).toBe(409);
   });
 });

@@ -1,5 +1,7 @@
 -- Blog posts, their addresses (the current one and every earlier one of a published post, unique across all
 -- posts), their saved revisions, and the counters the dashboard reads.
+CREATE EXTENSION IF NOT EXISTS pg_trgm;
+
 CREATE TABLE blog_posts (
   id text PRIMARY KEY CHECK (id ~ '^[a-f0-9]{32}$'),
   slug text NOT NULL UNIQUE CHECK (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'),
@@ -29,14 +31,19 @@ CREATE TABLE blog_posts (
   created_at timestamptz NOT NULL,
   updated_at timestamptz NOT NULL,
   created_by text NOT NULL DEFAULT '',
-  updated_by text NOT NULL DEFAULT ''
+  updated_by text NOT NULL DEFAULT '',
+  -- Title, excerpt, author, category and tags folded as the public search folds what is typed (lower case,
+  -- accents removed: src/server/blog-reads.ts), written with every save.
+  search_text text NOT NULL DEFAULT ''
 );
+CREATE INDEX blog_posts_search ON blog_posts USING gin (search_text gin_trgm_ops) WHERE is_published;
 CREATE INDEX blog_posts_published ON blog_posts ((coalesce(published_at, created_at)) DESC) WHERE is_published;
 CREATE INDEX blog_posts_scheduled ON blog_posts (publish_at) WHERE publish_at IS NOT NULL AND NOT is_published;
 
 CREATE TABLE blog_slugs (
   slug text PRIMARY KEY CHECK (slug ~ '^[a-z0-9]+(-[a-z0-9]+)*$'),
-  post_id text NOT NULL REFERENCES blog_posts (id) ON DELETE CASCADE
+  -- Checked at commit: a new post claims its address before its row is written, in the same transaction.
+  post_id text NOT NULL REFERENCES blog_posts (id) ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED
 );
 CREATE INDEX blog_slugs_by_post ON blog_slugs (post_id);
 
@@ -61,6 +68,14 @@ CREATE TABLE monthly_snapshots (
   categories integer NOT NULL CHECK (categories >= 0),
   published_blogs integer NOT NULL CHECK (published_blogs >= 0),
   taken_at timestamptz NOT NULL
+);
+
+-- Sample content put into a local site once (scripts/seed-blog.ts): the row stays when the samples are deleted,
+-- so they are not brought back.
+CREATE TABLE sample_content (
+  name text PRIMARY KEY,
+  seeded_at timestamptz NOT NULL,
+  items integer NOT NULL CHECK (items >= 0)
 );
 
 -- Uploaded images: the re-encoded files are in Blobs (`uploads`), their facts here.
