@@ -5,15 +5,14 @@
 //   GET  /status  { state: idle|building|live|failed, startedAt, finishedAt, durationMs, error, queued }
 //                 (queued: another build was asked for during this one and runs after it)
 // The site is built in a copy of the project under .netlify/rebuild/ (the served folder stays complete
-// meanwhile), with the local blob store open to the build as on Netlify, and swapped in when it is done.
+// meanwhile), reading the staff edits from the local database as a build on Netlify reads Netlify Database
+// (NETLIFY_DB_URL, passed on by scripts/serve.mjs), and swapped in when it is done.
 import { spawn } from 'node:child_process';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { cp, mkdir, rename, rm, symlink } from 'node:fs/promises';
 import { createServer } from 'node:http';
-import { BlobsServer } from '@netlify/blobs/server';
 
 const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
-const LOCAL_BLOBS_DIRECTORY = `${root}/.netlify/blobs-serve`;
 const work = `${root}/.netlify/rebuild/project`;
 /** What a build reads; node_modules and public are linked, not copied. */
 const COPIED = ['src', 'content', 'scripts', 'astro.config.mjs', 'package.json', 'tsconfig.json'];
@@ -52,14 +51,6 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
     const started = Date.now();
     status = { state: 'building', startedAt: new Date(started).toISOString() };
     log('  Catalogue changed: rebuilding the site (the current pages stay up meanwhile)...');
-    // The build reads the staff edits from the same local store the functions use.
-    const blobToken = randomBytes(16).toString('hex');
-    const blobs = new BlobsServer({ directory: LOCAL_BLOBS_DIRECTORY, token: blobToken });
-    const { port } = await blobs.start();
-    const edgeURL = `http://127.0.0.1:${port}`;
-    const context = Buffer.from(
-      JSON.stringify({ siteID: 'unlinked', token: blobToken, edgeURL, uncachedEdgeURL: edgeURL }),
-    ).toString('base64');
     try {
       await rm(work, { recursive: true, force: true });
       await mkdir(work, { recursive: true });
@@ -70,7 +61,6 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
       const buildEnv = {
         ...env,
         DEPLOY_ID: env.DEPLOY_ID ?? '0',
-        NETLIFY_BLOBS_CONTEXT: context,
         ASTRO_TELEMETRY_DISABLED: '1',
         // Only the pages and the framework config are swapped in below; the functions keep running the code the
         // first build made, so the adapter leaves out tracing and copying the SSR function (patches/@astrojs+netlify+8.2.6.patch).
@@ -107,8 +97,6 @@ export async function startLocalBuildHook({ env, onLive, log = (line) => console
         error: String(cause?.message ?? cause).slice(0, 500),
       };
       log(`  The rebuild failed: ${status.error}`);
-    } finally {
-      await blobs.stop().catch(() => {});
     }
   }
 

@@ -10,7 +10,7 @@ import { test, expect as baseExpect, type APIRequestContext, type Page } from '@
 import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
 import { newCourseFacts } from '../fixtures/catalogue';
 import { openLocalData } from '../../scripts/lib/local-data.ts';
-import { dataStore } from '../../src/server/blobs.ts';
+import { db, sql } from '../../src/platform/database.ts';
 
 const digits = () => String(randomBytes(3).readUIntBE(0, 3) % 100000).padStart(5, '0');
 const FIRST = `ZZE${digits()}`;
@@ -76,10 +76,9 @@ test.afterAll(async ({ request }) => {
   // Remove what this file added and rebuild, so the site is left as it was found.
   const store = await openLocalData({});
   try {
-    for (const code of [FIRST, SECOND, THIRD]) {
-      await dataStore('catalogue').delete(`course/${code}`);
-      await dataStore('catalogue').delete(`check/${code}`);
-    }
+    const codes = [FIRST, SECOND, THIRD];
+    await db().query(sql`DELETE FROM catalogue_courses WHERE code = ANY(${codes})`);
+    await db().query(sql`DELETE FROM register_checks WHERE code = ANY(${codes})`);
   } finally {
     await store.close();
   }

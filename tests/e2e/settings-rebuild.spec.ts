@@ -8,7 +8,7 @@ import { randomInt } from 'node:crypto';
 import { test, expect as baseExpect, type APIRequestContext } from '@playwright/test';
 import { createStaff, signInWithForm, staffSession } from './helpers/accounts';
 import { openLocalData } from '../../scripts/lib/local-data.ts';
-import { dataStore } from '../../src/server/blobs.ts';
+import { db, sql } from '../../src/platform/database.ts';
 
 /** A full rebuild of the site under load: allow several minutes. */
 const REBUILD_TIMEOUT = 8 * 60_000;
@@ -45,19 +45,11 @@ test.afterAll(async ({ request }) => {
   if (process.env.E2E_SERVER_STOPS_AFTER_RUN) {
     const store = await openLocalData({});
     try {
-      // The settings store's one entry (src/server/settings.ts), one version on.
-      const settings = dataStore('settings');
-      const stored = (await settings.get('site', { type: 'json' })) as {
-        version: number;
-        contactInfo: Record<string, unknown>;
-      };
-      await settings.setJSON('site', {
-        ...stored,
-        contactInfo: { ...stored.contactInfo, phone: original },
-        version: stored.version + 1,
-        updatedAt: new Date().toISOString(),
-        updatedBy: 'settings-rebuild-cleanup',
-      });
+      // The settings' one row (src/server/settings.ts), one version on.
+      await db().query(sql`
+        UPDATE site_settings
+        SET data = jsonb_set(data, '{contactInfo,phone}', to_jsonb(${original}::text)), version = version + 1,
+            updated_at = now(), updated_by = 'settings-rebuild-cleanup'`);
     } finally {
       await store.close();
     }

@@ -9,7 +9,7 @@ import { signedInStaff } from './helpers/staff';
 import { storeContactInquiry } from './helpers/inquiries';
 import { mergedChecklist } from '../../src/lib/evidence-checklist';
 import { callbackDays, callbackWindows, parseBusinessHours } from '../../src/lib/callback';
-import { dataStore } from '../../src/server/blobs';
+import { clearInquiries } from './helpers/inquiries';
 import { getInquiry } from '../../src/server/inquiries';
 import { issueApplicantLink } from '../../src/server/applicant-links';
 import { callbacksDue, requestCallback } from '../../src/server/callbacks';
@@ -93,7 +93,7 @@ describe('booking a call-back', () => {
   });
   afterAll(() => blobs.stop());
   beforeEach(async () => {
-    await dataStore('inquiries').deleteAll();
+    await clearInquiries();
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
 

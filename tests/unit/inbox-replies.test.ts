@@ -8,7 +8,7 @@ import type { Context } from '@netlify/functions';
 import * as v from 'valibot';
 import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
-import { dataStore } from '../../src/server/blobs';
+import { db, sql } from '../../src/platform/database';
 import { outboxMessage, outboxMessages } from './helpers/outbox';
 import { createInquiry, eraseInquiryPersonalData, getInquiry, type InquiryRecord } from '../../src/server/inquiries';
 import { retryReplyMail, sendReply } from '../../src/server/inquiry-replies';
@@ -230,7 +230,9 @@ describe('finding 2: replies and erasure', () => {
 
 describe('finding 2: reply templates', () => {
   const put = (body: unknown) => call(templates, '/api/admin/reply-templates', { method: 'PUT', body });
-  const stored = () => dataStore('settings').get('reply-templates', { type: 'json' });
+  // The stored list as the table holds it (its version and templates), to show a refused save changes nothing.
+  const stored = async () =>
+    (await db().query(sql`SELECT version, templates::text AS templates FROM reply_templates`))[0];
 
   it('finding 2: a template with an unknown placeholder is refused with a clear message and nothing is saved', async () => {
     const before = await stored();

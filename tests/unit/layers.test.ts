@@ -14,6 +14,7 @@ const src = join(root, 'src');
 /** Folder (or file) under src/ → its layer. */
 const LAYERS = new Map<string, number>([
   ['schemas', 0], // valibot schemas and the types they give: no imports from the project
+  ['platform', 0], // the only code that knows the platform (the database): no imports from the project
   ['lib', 1], // plain functions shared by pages, islands and functions
   ['catalogue', 2], // the course catalogue: repository content plus staff edits
   ['server', 3], // what functions run: stores, mail, rules
@@ -31,7 +32,7 @@ const LAYERS = new Map<string, number>([
 ]);
 /** Code that runs in the browser: it must never bundle server code. */
 const BROWSER = new Set(['islands', 'admin', 'scripts', 'directives']);
-const SERVER_SIDE = new Set(['server', 'build']);
+const SERVER_SIDE = new Set(['server', 'build', 'platform']);
 
 const SOURCE = /\.(ts|tsx|mts|astro)$/;
 const files = (dir: string): string[] =>

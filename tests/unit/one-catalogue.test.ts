@@ -10,7 +10,7 @@ import type { Context } from '@netlify/functions';
 import { startStores } from './helpers/stores';
 import { quoteForm } from './helpers/inquiries';
 import { signedInStaff } from './helpers/staff';
-import { dataStore } from '../../src/server/blobs';
+import { clearInquiries } from './helpers/inquiries';
 import { repositoryCatalogue } from '../../src/catalogue/index';
 import adminCatalogue from '../../netlify/functions/admin-catalogue.mts';
 import adminInquiries from '../../netlify/functions/admin-inquiries.mts';
@@ -31,7 +31,7 @@ beforeAll(async () => {
 afterAll(() => stores.stop());
 beforeEach(async () => {
   await stores.engine.exec('TRUNCATE catalogue_courses, catalogue_categories, register_checks');
-  await dataStore('inquiries').deleteAll();
+  await clearInquiries();
   vi.spyOn(console, 'log').mockImplementation(() => {});
 });
 

@@ -9,7 +9,7 @@ import type { Context } from '@netlify/functions';
 import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
 import { quoteForm } from './helpers/inquiries';
-import { dataStore } from '../../src/server/blobs';
+import { clearInquiries } from './helpers/inquiries';
 import { getInquiry } from '../../src/server/inquiries';
 import { composeMail } from '../../src/server/mail-messages';
 import { readSettings } from '../../src/server/settings';
@@ -76,7 +76,7 @@ describe('saving fees in the settings', () => {
   afterAll(() => stores.stop());
   beforeEach(async () => {
     await stores.engine.exec('TRUNCATE site_settings, site_settings_versions');
-    await dataStore('inquiries').deleteAll();
+    await clearInquiries();
     vi.spyOn(console, 'log').mockImplementation(() => {});
   });
 
