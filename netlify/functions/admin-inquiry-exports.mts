@@ -1,7 +1,8 @@
 import type { Config } from '@netlify/functions';
 import { cachePolicies, error, json, methodNotAllowed, notFound, SECURITY_HEADERS } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
-import { ExportIdSchema } from '../../src/schemas/inbox';
+import { ExportFileQuerySchema, ExportIdSchema } from '../../src/schemas/inbox';
+import { parseQuery } from '../../src/server/validation';
 import { exportFile, exportStatus, queueExport, removeExport } from '../../src/server/inquiry-export';
 import * as v from 'valibot';
 
@@ -12,7 +13,8 @@ const BACKGROUND = '/.netlify/functions/inquiry-export-background';
  * The export of every inquiry, written in the background (admins with the inquiries permission only).
  * POST /api/admin/inquiry-exports          -> 202 { id, state: 'queued', done, total, ... }: the export starts
  * GET  /api/admin/inquiry-exports/{id}     -> its progress: { state, done, total, expiresAt?, message? }
- * GET  /api/admin/inquiry-exports/{id}/file -> the finished CSV (404 once it has expired, 409 while it is written)
+ * GET  /api/admin/inquiry-exports/{id}/file?part=N -> file N (from 1) of the finished CSV, each under a function's
+ *      streamed answer limit (`files` in the progress says how many; 404 once it has expired, 409 while it is written)
  */
 export default async (request: Request) => {
   const auth = await authorize(request, 'inquiries');
@@ -40,18 +42,24 @@ export default async (request: Request) => {
     const status = await exportStatus(id.output);
     return status ? json(status, { headers: cachePolicies.noStore }) : notFound(GONE);
   }
-  const file = await exportFile(id.output);
+  const query = parseQuery(ExportFileQuerySchema, new URL(request.url));
+  if (!query.ok) return query.response;
+  const file = await exportFile(id.output, query.data.part);
   if (!file) {
     const status = await exportStatus(id.output);
     if (!status) return notFound(GONE);
+    if (status.state === 'done')
+      return notFound(`This export has ${status.files ?? 1} file(s): there is no part ${query.data.part}.`);
     return error(409, 'The export is not finished yet.');
   }
   const day = file.job.requestedAt.slice(0, 10);
+  const name =
+    file.files > 1 ? `inquiries-all-${day}-part-${file.file}-of-${file.files}.csv` : `inquiries-all-${day}.csv`;
   return new Response(file.body, {
     headers: {
       ...SECURITY_HEADERS,
       'Content-Type': 'text/csv; charset=utf-8',
-      'Content-Disposition': `attachment; filename="inquiries-all-${day}.csv"`,
+      'Content-Disposition': `attachment; filename="${name}"`,
       ...cachePolicies.noStore,
     },
   });

@@ -126,3 +126,11 @@ export const RANGE_EXPORT_LIMIT = 25_000;
 
 /** The id of a background export (GET /api/admin/inquiry-exports/{id}). */
 export const ExportIdSchema = v.pipe(v.string(), v.regex(/^[0-9a-f]{32}$/, 'There is no such export.'));
+
+/** GET /api/admin/inquiry-exports/{id}/file?part=N: which file of the export (from 1; the first by default). */
+export const ExportFileQuerySchema = v.object({
+  part: v.optional(
+    v.pipe(v.string(), v.regex(/^[1-9]\d{0,3}$/, 'part must be a whole number from 1'), v.transform(Number)),
+    '1',
+  ),
+});

@@ -19,6 +19,13 @@ import { csvHeader, csvRow } from './inquiry-csv.ts';
  * A finished file is kept for KEEP_MS, then removed (at the next start or read of any export).
  */
 export const PART_ROWS = 5_000;
+/** A part ends at PART_ROWS rows or at this size, whichever comes first (a long message makes a long row). */
+export const PART_BYTES = 4 * 1024 * 1024;
+/**
+ * The download of every inquiry comes in files of at most this size (whole parts, each a CSV with its own header):
+ * a function may stream at most 20 MB, so 1,000,000 inquiries (about 300 MB) are about twenty files.
+ */
+export const FILE_BYTES = 15 * 1024 * 1024;
 export const KEEP_MS = 24 * 60 * 60_000;
 /** Past this without progress, a running export is taken as dead (a background function runs at most 15 minutes). */
 export const STALLED_MS = 16 * 60_000;
@@ -34,6 +41,8 @@ const JobSchema = v.object({
   done: v.number(),
   parts: v.number(),
   bytes: v.number(),
+  /** The size of each part (part 0: the header row). */
+  partBytes: v.array(v.number()),
   updatedAt: Iso,
   finishedAt: v.optional(Iso),
   expiresAt: v.optional(Iso),
@@ -53,13 +62,14 @@ interface JobRow {
   done: number;
   parts: number;
   bytes: number;
+  part_bytes: number[];
   updated_at: unknown;
   finished_at: unknown;
   expires_at: unknown;
   error: string | null;
 }
 const JOB_COLUMNS = raw(
-  'id, state, requested_by, requested_at, total, done, parts, bytes::float8 AS bytes, updated_at, finished_at, expires_at, error',
+  'id, state, requested_by, requested_at, total, done, parts, bytes::float8 AS bytes, part_bytes, updated_at, finished_at, expires_at, error',
 );
 
 function jobFrom(row: JobRow): ExportJob {
@@ -72,6 +82,7 @@ function jobFrom(row: JobRow): ExportJob {
     done: row.done,
     parts: row.parts,
     bytes: row.bytes,
+    partBytes: row.part_bytes,
     updatedAt: isoOf(row.updated_at),
     ...(row.finished_at ? { finishedAt: iso(row.finished_at) } : {}),
     ...(row.expires_at ? { expiresAt: iso(row.expires_at) } : {}),
@@ -126,7 +137,7 @@ async function recordProgress(
   inState: ExportJob['state'],
   change: Partial<
     Pick<ExportJob, 'state' | 'done' | 'parts' | 'bytes' | 'total' | 'finishedAt' | 'expiresAt' | 'error'>
-  >,
+  > & { addPart?: number },
 ): Promise<ExportJob | null> {
   const sets = [
     sql`updated_at = ${new Date().toISOString()}`,
@@ -138,6 +149,7 @@ async function recordProgress(
     ...(change.finishedAt !== undefined ? [sql`finished_at = ${change.finishedAt}`] : []),
     ...(change.expiresAt !== undefined ? [sql`expires_at = ${change.expiresAt}`] : []),
     ...(change.error !== undefined ? [sql`error = ${change.error}`] : []),
+    ...(change.addPart !== undefined ? [sql`part_bytes = array_append(part_bytes, ${change.addPart}::int)`] : []),
   ];
   const [row] = await db().query<JobRow>(
     sql`UPDATE export_jobs SET ${join(sets)} WHERE id = ${id} AND state = ${inState} RETURNING ${JOB_COLUMNS}`,
@@ -163,26 +175,33 @@ export async function runExport(
   let parts = 0;
   let bytes = 0;
   let done = 0;
+  /** Writes the next part; answers its size. */
   const write = async (text: string) => {
     await store().set(partKey(id, parts), text);
     parts++;
-    bytes += Buffer.byteLength(text);
+    const size = Buffer.byteLength(text);
+    bytes += size;
+    return size;
   };
   try {
-    await write(csvHeader());
+    await recordProgress(id, 'running', { addPart: await write(csvHeader()), parts, bytes });
     let pending: string[] = [];
+    let pendingBytes = 0;
     const flush = async () => {
       if (!pending.length) return;
-      await write(pending.join(''));
+      const size = await write(pending.join(''));
       done += pending.length;
       pending = [];
-      const job = await recordProgress(id, 'running', { done, parts, bytes });
+      pendingBytes = 0;
+      const job = await recordProgress(id, 'running', { done, parts, bytes, addPart: size });
       if (job) onProgress?.(job);
     };
     for await (const batch of allInquiries(batchRows)) {
       for (const record of batch) {
-        pending.push(csvRow(record));
-        if (pending.length >= partRows) await flush();
+        const row = csvRow(record);
+        pending.push(row);
+        pendingBytes += row.length;
+        if (pending.length >= partRows || pendingBytes >= PART_BYTES) await flush();
       }
     }
     await flush();
@@ -213,10 +232,31 @@ export interface ExportStatus {
   requestedAt: string;
   done: number;
   total: number;
+  /** How many files the finished export downloads in (each under a function's streamed answer limit). */
+  files?: number;
   bytes: number;
   finishedAt?: string;
   expiresAt?: string;
   message?: string;
+}
+
+/**
+ * The files the download of a finished export comes in: consecutive row parts (never the header part), each file
+ * at most `limit` bytes with its header (one part larger than that on its own still makes a file of its own).
+ */
+export function filesOf(job: Pick<ExportJob, 'partBytes'>, limit = FILE_BYTES): number[][] {
+  const header = job.partBytes[0] ?? 0;
+  const files: number[][] = [];
+  let size = Number.POSITIVE_INFINITY;
+  for (let part = 1; part < job.partBytes.length; part++) {
+    if (size + job.partBytes[part] > limit) {
+      files.push([]);
+      size = header;
+    }
+    files[files.length - 1].push(part);
+    size += job.partBytes[part];
+  }
+  return files.length ? files : [[]];
 }
 
 /** An export as the admin sees it; null when there is none, or its file has expired (then it is removed). */
@@ -237,6 +277,7 @@ export async function exportStatus(id: string, now = Date.now()): Promise<Export
     done,
     total,
     bytes,
+    ...(state === 'done' ? { files: filesOf(job).length } : {}),
     ...(finishedAt ? { finishedAt } : {}),
     ...(expiresAt ? { expiresAt } : {}),
     ...(stalled
@@ -247,25 +288,33 @@ export async function exportStatus(id: string, now = Date.now()): Promise<Export
   };
 }
 
-/** The finished file of an export, streamed part by part; null while it is not done, or when it has expired. */
+/**
+ * One file of a finished export (1 for the first), streamed part by part: a byte-order mark, the header row, then
+ * its rows. Null while the export is not done, when it has expired, or when it has no such file.
+ */
 export async function exportFile(
   id: string,
+  file = 1,
   now = Date.now(),
-): Promise<{ job: ExportJob; body: ReadableStream<Uint8Array> } | null> {
+): Promise<{ job: ExportJob; file: number; files: number; body: ReadableStream<Uint8Array> } | null> {
   const job = await readJob(id);
   if (job?.state !== 'done' || expired(job, now)) return null;
+  const files = filesOf(job);
+  const parts = files[file - 1];
+  if (!parts) return null;
   const encoder = new TextEncoder();
-  let next = 0;
+  const queue = [0, ...parts];
   const body = new ReadableStream<Uint8Array>({
     start(controller) {
       controller.enqueue(encoder.encode('\uFEFF'));
     },
     async pull(controller) {
-      if (next >= job.parts) return controller.close();
-      const text = await store().get(partKey(id, next++), { type: 'text' });
+      const next = queue.shift();
+      if (next === undefined) return controller.close();
+      const text = await store().get(partKey(id, next), { type: 'text' });
       if (text === null) return controller.error(new Error('A part of the export is missing'));
       controller.enqueue(encoder.encode(text));
     },
   });
-  return { job, body };
+  return { job, file, files: files.length, body };
 }

@@ -7,7 +7,7 @@ import { dataStore } from '../../src/server/blobs';
 import { db, sql } from '../../src/platform/database';
 import { createInquiry } from '../../src/server/inquiries';
 import { RANGE_EXPORT_LIMIT } from '../../src/schemas/inbox';
-import { queueExport, runExport, type ExportJob } from '../../src/server/inquiry-export';
+import { filesOf, queueExport, runExport, type ExportJob } from '../../src/server/inquiry-export';
 import inbox from '../../netlify/functions/admin-inquiries.mts';
 import exportsHandler from '../../netlify/functions/admin-inquiry-exports.mts';
 import background from '../../netlify/functions/inquiry-export-background.mts';
@@ -136,6 +136,24 @@ describe('the background export of every inquiry', () => {
     const file = await exportsCall(`/${job.id}/file`, 'GET', 'admin');
     expect(file.status).toBe(200);
     expect(namesIn(await file.text())).toEqual(['today', 'ten', 'edge', 'before', 'old']);
+  });
+
+  it('offers a large export in files that each stay under the streamed answer limit, each with its header', async () => {
+    const job = await queueExport('export-admin');
+    const finished = await runExport(job.id, { partRows: 2 });
+    // Three row parts (2, 2 and 1 rows) and the header part; files of at most two row parts' size plus the header.
+    expect(finished?.partBytes).toHaveLength(4);
+    const limit = finished!.partBytes[0] + finished!.partBytes[1] + finished!.partBytes[2];
+    expect(filesOf(finished!, limit)).toEqual([[1, 2], [3]]);
+    // Any split keeps every row once, in order, whatever the limit.
+    for (const size of [1, limit, Number.MAX_SAFE_INTEGER]) expect(filesOf(finished!, size).flat()).toEqual([1, 2, 3]);
+    // Through the function (the default limit): one file, and no second one.
+    expect((await (await exportsCall(`/${job.id}`, 'GET', 'admin')).json()).files).toBe(1);
+    expect((await exportsCall(`/${job.id}/file?part=2`, 'GET', 'admin')).status).toBe(404);
+    expect((await exportsCall(`/${job.id}/file?part=0`, 'GET', 'admin')).status).toBe(400);
+    expect((await exportsCall(`/${job.id}/file?part=x`, 'GET', 'admin')).status).toBe(400);
+    const first = await exportsCall(`/${job.id}/file?part=1`, 'GET', 'admin');
+    expect(namesIn(await first.text())).toEqual(['today', 'ten', 'edge', 'before', 'old']);
   });
 
   it('finding 14: answers 202 at once, runs in the background function and shows "done of total" until the file is ready', async () => {

@@ -180,6 +180,9 @@ CREATE TABLE export_jobs (
   done integer NOT NULL DEFAULT 0 CHECK (done >= 0),
   parts integer NOT NULL DEFAULT 0 CHECK (parts >= 0),
   bytes bigint NOT NULL DEFAULT 0 CHECK (bytes >= 0),
+  -- The size of each part written (part 0 is the header row), so the download can be offered in files that each
+  -- stay under a function's streamed answer limit.
+  part_bytes integer[] NOT NULL DEFAULT '{}',
   updated_at timestamptz NOT NULL,
   finished_at timestamptz,
   expires_at timestamptz,

@@ -47,20 +47,21 @@ function ExportEverything() {
     enabled: id !== null,
     refetchInterval: (query) => (['queued', 'running'].includes(query.state.data?.state ?? 'queued') ? 2000 : false),
   });
-  const [fetching, setFetching] = useState(false);
-  async function fetchFile() {
+  const [fetching, setFetching] = useState<number | null>(null);
+  async function fetchFile(part: number) {
     if (!job) return;
-    setFetching(true);
+    setFetching(part);
     try {
-      await download(`/admin/inquiry-exports/${job.id}/file`, 'inquiries-all.csv');
+      await download(`/admin/inquiry-exports/${job.id}/file?part=${part}`, `inquiries-all-part-${part}.csv`);
     } catch (cause) {
       toast.error(
         `Could not download the export: ${cause instanceof ServerRefusal ? cause.message : 'please try again'}`,
       );
     } finally {
-      setFetching(false);
+      setFetching(null);
     }
   }
+  const files = job?.files ?? 1;
   const running = start.isPending || job?.state === 'queued' || job?.state === 'running';
   return (
     <div className="inbox-export__all">
@@ -76,10 +77,37 @@ function ExportEverything() {
             `Ready: ${count(job.done)} inquiries. The file is kept until ${until(job.expiresAt ?? '')}.`}
         </p>
       )}
-      {job?.state === 'done' && (
-        <button type="button" className="admin-btn admin-btn--primary" onClick={fetchFile} disabled={fetching}>
+      {job?.state === 'done' && files === 1 && (
+        <button
+          type="button"
+          className="admin-btn admin-btn--primary"
+          onClick={() => fetchFile(1)}
+          disabled={fetching !== null}
+        >
           <Download size={18} aria-hidden="true" /> {fetching ? 'Downloading...' : 'Download the file'}
         </button>
+      )}
+      {job?.state === 'done' && files > 1 && (
+        <>
+          <p className="inbox-export__hint">
+            So many inquiries come in {files} files (a download is at most 15 MB); each has the column headings.
+          </p>
+          <ul className="inbox-export__files">
+            {Array.from({ length: files }, (_, index) => index + 1).map((part) => (
+              <li key={part}>
+                <button
+                  type="button"
+                  className="admin-btn admin-btn--ghost"
+                  onClick={() => fetchFile(part)}
+                  disabled={fetching !== null}
+                >
+                  <Download size={18} aria-hidden="true" />{' '}
+                  {fetching === part ? 'Downloading...' : `Part ${part} of ${files}`}
+                </button>
+              </li>
+            ))}
+          </ul>
+        </>
       )}
     </div>
   );
