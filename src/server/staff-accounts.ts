@@ -155,8 +155,8 @@ export async function inviteStaff(
 
 /**
  * Redeems an invitation once: sets the chosen password on the invited account. Null when the link is unknown,
- * used or expired, or its account was deleted (the link went with it), deactivated, signed out everywhere,
- * re-invited or already has a password.
+ * used or expired, or its account was deleted (the link went with it), is deactivated (reactivating it makes
+ * the link work again), was re-invited or already has a password.
  */
 export async function acceptInvite(token: string, password: string, now = Date.now()): Promise<UserRecord | null> {
   if (!INVITE_TOKEN_FORMAT.test(token)) return null;
@@ -166,7 +166,6 @@ export async function acceptInvite(token: string, password: string, now = Date.n
     FROM staff s
     WHERE l.token_hash = ${digest(token)} AND l.purpose = 'invite' AND l.used_at IS NULL AND l.expires_at > ${now}
       AND s.username = l.username AND s.active AND s.password_hash IS NULL AND s.invited_at = l.created_at
-      AND s.valid_after < l.created_at
     RETURNING l.username, l.created_at::float8 AS created_at`);
   if (!link) return null;
   // Hashed only for a link that works, so unknown tokens cost no scrypt run.
