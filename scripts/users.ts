@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // Staff accounts: create a user, reset a password, delete a user, list users. Runs on Node 24 (TypeScript types are
-// stripped by Node itself) against the local blob store or a deployed site's store.
+// stripped by Node itself) against the local site's database or a deployed site's.
 //
 //   npm run users -- create <username> --first-name Jane --last-name Citizen [--role admin|editor] [--email jane@example.com]
 //   npm run users -- reset-password <username>
@@ -10,8 +10,9 @@
 //   npm run users -- delete <username>
 //   npm run users -- list
 //
-// Target: the local store in .netlify/blobs-serve (default), or a deployed site with
-//   --site <site id> and the NETLIFY_AUTH_TOKEN environment variable (a personal access token).
+// Target: the local site's database (default: the one `npm start` serves, or its folder .netlify/db while the
+// site is stopped), or a deployed site with --site <site id> and --database-url <its connection string>, and the
+// NETLIFY_AUTH_TOKEN environment variable (a personal access token).
 // Passwords are generated, printed once and stored only as scrypt hashes. To choose one yourself,
 // pipe it in with --password-stdin (at least 12 characters).
 import { parseArgs } from 'node:util';
@@ -42,6 +43,7 @@ const { values, positionals } = parseArgs({
     role: { type: 'string', default: 'admin' },
     email: { type: 'string' },
     site: { type: 'string' },
+    'database-url': { type: 'string' },
     'password-stdin': { type: 'boolean', default: false },
     help: { type: 'boolean', short: 'h', default: false },
   },
@@ -55,7 +57,17 @@ const usage = `Usage:
   npm run users -- second-factor-off <username>          (a lost phone and lost recovery codes: no code asked)
   npm run users -- delete <username>                     (never the last active administrator)
   npm run users -- list
-Add --site <site id> (with NETLIFY_AUTH_TOKEN set) to manage a deployed site instead of the local store.`;
+
+Without options these manage the local site: the database \`npm start\` serves (or its folder .netlify/db while the
+site is stopped).
+To manage a deployed site instead, add both
+  --site <site id>                      the site's files (set NETLIFY_AUTH_TOKEN to a personal access token)
+  --database-url <connection string>    the site's database
+The connection string comes from the Netlify UI, or from the Netlify CLI in the project folder linked to the site:
+  npx netlify database status --branch <branch> --show-credentials
+where <branch> is the Netlify branch whose database to manage (the production branch for the live site). Without
+--branch, \`netlify database status\` and \`netlify database connect --json\` describe the local development
+database instead. Quote the string on the command line: it holds the database password.`;
 
 function fail(message: string): never {
   console.error(`Error: ${message}`);
@@ -75,7 +87,16 @@ if (values.help || !command) {
   process.exit(command ? 0 : 1);
 }
 
-const target = await openLocalData({ site: values.site, token: process.env.NETLIFY_AUTH_TOKEN });
+let target: Awaited<ReturnType<typeof openLocalData>>;
+try {
+  target = await openLocalData({
+    site: values.site,
+    token: process.env.NETLIFY_AUTH_TOKEN,
+    databaseUrl: values['database-url'],
+  });
+} catch (cause) {
+  fail(cause instanceof Error ? cause.message : String(cause));
+}
 try {
   if (command === 'create') {
     if (!username) fail('give the username to create');
@@ -127,7 +148,7 @@ try {
     console.log(`Deleted ${user.role} "${user.username}" (${user.firstName} ${user.lastName}) from ${target.label}.`);
   } else if (command === 'ensure-local-account') {
     // Used by `npm start`: the first local run gets a staff account, its password printed once.
-    if (values.site) fail('ensure-local-account only works on the local store');
+    if (values.site || values['database-url']) fail('ensure-local-account only works on the local site');
     const existing = await listUsers();
     if (existing.length > 0) {
       const names = existing.map((u) => u.username);

@@ -3,7 +3,7 @@ import { json, methodNotAllowed } from '../../src/server/http';
 import { authorize } from '../../src/server/roles';
 import { parseQuery } from '../../src/server/validation';
 import { listActivity } from '../../src/server/activity';
-import { listUsers, staffName } from '../../src/server/users';
+import { staffNames } from '../../src/server/users';
 import { ActivityQuerySchema, SCHEDULE_ACTOR, type ActivityPage } from '../../src/schemas/activity';
 
 /**
@@ -17,8 +17,9 @@ export default async (request: Request) => {
   if (request.method !== 'GET') return methodNotAllowed(['GET']);
   const query = parseQuery(ActivityQuerySchema, new URL(request.url));
   if (!query.ok) return query.response;
-  const [{ actors, ...page }, users] = await Promise.all([listActivity(query.data), listUsers()]);
-  const names = new Map(users.map((user) => [user.username, staffName(user)]));
+  const { actors, ...page } = await listActivity(query.data);
+  // People are named as their accounts are named now; a deleted account by its username.
+  const names = await staffNames(actors);
   names.set(SCHEDULE_ACTOR.username, SCHEDULE_ACTOR.name);
   const people = actors
     .map((username) => ({ username, name: names.get(username) ?? username }))

@@ -6,7 +6,7 @@ import { DECOY_HASH, verifyPassword } from '../../src/server/passwords';
 import { getUser, toPublicUser } from '../../src/server/users';
 import { AuthNotConfiguredError, deviceLabel, issueToken } from '../../src/server/tokens';
 import { notConfigured } from '../../src/server/auth';
-import { lockedFor, lockedMessage, reserveAttempt, settle, SIGN_IN_LOCK_WAIT_MS } from '../../src/server/throttle';
+import { lockedFor, lockedMessage, reserveAttempt, settle } from '../../src/server/throttle';
 import { LINK_SENT, sendSignInLink } from '../../src/server/sign-in-links';
 import { CODE_NEEDED, CODE_WRONG, hasSecondFactor, redeemSecondFactor } from '../../src/server/second-factor';
 
@@ -28,7 +28,7 @@ export default async (request: Request, context: Context) => {
   const ip = context.ip || 'unknown';
 
   // Reserve the attempt before any hashing, so parallel guesses cannot slip past the lock.
-  const reservation = await reserveAttempt(username, ip, Date.now(), [], SIGN_IN_LOCK_WAIT_MS);
+  const reservation = await reserveAttempt(username, ip);
   if (!reservation.ok) {
     if (reservation.failed) return busy();
     // Only the account-wide lock stands in the way (an attack from many addresses): see below.
@@ -95,7 +95,7 @@ export default async (request: Request, context: Context) => {
 async function accountLocked(username: string, password: string, ip: string, context: Context): Promise<Response> {
   const user = await getUser(username);
   const accountWait = await lockedFor(username, ip);
-  const reservation = await reserveAttempt(username, ip, Date.now(), ['account'], SIGN_IN_LOCK_WAIT_MS);
+  const reservation = await reserveAttempt(username, ip, Date.now(), ['account']);
   if (!reservation.ok) return reservation.failed ? busy() : tooMany(reservation.waitMs);
   const owner = user?.email && user.active ? user : null;
   const valid = await verifyPassword(password, owner?.passwordHash ?? DECOY_HASH);

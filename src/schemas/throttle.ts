@@ -1,8 +1,9 @@
 import * as v from 'valibot';
 
 /**
- * Entries of the `throttle` store (src/server/throttle.ts): one sign-in counter per scope. Parsed on
- * every read; an entry that does not match counts as absent, so a damaged counter never blocks sign-in.
+ * A row of `sign_in_counters` (src/server/throttle.ts) as the code uses it: one sign-in counter per scope.
+ * Parsed on every read; attempts in flight of the wrong shape are forgotten, so a damaged row never blocks
+ * sign-in.
  */
 const Time = v.pipe(v.number(), v.integer(), v.minValue(0));
 
@@ -16,7 +17,3 @@ export const ThrottleCounterSchema = v.object({
   pending: v.optional(v.array(v.object({ id: v.pipe(v.string(), v.maxLength(64)), until: Time }))),
 });
 export type ThrottleCounter = v.InferOutput<typeof ThrottleCounterSchema>;
-
-/** The link mails sent for one account (sign-in-links.ts): their times, to cap them per window. */
-export const LinkMailLogSchema = v.object({ sentAt: v.array(Time) });
-export type LinkMailLog = v.InferOutput<typeof LinkMailLogSchema>;

@@ -6,8 +6,8 @@ export const MAX_SESSIONS = 50;
 
 /**
  * One signed-in device: the session id its token carries (`sid`), a short label of the browser it came
- * from, and when it started and was last seen (ms). Ending it (logout, "End") removes it from the account,
- * and a token whose session is not on the account is refused.
+ * from, and when it started and was last seen (ms): a `staff_sessions` row. Ending it (logout, "End") deletes
+ * the row, and a token whose session is not on the account is refused.
  */
 export const StaffSessionSchema = v.object({
   id: v.pipe(v.string(), v.uuid()),
@@ -22,7 +22,7 @@ const TotpSecretSchema = v.pipe(v.string(), v.regex(/^[A-Z2-7]{32}$/));
 /**
  * The account's second factor once set up: the authenticator app's shared secret, the last 30-second step a
  * code was accepted for (a code is never accepted twice), and the recovery codes, kept only as SHA-256 digests
- * (each one works once; a used one is removed).
+ * (`staff_recovery_codes` rows: each one works once; a used one is deleted).
  */
 export const TotpRecordSchema = v.object({
   secret: TotpSecretSchema,
@@ -38,8 +38,9 @@ export const TotpPendingSchema = v.object({
 });
 
 /**
- * A staff account as kept in the `users` store, keyed by the lower-case username (src/server/users.ts
- * parses every entry it reads with this). Names, role and e-mail follow the rules new accounts are made with.
+ * A staff account as the code uses it: assembled by src/server/users.ts from its `staff` row (keyed by the
+ * lower-case username), its `staff_sessions` rows and its `staff_recovery_codes`, and parsed with this. Names,
+ * role and e-mail follow the rules new accounts are made with.
  */
 export const UserRecordSchema = v.object({
   username: UsernameSchema,

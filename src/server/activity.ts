@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { dataStore } from './blobs.ts';
+import { db, empty, isoOf, json, sql } from '../platform/database.ts';
 import {
   ActivityEntrySchema,
   type ActivityChange,
@@ -10,11 +10,10 @@ import {
 } from '../schemas/activity.ts';
 
 /**
- * The activity log (/admin/activity): who saved what, when, with the fields that changed. One blob per
- * entry in the `activity` store, keyed `YYYY-MM/<inverted time>.<kind>.<random>.<username>` (UTC month), so
- * the keys alone sort newest first, name the month, and carry what the filters need: a page reads only
- * its own entries. Recording is best-effort and always after the save: a failure is logged, never answered.
- * Entries older than RETENTION_DAYS are removed by the daily `activity-retention` function (pruneActivity).
+ * The activity log (/admin/activity): who saved what, when, with the fields that changed. One row of the
+ * `activity` table per entry; a page of the log is one query on its indexes (newest first, by person, by kind).
+ * Recording is best-effort and always after the save: a failure is logged, never answered. Entries older than
+ * RETENTION_DAYS are removed by the daily `activity-retention` function (pruneActivity).
  */
 export const RETENTION_DAYS = 365;
 /** An entry keeps at most this many changed fields (and says how many more there were). */
@@ -24,9 +23,6 @@ const MAX_VALUE_LENGTH = 160;
 
 /** Bookkeeping fields every record carries; their change says nothing a person did. */
 const IGNORED = new Set(['version', 'updatedAt', 'updatedBy', 'createdAt', 'createdBy', 'views', 'statusRev', 'html']);
-
-const store = () => dataStore('activity');
-const MAX_TIME = 9_999_999_999_999;
 
 export interface Actor {
   username: string;
@@ -88,26 +84,48 @@ export function diff(before: unknown, after: unknown, maskFields: readonly strin
   return changes;
 }
 
-const pad = (n: number) => String(n).padStart(13, '0');
-const monthOf = (at: Date) => at.toISOString().slice(0, 7);
-/** Key characters: the username's own ([a-z0-9._-]) and the schedule's marker; anything else is dropped. */
-const keySafe = (text: string) => text.replace(/[^a-z0-9._~-]/gi, '').slice(0, 64) || 'unknown';
-
-function keyFor(at: Date, kind: ActivityKind, username: string): string {
-  return `${monthOf(at)}/${pad(MAX_TIME - at.getTime())}.${kind}.${randomBytes(4).toString('hex')}.${keySafe(username)}`;
+/**
+ * An entry's id: its time in milliseconds, a number counting up within one millisecond of this process, and
+ * random characters. Ids of one time sort in the order they were made, so the log's order (time, then id, newest
+ * first) keeps two entries of one save in the order they happened.
+ */
+let lastTime = -1;
+let sequence = 0;
+function newId(at: Date): string {
+  const time = at.getTime();
+  sequence = time === lastTime ? sequence + 1 : 0;
+  lastTime = time;
+  return `${String(time).padStart(13, '0')}-${String(sequence).padStart(4, '0')}-${randomBytes(4).toString('hex')}`;
 }
 
-interface KeyInfo {
-  key: string;
-  time: number;
+interface ActivityRow {
+  id: string;
+  at: unknown;
+  actor_username: string;
+  actor_name: string;
   kind: string;
-  username: string;
+  action: string;
+  target_id: string;
+  target_label: string;
+  changes: unknown;
+  more: number | null;
 }
 
-function parseKey(key: string): KeyInfo | null {
-  const match = /^\d{4}-\d{2}\/(\d{13})\.([a-z]+)\.([0-9a-f]{8})\.(.+)$/.exec(key);
-  if (!match) return null;
-  return { key, time: MAX_TIME - Number(match[1]), kind: match[2], username: match[4] };
+/** An entry as the API answers it, or null (and a log line) when the row is not a valid entry. */
+function fromRow(row: ActivityRow): ActivityEntry | null {
+  const parsed = v.safeParse(ActivityEntrySchema, {
+    id: row.id,
+    at: isoOf(row.at),
+    actor: { username: row.actor_username, name: row.actor_name },
+    kind: row.kind,
+    action: row.action,
+    target: { id: row.target_id, label: row.target_label },
+    changes: row.changes,
+    ...(row.more === null ? {} : { more: row.more }),
+  });
+  if (parsed.success) return parsed.output;
+  console.error(`Activity entry "${row.id}" is not valid and is left out.`);
+  return null;
 }
 
 /**
@@ -117,9 +135,8 @@ function parseKey(key: string): KeyInfo | null {
 export async function recordActivity(input: ActivityInput, now = new Date()): Promise<ActivityEntry | null> {
   try {
     const all = input.changes ?? [];
-    const key = keyFor(now, input.kind, input.actor.username);
     const entry: ActivityEntry = v.parse(ActivityEntrySchema, {
-      id: key,
+      id: newId(now),
       at: now.toISOString(),
       actor: { username: input.actor.username, name: input.actor.name.slice(0, 120) },
       kind: input.kind,
@@ -128,7 +145,10 @@ export async function recordActivity(input: ActivityInput, now = new Date()): Pr
       changes: all.slice(0, MAX_CHANGES),
       ...(all.length > MAX_CHANGES ? { more: all.length - MAX_CHANGES } : {}),
     });
-    await store().setJSON(key, entry, { onlyIfNew: true });
+    await db().query(sql`
+      INSERT INTO activity (id, at, actor_username, actor_name, kind, action, target_id, target_label, changes, more)
+      VALUES (${entry.id}, ${entry.at}::timestamptz, ${entry.actor.username}, ${entry.actor.name}, ${entry.kind},
+        ${entry.action}, ${entry.target.id}, ${entry.target.label}, ${json(entry.changes)}::jsonb, ${entry.more ?? null})`);
     return entry;
   } catch (cause) {
     console.error(`Could not record activity (${input.kind} ${input.action}): ${String(cause)}`);
@@ -136,49 +156,43 @@ export async function recordActivity(input: ActivityInput, now = new Date()): Pr
   }
 }
 
-async function allKeys(): Promise<KeyInfo[]> {
-  const { blobs } = await store().list();
-  return blobs.map((blob) => parseKey(blob.key)).filter((info): info is KeyInfo => info !== null);
-}
-
-/** One page of the log, newest first, filtered by person (username) and kind. */
+/** One page of the log, newest first, filtered by person (username) and kind; `actors` is everyone in the log. */
 export async function listActivity(query: {
   person?: string;
   kind?: ActivityKind;
   offset: number;
   limit: number;
 }): Promise<Omit<ActivityPage, 'people'> & { actors: string[] }> {
-  const keys = (await allKeys()).sort((a, b) => b.time - a.time || a.key.localeCompare(b.key));
-  const actors = [...new Set(keys.map((info) => info.username))];
-  const matching = keys.filter(
-    (info) =>
-      (query.person === undefined || info.username === query.person) &&
-      (query.kind === undefined || info.kind === query.kind),
-  );
-  const page = matching.slice(query.offset, query.offset + query.limit);
-  const items = await Promise.all(
-    page.map(async ({ key }) => {
-      const parsed = v.safeParse(ActivityEntrySchema, await store().get(key, { type: 'json' }));
-      if (parsed.success) return parsed.output;
-      console.error(`Activity entry "${key}" is not valid and is left out.`);
-      return null;
-    }),
-  );
+  const where = sql`WHERE true
+    ${query.person === undefined ? empty : sql`AND actor_username = ${query.person}`}
+    ${query.kind === undefined ? empty : sql`AND kind = ${query.kind}`}`;
+  const [rows, [{ total }], actors] = await Promise.all([
+    db().query<ActivityRow>(sql`
+      SELECT id, at, actor_username, actor_name, kind, action, target_id, target_label, changes, more
+      FROM activity ${where}
+      ORDER BY at DESC, id DESC
+      LIMIT ${query.limit} OFFSET ${query.offset}`),
+    db().query<{ total: number }>(sql`SELECT count(*)::int AS total FROM activity ${where}`),
+    db().query<{ actor_username: string }>(
+      sql`SELECT actor_username FROM activity GROUP BY actor_username ORDER BY actor_username`,
+    ),
+  ]);
   return {
-    items: items.filter((item): item is ActivityEntry => item !== null),
-    total: matching.length,
+    items: rows.map(fromRow).filter((item): item is ActivityEntry => item !== null),
+    total,
     offset: query.offset,
     limit: query.limit,
-    actors,
+    actors: actors.map((row) => row.actor_username),
   };
 }
 
 /** Removes every entry older than RETENTION_DAYS (the daily `activity-retention` function). Answers how many. */
 export async function pruneActivity(now = new Date()): Promise<number> {
-  const cutoff = now.getTime() - RETENTION_DAYS * 24 * 60 * 60_000;
-  const expired = (await allKeys()).filter((info) => info.time < cutoff);
-  for (const { key } of expired) await store().delete(key);
-  return expired.length;
+  const cutoff = new Date(now.getTime() - RETENTION_DAYS * 24 * 60 * 60_000);
+  const [{ removed }] = await db().query<{ removed: number }>(sql`
+    WITH gone AS (DELETE FROM activity WHERE at < ${cutoff.toISOString()}::timestamptz RETURNING 1)
+    SELECT count(*)::int AS removed FROM gone`);
+  return removed;
 }
 
 /** The signed-in staff member as the log names them. */

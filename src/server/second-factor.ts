@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { Secret, TOTP } from 'otpauth';
 import { RefusedInput } from './http.ts';
+import { db, sql } from '../platform/database.ts';
 import { verifyPassword } from './passwords.ts';
 import { editUser, getUser, type UserRecord } from './users.ts';
 import { can, forbiddenMessage } from '../lib/roles.ts';
@@ -120,29 +121,26 @@ export async function turnOff(user: UserRecord, password: string): Promise<void>
 
 /**
  * Checks a code typed at sign-in and uses it up: a current app code whose step is newer than the last one
- * accepted, or an unused recovery code (removed). One conditional write, so two sign-ins cannot both use it.
+ * accepted, or an unused recovery code (removed). Each is one conditional statement, so two sign-ins can never
+ * both use one code.
  */
 export async function redeemSecondFactor(username: string, code: string, now = Date.now()): Promise<boolean> {
   const user = await getUser(username);
   if (!user?.totp) return false;
+  const step = stepOf(user.totp.secret, user.username, code, now);
+  if (step !== null) {
+    const moved = await db().query(sql`
+      UPDATE staff SET totp_last_step = ${step}
+      WHERE username = ${user.username} AND totp_secret = ${user.totp.secret} AND totp_last_step < ${step}
+      RETURNING username`);
+    return moved.length > 0;
+  }
   const recovery = normalRecovery(code);
-  let accepted = false;
-  await editUser(username, (current) => {
-    accepted = false;
-    if (!current.totp) return null;
-    const step = stepOf(current.totp.secret, current.username, code, now);
-    if (step !== null) {
-      if (step <= current.totp.lastStep) return null;
-      accepted = true;
-      return { totp: { ...current.totp, lastStep: step } };
-    }
-    if (!RECOVERY_FORMAT.test(recovery)) return null;
-    const left = current.totp.recoveryCodes.filter((entry) => entry !== digest(recovery));
-    if (left.length === current.totp.recoveryCodes.length) return null;
-    accepted = true;
-    return { totp: { ...current.totp, recoveryCodes: left } };
-  });
-  return accepted;
+  if (!RECOVERY_FORMAT.test(recovery)) return false;
+  const used = await db().query(sql`
+    DELETE FROM staff_recovery_codes WHERE username = ${user.username} AND code_hash = ${digest(recovery)}
+    RETURNING code_hash`);
+  return used.length > 0;
 }
 
 /** What the Account screen shows about the factor. */

@@ -1,7 +1,5 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import * as v from 'valibot';
-import { acrossThreads, dataStore, updateJSON } from './blobs.ts';
-import { LinkMailLogSchema, type LinkMailLog } from '../schemas/throttle.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { db, sql } from '../platform/database.ts';
 import { defaultTransport, type MailTransport } from './mail-transports.ts';
 import { htmlDocument, mailSettings, textDocument, sanitizeHeader } from './mail-messages.ts';
 import { getUser, type UserRecord } from './users.ts';
@@ -10,10 +8,11 @@ import { getUser, type UserRecord } from './users.ts';
  * One-time sign-in links: the way in for the owner of an account that an attack has locked account-wide.
  * Sent only after the correct password arrived from an address the account-wide lock applies to, and
  * only to the e-mail address stored on the account, so an attacker without that mailbox cannot use it.
- * The token is 32 random bytes; only its SHA-256 is stored (`sessions` store), it works once (a
- * conditional write claims it) and for 15 minutes, and not after a password reset or logout. At most
- * LINK_MAILS_PER_WINDOW links are mailed per account in LINK_MAIL_WINDOW_MS, so a known password cannot
- * be used to flood the owner's mailbox.
+ * The token is 32 random bytes; only its SHA-256 is kept (a `staff_links` row with purpose 'sign-in'), it
+ * works once (one conditional UPDATE uses it up) and for 15 minutes, and not once the account is deleted,
+ * deactivated, signed out everywhere or given a new password. At most LINK_MAILS_PER_WINDOW links are mailed
+ * per account in LINK_MAIL_WINDOW_MS (counted in `sign_in_link_mails`), so a known password cannot be used to
+ * flood the owner's mailbox.
  */
 export const LINK_LIFETIME_MS = 15 * 60_000;
 export const LINK_MAILS_PER_WINDOW = 3;
@@ -23,38 +22,32 @@ export const LINK_SENT =
   'This account is locked after many failed sign-in attempts. If the password you entered is correct and the account has an e-mail address, a one-time sign-in link has been e-mailed to the address on the account (at most 3 links in 15 minutes). It works once, for 15 minutes. Otherwise an administrator can unlock the account.';
 export const LINK_INVALID = 'This sign-in link is invalid, used or expired. Please sign in again.';
 
-interface LinkRecord {
-  username: string;
-  createdAt: number;
-  expiresAt: number;
-  usedAt: number | null;
-  usedBy: string | null;
-}
-
-const store = () => dataStore('sessions');
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
-const keyFor = (token: string) => `sign-in-link/${digest(token)}`;
 const TOKEN_FORMAT = /^[A-Za-z0-9_-]{43}$/;
 
 /**
- * Takes one of the account's link mails for this window, atomically (conditional write; one at a time
- * across this process's threads): false when
- * LINK_MAILS_PER_WINDOW have gone out in the last LINK_MAIL_WINDOW_MS. A damaged log counts as empty.
+ * Takes one of the account's link mails for this window and stores the link, in one transaction that holds
+ * the account's row lock, so parallel requests count one after the other: false (nothing stored) when
+ * LINK_MAILS_PER_WINDOW have gone out in the last LINK_MAIL_WINDOW_MS, or the account is gone.
  */
-async function claimLinkMail(username: string, now: number): Promise<boolean> {
-  const key = `link-mails/${digest(username.toLowerCase())}`;
-  let claimed = false;
-  await acrossThreads(`sessions\n${key}`, () =>
-    updateJSON<unknown>(store(), key, (stored) => {
-      claimed = false;
-      const log = v.safeParse(LinkMailLogSchema, stored);
-      const recent = (log.success ? log.output.sentAt : []).filter((at) => now - at < LINK_MAIL_WINDOW_MS);
-      if (recent.length >= LINK_MAILS_PER_WINDOW) return undefined;
-      claimed = true;
-      return { sentAt: [...recent, now] } satisfies LinkMailLog;
-    }),
-  );
-  return claimed;
+async function claimLinkMail(username: string, token: string, now: number): Promise<boolean> {
+  return db().transaction(async (tx) => {
+    const [account] = await tx.query(sql`SELECT username FROM staff WHERE username = ${username} FOR UPDATE`);
+    if (!account) return false;
+    // Mails older than the window count for nothing any more.
+    await tx.query(
+      sql`DELETE FROM sign_in_link_mails WHERE username = ${username} AND sent_at <= ${now - LINK_MAIL_WINDOW_MS}`,
+    );
+    const [{ sent }] = await tx.query<{ sent: number }>(
+      sql`SELECT count(*)::int AS sent FROM sign_in_link_mails WHERE username = ${username}`,
+    );
+    if (sent >= LINK_MAILS_PER_WINDOW) return false;
+    await tx.query(sql`INSERT INTO sign_in_link_mails (username, sent_at) VALUES (${username}, ${now})`);
+    await tx.query(sql`
+      INSERT INTO staff_links (token_hash, purpose, username, created_at, expires_at)
+      VALUES (${digest(token)}, 'sign-in', ${username}, ${now}, ${now + LINK_LIFETIME_MS})`);
+    return true;
+  });
 }
 
 /**
@@ -67,16 +60,8 @@ export async function sendSignInLink(
   now = Date.now(),
 ): Promise<string | null> {
   if (!user.email) throw new Error('The account has no e-mail address');
-  if (!(await claimLinkMail(user.username, now))) return null;
   const token = randomBytes(32).toString('base64url');
-  const record: LinkRecord = {
-    username: user.username,
-    createdAt: now,
-    expiresAt: now + LINK_LIFETIME_MS,
-    usedAt: null,
-    usedBy: null,
-  };
-  await store().setJSON(keyFor(token), record, { onlyIfNew: true });
+  if (!(await claimLinkMail(user.username, token, now))) return null;
   const { from, siteUrl } = mailSettings();
   const url = `${siteUrl}/admin/login?link=${token}`;
   const paragraphs = [
@@ -101,27 +86,44 @@ export async function sendSignInLink(
   return key;
 }
 
+/**
+ * What makes a sign-in link usable: unused, unexpired, and its account active and not signed out everywhere (or
+ * given a new password) since the link was made. (A deleted account's links went with it.)
+ */
+const USABLE = (tokenHash: string, now: number) => sql`
+  l.token_hash = ${tokenHash} AND l.purpose = 'sign-in' AND l.used_at IS NULL AND l.expires_at > ${now}
+  AND s.username = l.username AND s.active AND s.valid_after < l.created_at`;
+
 /** Redeems a link once: the account it signs in, or null if it is unknown, used, expired or revoked. */
 export async function redeemSignInLink(token: string, now = Date.now()): Promise<UserRecord | null> {
   if (!TOKEN_FORMAT.test(token)) return null;
-  const claim = randomUUID();
-  const result = await updateJSON<LinkRecord>(store(), keyFor(token), (current) => {
-    if (!current || current.usedAt !== null || current.expiresAt <= now) return undefined;
-    return { ...current, usedAt: now, usedBy: claim };
-  });
-  if (!result || result.usedBy !== claim) return null;
-  const user = await getUser(result.username);
-  // A deactivation, sign-out everywhere or password reset after the link was made cancels it.
-  if (!user?.active || user.validAfter >= result.createdAt) return null;
-  return user;
+  // One statement checks and uses it up, so two requests can never both use it.
+  const [link] = await db().query<{ username: string }>(sql`
+    UPDATE staff_links l SET used_at = ${now} FROM staff s
+    WHERE ${USABLE(digest(token), now)}
+    RETURNING l.username`);
+  return link ? getUser(link.username) : null;
 }
 
 /** The account a link would sign in, without using it up (null when it would be refused). */
 export async function peekSignInLink(token: string, now = Date.now()): Promise<UserRecord | null> {
   if (!TOKEN_FORMAT.test(token)) return null;
-  const record = (await store().get(keyFor(token), { type: 'json' })) as LinkRecord | null;
-  if (!record || record.usedAt !== null || record.expiresAt <= now) return null;
-  const user = await getUser(record.username);
-  if (!user?.active || user.validAfter >= record.createdAt) return null;
-  return user;
+  const [link] = await db().query<{ username: string }>(
+    sql`SELECT l.username FROM staff_links l, staff s WHERE ${USABLE(digest(token), now)}`,
+  );
+  return link ? getUser(link.username) : null;
+}
+
+/**
+ * Forgets what no longer matters (the daily `activity-retention` run): links expired for a day and link mails
+ * older than the window. Answers how many rows went.
+ */
+export async function pruneSignInLinks(now = Date.now()): Promise<number> {
+  const [{ links }] = await db().query<{ links: number }>(sql`
+    WITH gone AS (DELETE FROM staff_links WHERE expires_at < ${now - 24 * 60 * 60_000} RETURNING 1)
+    SELECT count(*)::int AS links FROM gone`);
+  const [{ mails }] = await db().query<{ mails: number }>(sql`
+    WITH gone AS (DELETE FROM sign_in_link_mails WHERE sent_at <= ${now - LINK_MAIL_WINDOW_MS} RETURNING 1)
+    SELECT count(*)::int AS mails FROM gone`);
+  return links + mails;
 }

@@ -1,57 +1,65 @@
-import { createHash, randomBytes, randomUUID } from 'node:crypto';
-import * as v from 'valibot';
-import { dataStore, updateJSON } from './blobs.ts';
-import { adminLock, assertAnotherAdmin, isActiveAdmin, statusOf } from './last-admin.ts';
+import { createHash, randomBytes } from 'node:crypto';
+import { db, iso, isoOf, isUniqueViolation, sql } from '../platform/database.ts';
+import { statusFrom, withAdminsLocked } from './last-admin.ts';
 import { RefusedInput } from './http.ts';
 import { defaultTransport, type MailTransport } from './mail-transports.ts';
 import { htmlDocument, mailSettings, sanitizeHeader, textDocument } from './mail-messages.ts';
 import { hashPassword, verifyPassword } from './passwords.ts';
-import { getUser, listUsers, UnknownUserError, type UserRecord } from './users.ts';
+import { EMAIL_TAKEN, editUser, getUser, isEmailTaken, withAccount, type UserRecord } from './users.ts';
 import { INVITE_TOKEN_FORMAT, type Invite, type OwnSession, type StaffListItem } from '../schemas/staff.ts';
-import { UserRecordSchema } from '../schemas/user.ts';
 import type { ROLES } from '../schemas/auth.ts';
 
 export { LAST_ADMIN, deleteStaffFromCli } from './last-admin.ts';
+export { EMAIL_TAKEN } from './users.ts';
 
 /**
  * Staff accounts managed from the admin (/admin/users and the Account screen): invitations with a one-time
  * set-password link, role changes, deactivation, deletion, and each person's own name, password and sessions.
- * An invitation link follows the sign-in link pattern: 32 random bytes, only their SHA-256 stored (`sessions`
- * store), valid for INVITE_LIFETIME_MS, claimed once by a conditional write.
+ * An invitation link follows the sign-in link pattern: 32 random bytes, only their SHA-256 kept (a `staff_links`
+ * row with purpose 'invite'), valid for INVITE_LIFETIME_MS, used once by a single conditional UPDATE.
  */
 export const INVITE_LIFETIME_MS = 48 * 60 * 60_000;
 export const NOT_YOURSELF_DELETE = 'You cannot delete your own account.';
 export const NOT_YOURSELF_DEACTIVATE = 'You cannot deactivate your own account.';
-export const EMAIL_TAKEN = 'An account with this e-mail address already exists.';
 export const USER_NOT_FOUND = 'There is no such account.';
 export const WRONG_PASSWORD = 'Your current password is not correct.';
 export const INVITE_NOT_SENT =
   'The invitation e-mail could not be sent, so no account was created. Please try again in a few minutes.';
+const USERNAME_TAKEN = 'Someone else just took this username. Please try again.';
 
 type Role = (typeof ROLES)[number];
 
-const users = () => dataStore('users');
-const links = () => dataStore('sessions');
 const digest = (token: string) => createHash('sha256').update(token).digest('hex');
-const inviteKey = (token: string) => `invite/${digest(token)}`;
 
-export function toListItem(user: UserRecord): StaffListItem {
-  return {
-    username: user.username,
-    firstName: user.firstName,
-    lastName: user.lastName,
-    email: user.email ?? null,
-    role: user.role,
-    status: statusOf(user),
-    lastSignInAt: user.lastSignInAt ?? null,
-    createdAt: user.createdAt,
-  };
+/** What the Users screen shows of an account, straight from its `staff` row. */
+const LIST_COLUMNS = sql`username, first_name, last_name, email, role, active, password_hash IS NOT NULL AS has_password,
+  last_sign_in_at, created_at`;
+interface ListRow {
+  username: string;
+  first_name: string;
+  last_name: string;
+  email: string | null;
+  role: string;
+  active: boolean;
+  has_password: boolean;
+  last_sign_in_at: unknown;
+  created_at: unknown;
 }
+const fromListRow = (row: ListRow): StaffListItem => ({
+  username: row.username,
+  firstName: row.first_name,
+  lastName: row.last_name,
+  email: row.email,
+  role: row.role,
+  status: statusFrom(row.active, row.has_password),
+  lastSignInAt: iso(row.last_sign_in_at),
+  createdAt: isoOf(row.created_at),
+});
 
+/** Every account as the Users screen lists it, by last name (one query). */
 export async function listStaffAccounts(): Promise<StaffListItem[]> {
-  return (await listUsers())
-    .map(toListItem)
-    .sort((a, b) => a.lastName.localeCompare(b.lastName, 'en-AU') || a.username.localeCompare(b.username));
+  const rows = await db().query<ListRow>(sql`SELECT ${LIST_COLUMNS} FROM staff ORDER BY lower(last_name), username`);
+  return rows.map(fromListRow);
 }
 
 /** A username for an invited person: the e-mail's local part made safe, with a number if it is taken. */
@@ -63,48 +71,55 @@ async function freeUsername(email: string): Promise<string> {
     .replace(/^[^a-z0-9]+/, '')
     .slice(0, 56);
   if (base.length < 3) base = `staff-${base}`.replace(/-$/, '');
+  const like = `${base.replace(/[\\%_]/g, '\\$&')}-%`;
+  const rows = await db().query<{ username: string }>(
+    sql`SELECT username FROM staff WHERE username = ${base} OR username LIKE ${like}`,
+  );
+  const taken = new Set(rows.map((row) => row.username));
   for (let n = 1; n < 1000; n++) {
     const name = n === 1 ? base : `${base}-${n}`;
-    if (!(await getUser(name))) return name;
+    if (!taken.has(name)) return name;
   }
   throw new RefusedInput(409, 'No free username could be made from this e-mail address.', 'email');
 }
 
 /**
- * Creates an invited account (no password: it cannot sign in yet) and e-mails its one-time link. Refused
- * (409) when an account already has this e-mail address.
+ * Creates an invited account (no password: it cannot sign in yet) with its one-time link, and e-mails the link.
+ * Refused (409) when an account already has this e-mail address: the unique index on the address decides, so of
+ * two invitations for one address sent at once only one is made.
  */
 export async function inviteStaff(
   invite: Invite,
   transport: MailTransport = defaultTransport(),
   now = Date.now(),
 ): Promise<StaffListItem> {
-  const existing = await listUsers();
-  if (existing.some((user) => user.email === invite.email)) throw new RefusedInput(409, EMAIL_TAKEN, 'email');
-  const username = await freeUsername(invite.email);
-  const stamp = new Date(now).toISOString();
-  const record = v.parse(UserRecordSchema, {
-    username,
-    firstName: invite.firstName,
-    lastName: invite.lastName,
-    role: invite.role,
-    email: invite.email,
-    active: true,
-    invitedAt: now,
-    validAfter: 0,
-    sessions: [],
-    createdAt: stamp,
-    updatedAt: stamp,
-  });
-  const created = await users().setJSON(username, record, { onlyIfNew: true });
-  if (!created.modified) throw new RefusedInput(409, 'Someone else just took this username. Please try again.');
-
-  const token = randomBytes(32).toString('base64url');
-  await links().setJSON(
-    inviteKey(token),
-    { username, invitedAt: now, expiresAt: now + INVITE_LIFETIME_MS, usedAt: null, usedBy: null },
-    { onlyIfNew: true },
+  const [existing] = await db().query(
+    sql`SELECT 1 FROM staff WHERE lower(email) = lower(${invite.email}) AND email IS NOT NULL`,
   );
+  if (existing) throw new RefusedInput(409, EMAIL_TAKEN, 'email');
+  const token = randomBytes(32).toString('base64url');
+  let created: StaffListItem | null = null;
+  // A username another invitation took between the look-up and the insert: take the next free one.
+  for (let attempt = 0; !created; attempt++) {
+    const username = await freeUsername(invite.email);
+    try {
+      created = await db().transaction(async (tx) => {
+        const [row] = await tx.query<ListRow>(sql`
+          INSERT INTO staff (username, first_name, last_name, role, email, invited_at)
+          VALUES (${username}, ${invite.firstName}, ${invite.lastName}, ${invite.role}, ${invite.email}, ${now})
+          RETURNING ${LIST_COLUMNS}`);
+        await tx.query(sql`
+          INSERT INTO staff_links (token_hash, purpose, username, created_at, expires_at)
+          VALUES (${digest(token)}, 'invite', ${username}, ${now}, ${now + INVITE_LIFETIME_MS})`);
+        return fromListRow(row);
+      });
+    } catch (cause) {
+      if (isEmailTaken(cause)) throw new RefusedInput(409, EMAIL_TAKEN, 'email');
+      if (!isUniqueViolation(cause)) throw cause;
+      if (attempt >= 4) throw new RefusedInput(409, USERNAME_TAKEN);
+    }
+  }
+  const { username } = created;
   const { from, siteUrl } = mailSettings();
   const url = `${siteUrl}/admin/accept-invite#token=${token}`;
   const paragraphs = [
@@ -127,57 +142,39 @@ export async function inviteStaff(
       `staff-invite-${digest(token).slice(0, 32)}`,
     );
   } catch (cause) {
-    // Without the mail nobody can use the invitation: take it back, so it can simply be sent again.
+    // Without the mail nobody can use the invitation: take it back (its link goes with it), so it can simply be
+    // sent again.
     console.error(`Invitation mail for "${username}" could not be sent: ${String(cause)}`);
-    await Promise.all([users().delete(username), links().delete(inviteKey(token))]);
+    await db().query(
+      sql`DELETE FROM staff WHERE username = ${username} AND invited_at = ${now} AND password_hash IS NULL`,
+    );
     throw new RefusedInput(503, INVITE_NOT_SENT);
   }
-  return toListItem(record);
+  return created;
 }
 
 /**
- * Redeems an invitation once: sets the chosen password on the invited account. Null when the link is
- * unknown, used, expired, or its account was deleted, re-invited or already has a password.
+ * Redeems an invitation once: sets the chosen password on the invited account. Null when the link is unknown,
+ * used or expired, or its account was deleted (the link went with it), is deactivated (reactivating it makes
+ * the link work again), was re-invited or already has a password.
  */
 export async function acceptInvite(token: string, password: string, now = Date.now()): Promise<UserRecord | null> {
   if (!INVITE_TOKEN_FORMAT.test(token)) return null;
-  const claim = randomUUID();
-  type InviteRecord = {
-    username: string;
-    invitedAt: number;
-    expiresAt: number;
-    usedAt: number | null;
-    usedBy: string | null;
-  };
-  const result = await updateJSON<InviteRecord>(links(), inviteKey(token), (current) => {
-    if (!current || current.usedAt !== null || current.expiresAt <= now) return undefined;
-    return { ...current, usedAt: now, usedBy: claim };
-  });
-  if (!result || result.usedBy !== claim) return null;
+  // Used up by one statement, so two requests can never both use it.
+  const [link] = await db().query<{ username: string; created_at: number }>(sql`
+    UPDATE staff_links l SET used_at = ${now}
+    FROM staff s
+    WHERE l.token_hash = ${digest(token)} AND l.purpose = 'invite' AND l.used_at IS NULL AND l.expires_at > ${now}
+      AND s.username = l.username AND s.active AND s.password_hash IS NULL AND s.invited_at = l.created_at
+    RETURNING l.username, l.created_at::float8 AS created_at`);
+  if (!link) return null;
   // Hashed only for a link that works, so unknown tokens cost no scrypt run.
   const passwordHash = await hashPassword(password);
-  let accepted: UserRecord | null = null;
-  await updateJSON<UserRecord>(users(), result.username, (stored) => {
-    accepted = null;
-    const parsed = v.safeParse(UserRecordSchema, stored);
-    if (!parsed.success) return undefined;
-    const user = parsed.output;
-    if (user.passwordHash || user.invitedAt !== result.invitedAt || !user.active) return undefined;
-    accepted = { ...user, passwordHash, invitedAt: undefined, updatedAt: new Date(now).toISOString() };
-    return accepted;
-  });
-  return accepted;
-}
-
-async function editUser(username: string, edit: (user: UserRecord) => Partial<UserRecord>): Promise<UserRecord> {
-  const updated = await updateJSON<UserRecord>(users(), username, (stored) => {
-    const parsed = v.safeParse(UserRecordSchema, stored);
-    if (!parsed.success) return undefined;
-    return v.parse(UserRecordSchema, { ...parsed.output, ...edit(parsed.output), updatedAt: new Date().toISOString() });
-  });
-  const checked = v.safeParse(UserRecordSchema, updated);
-  if (!checked.success) throw new UnknownUserError(USER_NOT_FOUND);
-  return checked.output;
+  const [set] = await db().query(sql`
+    UPDATE staff SET password_hash = ${passwordHash}, invited_at = NULL, updated_at = now()
+    WHERE username = ${link.username} AND active AND password_hash IS NULL AND invited_at = ${link.created_at}
+    RETURNING username`);
+  return set ? getUser(link.username) : null;
 }
 
 /**
@@ -189,29 +186,32 @@ export function changeStaff(
   username: string,
   change: { role?: Role; active?: boolean },
 ): Promise<StaffListItem> {
-  return adminLock(async () => {
-    const user = await getUser(username);
-    if (!user) throw new RefusedInput(404, USER_NOT_FOUND);
-    if (change.active === false && user.username === me.username) throw new RefusedInput(409, NOT_YOURSELF_DEACTIVATE);
-    const losesAdmin = isActiveAdmin(user) && (change.active === false || (change.role && change.role !== 'admin'));
-    if (losesAdmin) await assertAnotherAdmin(user.username);
-    const updated = await editUser(user.username, (current) => ({
-      ...(change.role ? { role: change.role } : {}),
-      ...(change.active === undefined ? {} : { active: change.active }),
-      ...(change.active === false ? { sessions: [], validAfter: Math.max(Date.now(), current.validAfter + 1) } : {}),
-    }));
-    return toListItem(updated);
+  return withAdminsLocked(username, async (tx, account, assertAnotherAdmin) => {
+    if (!account) throw new RefusedInput(404, USER_NOT_FOUND);
+    const deactivating = change.active === false;
+    if (deactivating && account.username === me.username) throw new RefusedInput(409, NOT_YOURSELF_DEACTIVATE);
+    if (account.activeAdmin && (deactivating || (change.role && change.role !== 'admin'))) assertAnotherAdmin();
+    const [row] = await tx.query<ListRow>(sql`
+      UPDATE staff SET
+        role = COALESCE(${change.role ?? null}::text, role),
+        active = COALESCE(${change.active ?? null}::boolean, active),
+        valid_after = CASE WHEN ${deactivating} THEN greatest(${Date.now()}::bigint, valid_after + 1) ELSE valid_after END,
+        updated_at = now()
+      WHERE username = ${account.username}
+      RETURNING ${LIST_COLUMNS}`);
+    if (deactivating) await tx.query(sql`DELETE FROM staff_sessions WHERE username = ${account.username}`);
+    return fromListRow(row);
   });
 }
 
 /** Deletes an account: never your own, never the last active admin. */
 export function deleteStaff(me: UserRecord, username: string): Promise<void> {
-  return adminLock(async () => {
-    const user = await getUser(username);
-    if (!user) throw new RefusedInput(404, USER_NOT_FOUND);
-    if (user.username === me.username) throw new RefusedInput(409, NOT_YOURSELF_DELETE);
-    if (isActiveAdmin(user)) await assertAnotherAdmin(user.username);
-    await users().delete(user.username);
+  return withAdminsLocked(username, async (tx, account, assertAnotherAdmin) => {
+    if (!account) throw new RefusedInput(404, USER_NOT_FOUND);
+    if (account.username === me.username) throw new RefusedInput(409, NOT_YOURSELF_DELETE);
+    if (account.activeAdmin) assertAnotherAdmin();
+    // Its sessions, recovery codes, links and link mails go with it (ON DELETE CASCADE).
+    await tx.query(sql`DELETE FROM staff WHERE username = ${account.username}`);
   });
 }
 
@@ -225,10 +225,14 @@ export const setOwnName = (me: UserRecord, name: { firstName: string; lastName: 
 export async function changeOwnPassword(me: UserRecord, sessionId: string, current: string, next: string) {
   if (!(await verifyPassword(current, me.passwordHash ?? ''))) throw new RefusedInput(400, WRONG_PASSWORD, 'current');
   const passwordHash = await hashPassword(next);
-  await editUser(me.username, (user) => ({
-    passwordHash,
-    sessions: user.sessions.filter((session) => session.id === sessionId),
-  }));
+  await withAccount(me.username, async (tx, user) => {
+    await tx.query(
+      sql`UPDATE staff SET password_hash = ${passwordHash}, updated_at = now() WHERE username = ${user.username}`,
+    );
+    const others = user.sessions.filter((session) => session.id !== sessionId).map((session) => session.id);
+    if (others.length)
+      await tx.query(sql`DELETE FROM staff_sessions WHERE username = ${user.username} AND id = ANY(${others}::uuid[])`);
+  });
 }
 
 export function ownSessions(user: UserRecord, sessionId: string): OwnSession[] {

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { isIPv4, isIPv6 } from 'node:net';
 import * as v from 'valibot';
-import { acrossThreads, dataStore, updateJSON } from './blobs.ts';
+import { db, json, sql, type Queryable } from '../platform/database.ts';
 import { ThrottleCounterSchema, type ThrottleCounter } from '../schemas/throttle.ts';
 
 /**
@@ -12,6 +12,10 @@ import { ThrottleCounterSchema, type ThrottleCounter } from '../schemas/throttle
  * never applies to an address the account has signed in from before, so nobody can keep the owner out.
  * An address means an IPv4 address, or an IPv6 /64 (one customer's network: a single client can pick any
  * address inside it at will), so fresh addresses of one network share their counters.
+ *
+ * The counters are rows of `sign_in_counters`, one per scope. Every change to them is a read-modify-write in
+ * one short transaction that holds the rows locked (created first if missing, locked in key order), so
+ * parallel attempts from any number of function instances queue in the database and never lose a count.
  */
 export interface Policy {
   threshold: number;
@@ -29,50 +33,82 @@ export const FORGET_AFTER_MS = 60 * 60_000;
 
 type Counter = ThrottleCounter;
 
-/** A stored counter, or null when it is missing or damaged (empty, not JSON, wrong shape): damage counts as absent. */
-function parseCounter(key: string, stored: unknown): Counter | null {
-  if (stored === null || stored === undefined) return null;
-  const parsed = v.safeParse(ThrottleCounterSchema, stored);
+interface CounterRow {
+  key: string;
+  failures: number;
+  last_failure_at: number;
+  locked_until: number;
+  trusted: string[];
+  pending: unknown;
+}
+const COUNTER_COLUMNS = sql`key, failures, last_failure_at::float8 AS last_failure_at,
+  locked_until::float8 AS locked_until, trusted, pending`;
+
+/** A counter row as the code uses it; a `pending` list of the wrong shape counts as empty (never blocks sign-in). */
+function fromRow(row: CounterRow): Counter {
+  const parsed = v.safeParse(ThrottleCounterSchema, {
+    failures: row.failures,
+    lastFailureAt: row.last_failure_at,
+    lockedUntil: row.locked_until,
+    trusted: row.trusted,
+    pending: row.pending,
+  });
   if (parsed.success) return parsed.output;
-  console.error(`Sign-in counter "${key}" is not valid and counts as absent:`, parsed.issues[0]?.message);
-  return null;
+  console.error(`Sign-in counter "${row.key}" is not valid; its attempts in flight are forgotten.`);
+  return {
+    failures: row.failures,
+    lastFailureAt: row.last_failure_at,
+    lockedUntil: row.locked_until,
+    trusted: row.trusted.slice(-20),
+  };
 }
 
-async function readCounter(key: string): Promise<Counter | null> {
-  const raw = await store().get(key, { type: 'text' });
-  if (raw === null || raw === '') return null;
-  try {
-    return parseCounter(key, JSON.parse(raw));
-  } catch {
-    console.error(`Sign-in counter "${key}" is not JSON and counts as absent.`);
-    return null;
+/** The counters of these keys that exist (a plain read: nothing is locked or written). */
+async function readCounters(keys: string[]): Promise<Map<string, Counter>> {
+  const rows = await db().query<CounterRow>(
+    sql`SELECT ${COUNTER_COLUMNS} FROM sign_in_counters WHERE key = ANY(${keys})`,
+  );
+  return new Map(rows.map((row) => [row.key, fromRow(row)]));
+}
+
+/**
+ * The rows of these keys in this transaction, created if missing and locked, in key order (every transaction
+ * here takes them in that order, so two never wait for each other in a circle). A row the daily clean-up
+ * deleted between the insert and the lock is simply made again.
+ */
+async function lockRows(tx: Queryable, keys: string[]): Promise<Map<string, Counter>> {
+  for (let round = 0; ; round++) {
+    await tx.query(
+      sql`INSERT INTO sign_in_counters (key) SELECT unnest(${keys}::text[]) ORDER BY 1 ON CONFLICT (key) DO NOTHING`,
+    );
+    const rows = await tx.query<CounterRow>(
+      sql`SELECT ${COUNTER_COLUMNS} FROM sign_in_counters WHERE key = ANY(${keys}) ORDER BY key FOR UPDATE`,
+    );
+    if (rows.length === keys.length || round >= 2) return new Map(rows.map((row) => [row.key, fromRow(row)]));
   }
 }
 
 /**
- * Read-modify-write of a counter (conditional writes, see updateJSON), one at a time across the threads
- * of this process (the local emulation's instances, see acrossThreads); a damaged one reads as absent.
+ * Read-modify-write of the counters of `keys` in one short transaction with their rows locked: `change` sees
+ * every counter (a new one is all zeros) and answers the counters to write and what to return.
  */
-function updateCounter(
-  key: string,
-  change: (current: Counter | null) => Counter | undefined,
-  maxWaitMs = Number.POSITIVE_INFINITY,
-) {
-  return acrossThreads(
-    `throttle\n${key}`,
-    () => updateJSON<unknown>(store(), key, (stored) => change(parseCounter(key, stored))),
-    maxWaitMs,
-  );
+async function changeCounters<T>(
+  keys: string[],
+  change: (counters: Map<string, Counter>) => { write: Map<string, Counter>; answer: T },
+): Promise<T> {
+  const sorted = [...new Set(keys)].sort();
+  return db().transaction(async (tx) => {
+    const { write, answer } = change(await lockRows(tx, sorted));
+    for (const [key, counter] of write)
+      await tx.query(sql`
+        UPDATE sign_in_counters SET failures = ${counter.failures}, last_failure_at = ${counter.lastFailureAt},
+          locked_until = ${counter.lockedUntil}, trusted = ${counter.trusted ?? []}::text[],
+          pending = ${json(counter.pending ?? [])}::jsonb, updated_at = now()
+        WHERE key = ${key}`);
+    return answer;
+  });
 }
 
-/**
- * How long a sign-in request waits for a counter another instance is updating: a burst of parallel sign-ins
- * queues there, and one that would wait longer is refused as busy (429) instead of holding its function
- * instance until the platform's time limit. (Tools and tests that count failures wait as long as it takes.)
- */
-export const SIGN_IN_LOCK_WAIT_MS = 8000;
-
-const store = () => dataStore('throttle');
 const hash = (value: string) => createHash('sha256').update(value).digest('hex').slice(0, 40);
 
 export function lockDuration(failures: number, policy: Policy): number {
@@ -157,12 +193,12 @@ export async function lockState(
   now = Date.now(),
 ): Promise<{ waitMs: number; lockedScopes: ScopeName[] }> {
   const { ipHash, keys } = scopes(username, ip);
-  const entries = await Promise.all(
-    scopesFor(ip).map(async (scope) => [scope, await readCounter(keys[scope])] as const),
-  );
+  const wanted = scopesFor(ip);
+  const counters = await readCounters(wanted.map((scope) => keys[scope]));
   let waitMs = 0;
   const lockedScopes: ScopeName[] = [];
-  for (const [scope, counter] of entries) {
+  for (const scope of wanted) {
+    const counter = counters.get(keys[scope]);
     if (!counter || counter.lockedUntil <= now) continue;
     if (scope === 'account' && counter.trusted?.includes(ipHash)) continue;
     lockedScopes.push(scope);
@@ -177,24 +213,16 @@ export async function lockedFor(username: string, ip: string, now = Date.now()):
 }
 
 export type Reservation =
-  | {
-      ok: true;
-      id: string;
-      username: string;
-      ip: string;
-      scopes: ScopeName[];
-      /** How long its counter updates wait for another instance's (a sign-in request: SIGN_IN_LOCK_WAIT_MS). */
-      maxWaitMs?: number;
-    }
+  | { ok: true; id: string; username: string; ip: string; scopes: ScopeName[] }
   /** `refusedBy` names the scopes that said no; `failed` is set when a counter could not be written at all. */
   | { ok: false; waitMs: number; refusedBy: ScopeName[]; failed?: boolean };
 
 /**
- * Reserves one password check before any hashing, atomically per scope (conditional writes with retry,
- * see updateJSON): the attempt is refused while a scope is locked, or when the failures counted plus the
- * attempts already in flight would pass the scope's threshold (past it, one attempt at a time). So N
- * parallel guesses can never check more passwords than the policy allows. If a counter cannot be written
- * (too many concurrent writers, store down) the attempt is refused too: no check without bookkeeping.
+ * Reserves one password check before any hashing, for all scopes at once in one transaction with their rows
+ * locked: the attempt is refused while a scope is locked, or when the failures counted plus the attempts
+ * already in flight would pass the scope's threshold (past it, one attempt at a time). A burst of parallel
+ * guesses queues on the rows' locks, so N of them can never check more passwords than the policy allows. If
+ * the counters cannot be written (database down) the attempt is refused too: no check without bookkeeping.
  * `skip` leaves scopes out (the sign-in link path checks a password past the account-wide lock).
  */
 export async function reserveAttempt(
@@ -202,71 +230,61 @@ export async function reserveAttempt(
   ip: string,
   now = Date.now(),
   skip: ScopeName[] = [],
-  maxWaitMs = Number.POSITIVE_INFINITY,
 ): Promise<Reservation> {
   const { ipHash, keys } = scopes(username, ip);
   const id = randomUUID();
   const wanted = scopesFor(ip).filter((scope) => !skip.includes(scope));
-  // A lock in force refuses at once, without writing anything; the reservation below settles races.
   try {
+    // A lock in force refuses at once, without writing anything; the reservation below settles races.
     const state = await lockState(username, ip, now);
     const locked = state.lockedScopes.filter((scope) => wanted.includes(scope));
     if (locked.length) return { ok: false, waitMs: state.waitMs, refusedBy: locked };
+
+    return await changeCounters(
+      wanted.map((scope) => keys[scope]),
+      (counters): { write: Map<string, Counter>; answer: Reservation } => {
+        const write = new Map<string, Counter>();
+        const refused: { scope: ScopeName; wait: number }[] = [];
+        for (const scope of wanted) {
+          const current = counters.get(keys[scope]) ?? emptyCounter();
+          const pending = livePending(current, now);
+          const exempt = scope === 'account' && Boolean(current.trusted?.includes(ipHash));
+          if (!exempt) {
+            if (current.lockedUntil > now) {
+              refused.push({ scope, wait: current.lockedUntil - now });
+              continue;
+            }
+            if (pending.length >= Math.max(POLICIES[scope].threshold - liveFailures(current, now), 1)) {
+              refused.push({ scope, wait: Math.max(1000, Math.min(...pending.map((entry) => entry.until)) - now) });
+              continue;
+            }
+          }
+          write.set(keys[scope], { ...current, pending: [...pending, { id, until: now + PENDING_MS }] });
+        }
+        // All scopes or none: a refused attempt reserves nothing.
+        if (refused.length)
+          return {
+            write: new Map(),
+            answer: {
+              ok: false,
+              waitMs: Math.max(...refused.map((entry) => entry.wait)),
+              refusedBy: refused.map((entry) => entry.scope),
+            },
+          };
+        return { write, answer: { ok: true, id, username, ip, scopes: wanted } };
+      },
+    );
   } catch (cause) {
-    console.error(`Sign-in throttle: could not read the counters: ${String(cause)}`);
+    console.error(`Sign-in throttle: could not reserve an attempt: ${String(cause)}`);
     return { ok: false, waitMs: 1000, refusedBy: wanted, failed: true };
   }
-  const outcomes = await Promise.all(
-    wanted.map(async (scope): Promise<{ scope: ScopeName; reserved: boolean; wait: number; failed?: boolean }> => {
-      const policy = POLICIES[scope];
-      let wait = 0;
-      try {
-        await updateCounter(
-          keys[scope],
-          (current) => {
-            wait = 0;
-            const pending = livePending(current, now);
-            const exempt = scope === 'account' && Boolean(current?.trusted?.includes(ipHash));
-            if (!exempt) {
-              if (current && current.lockedUntil > now) {
-                wait = current.lockedUntil - now;
-                return undefined;
-              }
-              const failures = liveFailures(current, now);
-              if (pending.length >= Math.max(policy.threshold - failures, 1)) {
-                wait = Math.max(1000, Math.min(...pending.map((entry) => entry.until)) - now);
-                return undefined;
-              }
-            }
-            return { ...emptyCounter(), ...current, pending: [...pending, { id, until: now + PENDING_MS }] };
-          },
-          maxWaitMs,
-        );
-        return { scope, reserved: wait === 0, wait };
-      } catch (cause) {
-        console.error(`Sign-in throttle: could not reserve an attempt (${scope}): ${String(cause)}`);
-        return { scope, reserved: false, wait: 1000, failed: true };
-      }
-    }),
-  );
-  const refused = outcomes.filter((outcome) => !outcome.reserved);
-  if (refused.length === 0) return { ok: true, id, username, ip, scopes: wanted, maxWaitMs };
-  // Give back what was reserved; if that fails the entries expire by themselves.
-  const reserved = outcomes.filter((outcome) => outcome.reserved).map((outcome) => outcome.scope);
-  await settle({ ok: true, id, username, ip, scopes: reserved, maxWaitMs }, 'release', now).catch(() => {});
-  return {
-    ok: false,
-    waitMs: Math.max(...refused.map((outcome) => outcome.wait)),
-    refusedBy: refused.map((outcome) => outcome.scope),
-    ...(refused.some((outcome) => outcome.failed) ? { failed: true } : {}),
-  };
 }
 
 const emptyCounter = (): Counter => ({ failures: 0, lastFailureAt: 0, lockedUntil: 0 });
 
 /**
  * Ends a reserved attempt: 'failure' counts it (and may lock), 'success' clears the pair's failures and
- * trusts the address for the account, 'release' just gives the reservation back. Throws if a counter
+ * trusts the address for the account, 'release' just gives the reservation back. Throws if the counters
  * cannot be written; the caller then refuses the attempt.
  */
 export async function settle(
@@ -274,32 +292,35 @@ export async function settle(
   outcome: 'failure' | 'success' | 'release',
   now = Date.now(),
 ): Promise<void> {
+  if (!reservation.scopes.length) return;
   const { ipHash, keys } = scopes(reservation.username, reservation.ip);
-  await Promise.all(
-    reservation.scopes.map((scope) =>
-      updateCounter(
-        keys[scope],
-        (current) => {
-          const pending = livePending(current, now).filter((entry) => entry.id !== reservation.id);
-          const base: Counter = { ...emptyCounter(), ...current, pending };
-          if (!pending.length) delete base.pending;
-          if (outcome === 'release') return current ? base : undefined;
-          if (outcome === 'success') {
-            if (scope === 'pair') return { ...base, failures: 0, lastFailureAt: 0, lockedUntil: 0 };
-            if (scope === 'account')
-              return {
-                ...base,
-                trusted: [...(current?.trusted ?? []).filter((entry) => entry !== ipHash), ipHash].slice(-20),
-              };
-            return current ? base : undefined;
-          }
+  await changeCounters(
+    reservation.scopes.map((scope) => keys[scope]),
+    (counters) => {
+      const write = new Map<string, Counter>();
+      for (const scope of reservation.scopes) {
+        const current = counters.get(keys[scope]) ?? emptyCounter();
+        const base: Counter = {
+          ...current,
+          pending: livePending(current, now).filter((entry) => entry.id !== reservation.id),
+        };
+        if (outcome === 'release') write.set(keys[scope], base);
+        else if (outcome === 'success') {
+          if (scope === 'pair') write.set(keys[scope], { ...base, failures: 0, lastFailureAt: 0, lockedUntil: 0 });
+          else if (scope === 'account')
+            write.set(keys[scope], {
+              ...base,
+              trusted: [...(current.trusted ?? []).filter((entry) => entry !== ipHash), ipHash].slice(-20),
+            });
+          else write.set(keys[scope], base);
+        } else {
           const failures = liveFailures(current, now) + 1;
           const lock = lockDuration(failures, POLICIES[scope]);
-          return { ...base, failures, lastFailureAt: now, lockedUntil: lock ? now + lock : 0 };
-        },
-        reservation.maxWaitMs,
-      ),
-    ),
+          write.set(keys[scope], { ...base, failures, lastFailureAt: now, lockedUntil: lock ? now + lock : 0 });
+        }
+      }
+      return { write, answer: undefined };
+    },
   );
 }
 
@@ -318,31 +339,38 @@ export async function recordSuccess(username: string, ip: string, now = Date.now
 }
 
 /**
- * Staff unlock (users CLI): forgets the account's failures and locks, account-wide and for every
- * address, keeping the addresses it is trusted from. A damaged account counter (empty, not JSON, wrong
- * shape) is removed. Address-wide counters (shared by all accounts) are left alone. Returns how many
+ * Staff unlock (users CLI): forgets the account's failures and locks, account-wide and for every address
+ * (its pair counters all start with the account's hash, so one statement finds them), keeping the addresses
+ * it is trusted from. Address-wide counters (shared by all accounts) are left alone. Returns how many
  * counters were cleared.
  */
 export async function unlockAccount(username: string): Promise<number> {
   const { keys } = scopes(username, 'unlock');
-  const user = username.trim().toLowerCase();
-  let cleared = 0;
-  const { blobs } = await store().list({ prefix: `pair-${hash(user)}-` });
-  for (const { key } of blobs) {
-    await store().delete(key);
-    cleared++;
-  }
-  const stored = await store().get(keys.account, { type: 'text' });
-  if (stored === null) return cleared;
-  if ((await readCounter(keys.account)) === null) {
-    await store().delete(keys.account);
-    return cleared + 1;
-  }
-  await updateCounter(keys.account, (current) => {
-    if (!current) return undefined;
-    return { failures: 0, lastFailureAt: 0, lockedUntil: 0, ...(current.trusted ? { trusted: current.trusted } : {}) };
-  });
-  return cleared + 1;
+  const pairs = `pair-${hash(username.trim().toLowerCase())}-%`;
+  const [{ cleared }] = await db().query<{ cleared: number }>(sql`
+    WITH gone AS (DELETE FROM sign_in_counters WHERE key LIKE ${pairs} RETURNING 1)
+    SELECT count(*)::int AS cleared FROM gone`);
+  const account = await db().query(sql`
+    UPDATE sign_in_counters SET failures = 0, last_failure_at = 0, locked_until = 0, updated_at = now()
+    WHERE key = ${keys.account} RETURNING key`);
+  return cleared + account.length;
+}
+
+/**
+ * Deletes the counters nobody has failed on for longer than FORGET_AFTER_MS (they count for nothing any more),
+ * except account counters that remember trusted addresses: the daily `activity-retention` run, so the table
+ * does not grow for ever. Answers how many went.
+ */
+export async function forgetOldCounters(now = Date.now()): Promise<number> {
+  const cutoff = now - FORGET_AFTER_MS;
+  const [{ gone }] = await db().query<{ gone: number }>(sql`
+    WITH gone AS (
+      DELETE FROM sign_in_counters
+      WHERE last_failure_at < ${cutoff} AND locked_until <= ${now} AND cardinality(trusted) = 0
+        AND updated_at < ${new Date(cutoff).toISOString()}::timestamptz
+      RETURNING 1)
+    SELECT count(*)::int AS gone FROM gone`);
+  return gone;
 }
 
 export function lockedMessage(waitMs: number): string {

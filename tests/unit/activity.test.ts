@@ -1,5 +1,5 @@
 /**
- * Issue 26, item 4: an activity log. Against the real handlers and a local blob server: who saved settings,
+ * Issue 26, item 4: an activity log. Against the real handlers, a fresh database and a local blob server: who saved settings,
  * catalogue entries, posts, users and inquiries, when, with the fields that changed (old and new values;
  * e-mail addresses, phone numbers, names and note texts only as "changed"), newest first, filtered by person
  * and kind, paged, administrators only, kept a year; and a save never fails because its log entry could not
@@ -14,57 +14,53 @@ import {
   startInspectableBlobs,
   type LocalBlobs,
 } from './helpers/hostile';
-import { signedInStaff } from './helpers/staff';
+import { startDatabase, type TestDatabase } from './helpers/database';
+import { signedInStaff, writeMark } from './helpers/staff';
 import { storeContactInquiry } from './helpers/inquiries';
 import { categoryEdit, courseEdit } from './helpers/catalogue-requests';
 import { publishDuePosts } from '../../src/server/blogs';
 import type { defaultSiteSettings } from '../../src/lib/site-settings';
 import { diff, pruneActivity, recordActivity, RETENTION_DAYS } from '../../src/server/activity';
-import { dataStore } from '../../src/server/blobs';
+import { db, sql } from '../../src/platform/database';
 import { readSettings } from '../../src/server/settings';
 import type { ActivityPage } from '../../src/schemas/activity';
 import retention from '../../netlify/functions/activity-retention.mts';
 import { config as retentionConfig } from '../../netlify/functions/activity-retention.mts';
 
-/** Set to make every write to the activity store fail (the log is down; the saves must still land). */
-const broken = vi.hoisted(() => ({ activity: false }));
-vi.mock('../../src/server/blobs', async (original) => {
-  const actual = await original<typeof import('../../src/server/blobs')>();
-  return {
-    ...actual,
-    dataStore: (name: Parameters<typeof actual.dataStore>[0]) => {
-      const store = actual.dataStore(name);
-      if (name !== 'activity') return store;
-      return new Proxy(store, {
-        get(target, property, receiver) {
-          if (property === 'setJSON' && broken.activity)
-            return () => Promise.reject(new Error('activity store unavailable'));
-          const value = Reflect.get(target, property, receiver);
-          return typeof value === 'function' ? value.bind(target) : value;
-        },
-      });
-    },
-  };
-});
+/**
+ * Makes every write to the activity table fail (the log is down; the saves must still land), with a trigger in
+ * the database itself; `false` takes it away.
+ */
+async function breakActivityLog(broken: boolean) {
+  if (!broken) {
+    await db().query(sql`DROP TRIGGER IF EXISTS refuse_activity ON activity`);
+    return;
+  }
+  await db().query(sql`
+    CREATE OR REPLACE FUNCTION refuse_activity() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN RAISE EXCEPTION 'activity log unavailable'; END $$`);
+  await db().query(sql`
+    CREATE TRIGGER refuse_activity BEFORE INSERT ON activity FOR EACH ROW EXECUTE FUNCTION refuse_activity()`);
+}
 
 let blobs: LocalBlobs;
+let database: TestDatabase;
 let admin: string;
 let editor: string;
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'activity-test-secret-that-is-long-enough-0123456789';
   delete process.env.RESEND_API_KEY;
-  blobs = await startInspectableBlobs();
+  [blobs, database] = await Promise.all([startInspectableBlobs(), startDatabase()]);
   admin = await signedInStaff({ username: 'log-admin', firstName: 'Alex', lastName: 'Admin' });
   editor = await signedInStaff({ username: 'log-editor', firstName: 'Eddie', lastName: 'Editor', role: 'editor' });
 });
-afterAll(() => blobs?.stop());
+afterAll(() => Promise.all([blobs?.stop(), database?.stop()]));
 beforeEach(async () => {
-  broken.activity = false;
+  await breakActivityLog(false);
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
-  const store = dataStore('activity');
-  for (const { key } of (await store.list()).blobs) await store.delete(key);
+  await db().query(sql`DELETE FROM activity`);
 });
 
 async function send(
@@ -96,9 +92,8 @@ const activity = async (query = '', token = admin) =>
 
 /** Every stored log entry as text, to prove what is never kept. */
 async function storedLog(): Promise<string> {
-  const store = dataStore('activity');
-  const texts = await Promise.all((await store.list()).blobs.map(({ key }) => store.get(key, { type: 'text' })));
-  return texts.join('\n');
+  const rows = await db().query<{ row: string }>(sql`SELECT a::text AS row FROM activity a`);
+  return rows.map(({ row }) => row).join('\n');
 }
 
 async function saveSettings(change: (settings: typeof defaultSiteSettings) => typeof defaultSiteSettings) {
@@ -304,7 +299,7 @@ describe('activity log: what the saves record', () => {
   });
 
   it('finding 4: a save still lands (and answers 200) when its log entry cannot be written', async () => {
-    broken.activity = true;
+    await breakActivityLog(true);
     const saved = await saveSettings((s) => ({
       ...s,
       contactInfo: { ...s.contactInfo, businessHours: 'Log down, save kept' },
@@ -312,7 +307,7 @@ describe('activity log: what the saves record', () => {
     expect(saved.status).toBe(200);
     expect((await readSettings()).contactInfo.businessHours).toBe('Log down, save kept');
     expect(console.error).toHaveBeenCalledWith(expect.stringContaining('Could not record activity'));
-    broken.activity = false;
+    await breakActivityLog(false);
     expect((await activity()).body.items).toEqual([]);
   });
 });
@@ -349,9 +344,19 @@ describe('activity log: the API', () => {
     expect(posts.items.map((item) => item.actor.username)).toEqual(['bob']);
   });
 
+  it('finding 4: entries of the same millisecond are listed in the order they were made, newest first', async () => {
+    const at = new Date('2026-10-05T08:00:00Z');
+    for (const label of ['first', 'second', 'third'])
+      await recordActivity({ actor: actor('ann'), kind: 'post', action: 'updated', target: { id: 'x', label } }, at);
+    const { items, total } = (await activity('?limit=2')).body;
+    expect(total).toBe(3);
+    expect(items.map((item) => item.target.label)).toEqual(['third', 'second']);
+    expect((await activity('?offset=2')).body.items.map((item) => item.target.label)).toEqual(['first']);
+  });
+
   it('finding 4: administrators only: 401 without a session, 403 for an editor, 400 for a bad filter', async () => {
     await entry('ann', 'post', new Date());
-    const before = await snapshotBlobs(blobs.directory);
+    const before = { files: await snapshotBlobs(blobs.directory), mark: await writeMark() };
     expect((await send('/api/admin/activity', '/api/admin/activity')).status).toBe(401);
     const refused = await activity('', editor);
     expect(refused.status).toBe(403);
@@ -364,7 +369,8 @@ describe('activity log: the API', () => {
     expect((await send('/api/admin/activity', '/api/admin/activity', { method: 'POST', token: admin })).status).toBe(
       405,
     );
-    expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+    expect(changedStores(before.files, await snapshotBlobs(blobs.directory))).toEqual([]);
+    expect(await writeMark(), 'nothing written to the database').toBe(before.mark);
   });
 });
 

@@ -12,12 +12,12 @@ const PASSWORD = 'correct horse battery staple';
 let n = 0;
 const uniqueName = () => `time${Date.now().toString(36)}${n++}`;
 
-let blobs: Awaited<ReturnType<typeof startStores>>;
+let stores: Awaited<ReturnType<typeof startStores>>;
 beforeAll(async () => {
   process.env.JWT_SECRET = 'login-timing-secret-that-is-long-enough-012345';
-  blobs = await startStores();
+  stores = await startStores();
 });
-afterAll(() => blobs.stop());
+afterAll(() => stores.stop());
 
 describe('finding 6: login timing tells which usernames exist', () => {
   const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -35,12 +35,12 @@ describe('finding 6: login timing tells which usernames exist', () => {
     const bodies = new Set<string>();
     for (let i = 0; i < SAMPLES; i++) {
       // Each sample is a new function instance: nothing computed by an earlier request is reused.
-      // A fresh known account per sample, so both names meet counters in the same state. (On the platform
-      // a counter costs the same whether it exists or not; the local emulation reads an existing one's
-      // ETag with an extra listing, which is not what this test is about.)
+      // A fresh known account per sample, so both names meet counters in the same state (none yet).
       const known = uniqueName();
       await createUser({ username: known, firstName: 'Time', lastName: 'Keeper', role: 'admin', password: PASSWORD });
       vi.resetModules();
+      // The new instance's database module is a new copy too: it reaches the same database.
+      (await import('../../src/platform/database')).setDatabase(stores.db);
       const { default: handler } = await import('../../netlify/functions/auth-login.mts');
       const attempt = async (kind: 'known' | 'unknown') => {
         const username = kind === 'known' ? known : uniqueName();

@@ -1,6 +1,6 @@
 /**
  * Issue (staff accounts): an optional second factor by authenticator app, with recovery codes, for
- * administrators. Against the real handlers and a local blob server: set-up proves the app has the secret,
+ * administrators. Against the real handlers and a fresh database: set-up proves the app has the secret,
  * sign-in then asks for a code, a code works once, recovery codes work once, a wrong code counts as a failed
  * attempt, the e-mailed sign-in link asks for the code too, and turning it off needs the password.
  */
@@ -99,6 +99,22 @@ describe('second factor by authenticator app', () => {
     expect((await signIn(username, { code: recovery[3] })).status).toBe(401);
     expect((await getUser(username))?.totp?.recoveryCodes).toHaveLength(9);
   });
+
+  it('one code sent by two sign-ins at the same moment signs in once (app code and recovery code alike)', async () => {
+    const { username, secret, recovery } = await adminWithApp('tfatwice');
+    const code = codeAt(secret, username, Date.now());
+    const both = await Promise.all([
+      signIn(username, { code }, '192.0.2.31'),
+      signIn(username, { code }, '192.0.2.32'),
+    ]);
+    expect(both.map((answer) => answer.status).sort()).toEqual([200, 401]);
+    const again = await Promise.all([
+      signIn(username, { code: recovery[0] }, '192.0.2.33'),
+      signIn(username, { code: recovery[0] }, '192.0.2.34'),
+    ]);
+    expect(again.map((answer) => answer.status).sort()).toEqual([200, 401]);
+    expect((await getUser(username))?.totp?.recoveryCodes).toHaveLength(9);
+  }, 30_000);
 
   it('wrong codes count as failed attempts and lock the address like wrong passwords', async () => {
     const { username } = await adminWithApp('tfalock');

@@ -1,8 +1,9 @@
 /**
  * Issue: staff accounts were command-line only, everyone shared one account and its Logout signed out
- * every device. Against the real handlers and a local blob server: invitations with a one-time
- * set-password link, role changes, deactivation and deletion (never the last admin, never yourself),
- * every person's own name, password and sessions, and Logout ending this device only.
+ * every device. Against the real handlers, a fresh database (the accounts) and a local blob server (the
+ * outbox): invitations with a one-time set-password link, role changes, deactivation and deletion (never the
+ * last admin, never yourself, also when two requests race), every person's own name, password and sessions,
+ * and Logout ending this device only.
  */
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
@@ -13,10 +14,15 @@ import {
   startInspectableBlobs,
   type LocalBlobs,
 } from './helpers/hostile';
-import { createUser, getUser } from '../../src/server/users';
+import { startDatabase, type TestDatabase } from './helpers/database';
+import { changedTables, snapshotTables } from './helpers/staff';
+import { createUser, getUser, recordSession, touchSession } from '../../src/server/users';
 import { dataStore } from '../../src/server/blobs';
+import { db, sql } from '../../src/platform/database';
 import {
   acceptInvite,
+  changeStaff,
+  deleteStaff,
   INVITE_NOT_SENT,
   inviteStaff,
   deleteStaffFromCli,
@@ -32,15 +38,18 @@ import { ACCOUNT_DEACTIVATED, INVALID_CREDENTIALS } from '../../netlify/function
 
 const PASSWORD = 'a long enough password';
 let blobs: LocalBlobs;
+let database: TestDatabase;
 let n = 0;
 const unique = (prefix: string) => `${prefix}-${Date.now().toString(36)}${n++}`;
 
 beforeAll(async () => {
   process.env.JWT_SECRET = 'staff-accounts-secret-that-is-long-enough-012345';
   delete process.env.RESEND_API_KEY;
-  blobs = await startInspectableBlobs();
+  [blobs, database] = await Promise.all([startInspectableBlobs(), startDatabase()]);
 });
-afterAll(() => blobs?.stop());
+afterAll(() => Promise.all([blobs?.stop(), database?.stop()]));
+// Every sign-in and password change runs scrypt; on a busy machine a test of several takes a few seconds.
+vi.setConfig({ testTimeout: 30_000 });
 beforeEach(() => {
   vi.spyOn(console, 'log').mockImplementation(() => {});
   vi.spyOn(console, 'error').mockImplementation(() => {});
@@ -118,11 +127,30 @@ const changeUser = (token: string, username: string, body: unknown) =>
 const deleteUser = (token: string, username: string) =>
   send('/api/admin/users/:username', `/api/admin/users/${username}`, { method: 'DELETE', token, params: { username } });
 
-/** Only accounts of this test may be active admins when the last-admin rule is under test. */
-async function onlyAdmin(username: string) {
-  const { blobs: entries } = await dataStore('users').list();
-  for (const { key } of entries) if (key !== username) await dataStore('users').delete(key);
+/** Only accounts of this test may exist when the last-admin rule is under test. */
+async function onlyAccounts(...usernames: string[]) {
+  await db().query(sql`DELETE FROM staff WHERE NOT (username = ANY(${usernames}))`);
 }
+
+/**
+ * The records (database rows) and files (blob folder) as they are now, to prove a request changed nothing. (Rows,
+ * not a write mark: a refused change of a role still locks the administrators' rows to decide.)
+ */
+async function snapshot() {
+  return { files: await snapshotBlobs(blobs.directory), tables: await snapshotTables() };
+}
+async function changesSince(before: Awaited<ReturnType<typeof snapshot>>) {
+  return [
+    ...changedStores(before.files, await snapshotBlobs(blobs.directory)),
+    ...changedTables(before.tables, await snapshotTables()),
+  ];
+}
+const activeAdmins = async () =>
+  (
+    await db().query<{ username: string }>(
+      sql`SELECT username FROM staff WHERE role = 'admin' AND active AND password_hash IS NOT NULL`,
+    )
+  ).map((row) => row.username);
 
 describe('issue: accounts in the admin (invitations)', () => {
   it('finding 1: an invited person sets their own password once through the e-mailed link, then signs in', async () => {
@@ -170,30 +198,32 @@ describe('issue: accounts in the admin (invitations)', () => {
     expect(await acceptInvite(link, 'my own chosen password', Date.now() + INVITE_LIFETIME_MS + 1000)).toBeNull();
     expect((await getUser(invited.body.username))?.passwordHash).toBeUndefined();
 
-    const before = await snapshotBlobs(blobs.directory);
+    const before = await snapshot();
     const unknown = await accept('A'.repeat(43), 'my own chosen password');
     expect(unknown).toEqual({ status: 400, body: { message: INVITE_INVALID } });
-    expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+    expect(await changesSince(before)).toEqual([]);
   });
 
   it('finding 1: an e-mail address already on an account is refused (409) and nothing is written', async () => {
     const admin = await account();
     const email = `${unique('twice')}@example.com`;
     expect((await invite(admin.token, { email, firstName: 'A', lastName: 'B', role: 'editor' })).status).toBe(201);
-    const before = await snapshotBlobs(blobs.directory);
+    const before = await snapshot();
     const second = await invite(admin.token, { email, firstName: 'A', lastName: 'B', role: 'editor' });
     expect(second.status).toBe(409);
     expect(second.body.message).toBe(EMAIL_TAKEN);
     const bad = await invite(admin.token, { email: 'not-an-address', firstName: 'A', lastName: 'B', role: 'root' });
     expect(bad.status).toBe(400);
-    expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+    expect(await changesSince(before)).toEqual([]);
   });
 });
 
 describe('issue: invitations when the mail fails', () => {
   it('finding 1: an invitation whose e-mail cannot be sent is taken back (503, no account, no link)', async () => {
     const email = `${unique('nomail')}@example.com`;
-    const before = await snapshotBlobs(blobs.directory);
+    const files = await snapshotBlobs(blobs.directory);
+    const links = async () => (await db().query(sql`SELECT token_hash FROM staff_links`)).length;
+    const linksBefore = await links();
     const failing = {
       name: 'outbox' as const,
       send: () => Promise.reject(new Error('mail service down')),
@@ -201,9 +231,9 @@ describe('issue: invitations when the mail fails', () => {
     await expect(inviteStaff({ email, firstName: 'No', lastName: 'Mail', role: 'editor' }, failing)).rejects.toThrow(
       INVITE_NOT_SENT,
     );
-    const after = await snapshotBlobs(blobs.directory);
-    const added = [...after.keys()].filter((key) => !before.has(key));
-    expect(added).toEqual([]);
+    expect(changedStores(files, await snapshotBlobs(blobs.directory))).toEqual([]);
+    expect(await db().query(sql`SELECT username FROM staff WHERE email = ${email}`)).toEqual([]);
+    expect(await links()).toBe(linksBefore);
   });
 });
 
@@ -234,12 +264,12 @@ describe('issue: role changes, deactivation and deletion', () => {
 
   it('finding 3: the last active admin cannot be demoted, deactivated or deleted, nobody deletes or deactivates themselves (409, nothing written)', async () => {
     const admin = await account();
-    await onlyAdmin(admin.username);
+    await onlyAccounts(admin.username);
     const second = await account();
     await changeUser(admin.token, second.username, { active: false });
 
     // The one active admin, acting on themselves through the API.
-    const before = await snapshotBlobs(blobs.directory);
+    const before = await snapshot();
     const demote = await changeUser(admin.token, admin.username, { role: 'editor' });
     expect(demote).toEqual({ status: 409, body: { message: LAST_ADMIN } });
     const deactivate = await changeUser(admin.token, admin.username, { active: false });
@@ -248,7 +278,7 @@ describe('issue: role changes, deactivation and deletion', () => {
     expect(remove).toEqual({ status: 409, body: { message: NOT_YOURSELF_DELETE } });
     // The command line has no "yourself", but keeps the last admin too.
     await expect(deleteStaffFromCli(admin.username)).rejects.toThrow(LAST_ADMIN);
-    expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+    expect(await changesSince(before)).toEqual([]);
 
     // With a second active admin, both are possible.
     await changeUser(admin.token, second.username, { active: true });
@@ -329,9 +359,9 @@ describe('issue: own account and sessions per device', () => {
 
       // A minute later: the page still verifies, nothing is written.
       vi.setSystemTime(start + 7 * 60_000);
-      const before = await snapshotBlobs(blobs.directory);
+      const before = await snapshot();
       expect((await send('/api/auth/verify', '/api/auth/verify', { token: editor.token })).status).toBe(200);
-      expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+      expect(await changesSince(before)).toEqual([]);
       expect(await seen()).toBe(second);
     } finally {
       vi.useRealTimers();
@@ -352,7 +382,7 @@ describe('issue: own account and sessions per device', () => {
       'Robin',
     );
 
-    const before = await snapshotBlobs(blobs.directory);
+    const before = await snapshot();
     const wrong = await send('/api/admin/me/password', '/api/admin/me/password', {
       method: 'POST',
       token: editor.token,
@@ -366,7 +396,7 @@ describe('issue: own account and sessions per device', () => {
       body: { current: PASSWORD, next: 'short' },
     });
     expect(weak.status).toBe(400);
-    expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+    expect(await changesSince(before)).toEqual([]);
 
     const changed = await send('/api/admin/me/password', '/api/admin/me/password', {
       method: 'POST',
@@ -384,7 +414,7 @@ describe('issue: own account and sessions per device', () => {
   it('finding 6: bad input to the own-account routes gets a clear 4xx and changes nothing', async () => {
     const editor = await account('editor');
     const admin = await account();
-    const before = await snapshotBlobs(blobs.directory);
+    const before = await snapshot();
     const empty = await send('/api/admin/me', '/api/admin/me', {
       method: 'PATCH',
       token: editor.token,
@@ -400,6 +430,104 @@ describe('issue: own account and sessions per device', () => {
     expect(notUuid.status).toBe(404);
     const unknownUser = await changeUser(admin.token, 'constructor', { role: 'admin' });
     expect(unknownUser.status).toBe(404);
-    expect(changedStores(before, await snapshotBlobs(blobs.directory))).toEqual([]);
+    expect(await changesSince(before)).toEqual([]);
   });
+});
+
+describe('requests that race (one database, any number of function instances)', () => {
+  /** Two active administrators and nobody else; their accounts as their requests see them. */
+  async function twoAdmins() {
+    const first = await account();
+    const second = await account();
+    await onlyAccounts(first.username, second.username);
+    return { first, second, me: [(await getUser(first.username))!, (await getUser(second.username))!] as const };
+  }
+  const outcomes = (results: PromiseSettledResult<unknown>[]) =>
+    results.map((result) => (result.status === 'fulfilled' ? 'done' : (result.reason as Error).message)).sort();
+
+  it.each([
+    ['demote', { role: 'editor' as const }],
+    ['deactivate', { active: false }],
+  ])(
+    'finding 3: the last two admins who %s each other at the same moment: one change lands, the other is refused',
+    async (_, change) => {
+      const { first, second, me } = await twoAdmins();
+      const results = await Promise.allSettled([
+        changeStaff(me[0], second.username, change),
+        changeStaff(me[1], first.username, change),
+      ]);
+      expect(outcomes(results)).toEqual(['done', LAST_ADMIN].sort());
+      expect(await activeAdmins()).toHaveLength(1);
+    },
+  );
+
+  it('finding 3: the last two admins deleting each other (one from the admin, one from the command line) at once: one remains', async () => {
+    const { first, second, me } = await twoAdmins();
+    const results = await Promise.allSettled([deleteStaff(me[0], second.username), deleteStaffFromCli(first.username)]);
+    expect(outcomes(results)).toEqual(['done', LAST_ADMIN].sort());
+    expect(await activeAdmins()).toHaveLength(1);
+  });
+
+  it('finding 3: through the handlers too: of two admins demoting each other at once exactly one succeeds', async () => {
+    const { first, second } = await twoAdmins();
+    const answers = await Promise.all([
+      changeUser(first.token, second.username, { role: 'editor' }),
+      changeUser(second.token, first.username, { role: 'editor' }),
+    ]);
+    // The loser is refused: the last admin (409), or, if the other change landed before its request was
+    // authorised, as an editor now (403).
+    expect(answers.map((answer) => answer.status).filter((status) => status === 200)).toHaveLength(1);
+    expect(answers.every((answer) => [200, 403, 409].includes(answer.status))).toBe(true);
+    expect(await activeAdmins()).toHaveLength(1);
+  });
+
+  it('finding 1: two invitations for one address at the same moment make one account; the other gets 409', async () => {
+    const admin = await account();
+    const email = `${unique('race')}@example.com`;
+    const answers = await Promise.all(
+      ['editor', 'admin'].map((role) => invite(admin.token, { email, firstName: 'Ra', lastName: 'Ce', role })),
+    );
+    expect(answers.map((answer) => answer.status).sort()).toEqual([201, 409]);
+    expect(answers.find((answer) => answer.status === 409)?.body.message).toBe(EMAIL_TAKEN);
+    const accounts = await db().query(sql`SELECT username FROM staff WHERE lower(email) = ${email}`);
+    expect(accounts).toHaveLength(1);
+    // The same address typed in capitals is the same address.
+    const shouted = await invite(admin.token, {
+      email: email.toUpperCase(),
+      firstName: 'Ra',
+      lastName: 'Ce',
+      role: 'editor',
+    });
+    expect(shouted).toMatchObject({ status: 409, body: { message: EMAIL_TAKEN } });
+  });
+
+  it('finding 5: sign-ins, a logout and a "last seen" note on one account at the same moment all land', async () => {
+    const username = unique('busy');
+    await createUser({ username, firstName: 'Busy', lastName: 'Account', role: 'editor', password: PASSWORD });
+    const leaving = (await signIn(username)).body.token as string;
+    const seen = crypto.randomUUID();
+    await recordSession(username, seen, 'Seen device', Date.now() - 10 * 60_000);
+    const user = (await getUser(username))!;
+    const now = Date.now();
+    const signInFrom = async (ip: string) => {
+      const request = new Request('http://localhost/api/auth/login', {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ username, password: PASSWORD }),
+      });
+      return ((await handlerFor('/api/auth/login')!.handler(request, fakeContext({}, ip))) as Response).status;
+    };
+    const [signIns, logout] = await Promise.all([
+      Promise.all(Array.from({ length: 12 }, (_, i) => signInFrom(`192.0.2.${100 + i}`))),
+      send('/api/auth/logout', '/api/auth/logout', { method: 'POST', token: leaving }),
+      touchSession(user, seen, now),
+    ]);
+    expect(signIns).toEqual(signIns.map(() => 200));
+    expect(logout.status).toBe(200);
+    expect((await send('/api/auth/verify', '/api/auth/verify', { token: leaving })).status).toBe(401);
+    const sessions = (await getUser(username))!.sessions;
+    expect(sessions.find((session) => session.id === seen)?.lastSeenAt).toBe(now);
+    // The twelve new devices and the one seen; the one that logged out has gone.
+    expect(sessions).toHaveLength(13);
+  }, 60_000);
 });

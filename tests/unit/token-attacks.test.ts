@@ -17,9 +17,11 @@ import {
   startInspectableBlobs,
   type LocalBlobs,
 } from './helpers/hostile';
+import { startDatabase, type TestDatabase } from './helpers/database';
+import { writeMark } from './helpers/staff';
 import { createUser, getUser, recordSession, setPassword } from '../../src/server/users';
 import { issueToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/server/tokens';
-import { dataStore } from '../../src/server/blobs';
+import { db, sql } from '../../src/platform/database';
 import { storeContactInquiry } from './helpers/inquiries';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
 
@@ -27,6 +29,7 @@ const SECRET = 'token-attack-secret-that-is-long-enough-0123456789';
 const VICTIM = 'token-victim';
 const PASSWORD = 'the victim password is long';
 let blobs: LocalBlobs;
+let database: TestDatabase;
 let inquiryId = '';
 /** The session the hand-made tokens belong to (recorded on the account, as a sign-in would). */
 const VICTIM_SID = randomUUID();
@@ -200,12 +203,22 @@ const ATTACKS: [string, () => string][] = [
 
 beforeAll(async () => {
   process.env.JWT_SECRET = SECRET;
-  blobs = await startInspectableBlobs();
+  [blobs, database] = await Promise.all([startInspectableBlobs(), startDatabase()]);
   await createUser({ username: VICTIM, firstName: 'Vic', lastName: 'Tim', role: 'admin', password: PASSWORD });
   await recordSession(VICTIM, VICTIM_SID, 'Test device', Date.now());
   inquiryId = (await storeContactInquiry({ firstName: 'A', lastName: 'B', email: 'a@example.com' })).id;
 });
-afterAll(() => blobs?.stop());
+afterAll(() => Promise.all([blobs?.stop(), database?.stop()]));
+
+/** The files (blob folder) and the database's write mark as they are now, to prove a request wrote nothing. */
+async function snapshot() {
+  return { files: await snapshotBlobs(blobs.directory), mark: await writeMark() };
+}
+/** The blob stores a request changed since the snapshot, and 'database' if it wrote any row. */
+async function changesSince(before: Awaited<ReturnType<typeof snapshot>>) {
+  const database = (await writeMark()) === before.mark ? [] : ['database'];
+  return [...changedStores(before.files, await snapshotBlobs(blobs.directory)), ...database];
+}
 beforeEach(() => {
   process.env.JWT_SECRET = SECRET;
   vi.spyOn(console, 'log').mockImplementation(() => {});
@@ -214,13 +227,13 @@ beforeEach(() => {
 
 async function expectRefusedEverywhere(authorization: string | null, query = '') {
   for (const entry of present) {
-    const before = await snapshotBlobs(blobs.directory);
+    const before = await snapshot();
     const response = await call(entry, authorization, query);
     const where = `${entry.method} ${entry.route}`;
     expect(response.status, where).toBe(401);
     expect(response.headers.get('www-authenticate'), where).toMatch(/^Bearer/);
     expect((await response.json()).message, where).toMatch(/log in/i);
-    expect(changedStores(before, await snapshotBlobs(blobs.directory)), where).toEqual([]);
+    expect(await changesSince(before), where).toEqual([]);
   }
 }
 
@@ -313,7 +326,7 @@ describe('revoked tokens', { timeout: 20_000 }, () => {
     const name = await newAccount('deleted-account');
     const token = await login(name, PASSWORD);
     expect((await verify(token)).status).toBe(200);
-    await dataStore('users').delete(name);
+    await db().query(sql`DELETE FROM staff WHERE username = ${name}`);
     expect(await getUser(name)).toBeNull();
     await expectRefusedEverywhere(`Bearer ${token}`);
   });

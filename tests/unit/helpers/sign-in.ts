@@ -1,6 +1,7 @@
 /**
- * What the sign-in test files share: a real local blob server per file with the session secret set, the
- * password module with every check counted, accounts with unique names, and sign-in requests to the handlers.
+ * What the sign-in test files share: a fresh database (and local blob server) per file with the session secret
+ * set, the password module with every check counted, accounts with unique names, and sign-in requests to the
+ * handlers.
  *
  * Count password checks with (vi.mock must sit in the test file itself):
  *   const checks = vi.hoisted(() => ({ count: 0 }));
@@ -33,16 +34,16 @@ export function countingPasswords<T extends { verifyPassword: (password: string,
 }
 
 /**
- * Registers the file's hooks: the session secret, a real local blob server for the whole file (each test
- * uses accounts of its own), and a quiet console (the functions log every refusal).
+ * Registers the file's hooks: the session secret, a fresh database and local blob server for the whole file
+ * (each test uses accounts of its own), and a quiet console (the functions log every refusal).
  */
 export function signInSuite(secret: string) {
-  let blobs: Awaited<ReturnType<typeof startStores>>;
+  let stores: Awaited<ReturnType<typeof startStores>>;
   beforeAll(async () => {
     process.env.JWT_SECRET = secret;
-    blobs = await startStores();
+    stores = await startStores();
   });
-  afterAll(() => blobs.stop());
+  afterAll(() => stores.stop());
   beforeEach(() => {
     vi.spyOn(console, 'log').mockImplementation(() => {});
     vi.spyOn(console, 'error').mockImplementation(() => {});
