@@ -1,3 +1,4 @@
+import { siteAddress } from '../platform/site.ts';
 import { randomBytes } from 'node:crypto';
 import { bearerToken, unauthorized } from './auth';
 import { getInquiry, type InquiryRecord } from './inquiries';
@@ -13,9 +14,8 @@ import { DAY_MS, INVALID_LINK, MAX_TOKENS, ensureApplicant, hashToken } from './
 
 /* ---------- links ---------- */
 
-export function siteUrl(): string {
-  return (process.env.SITE_URL || process.env.URL || 'https://rplpathways.com.au').replace(/\/$/, '');
-}
+/** The site's public address for the applicant's links (src/platform/site.ts: never a request's Host). */
+export const siteUrl = siteAddress;
 
 /**
  * A fresh private link to an inquiry's applicant page (a quote inquiry's only), valid LINK_LIFETIME_DAYS:

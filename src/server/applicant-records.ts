@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import * as v from 'valibot';
-import { dataStore } from './blobs';
+import { fileStore } from '../platform/blobs.ts';
 import { db, iso, isoOf, sql, type Queryable } from '../platform/database';
 import type { InquiryRecord } from './inquiries';
 import { resultOfQuote } from './quote-result';
@@ -19,7 +19,7 @@ import {
  */
 
 /** The private Blobs store that keeps the evidence files' bytes, in parts: `chunk/{id}/{n}`. */
-export const evidence = () => dataStore('evidence');
+export const evidence = () => fileStore('evidence');
 export const chunkKey = (id: string, n: number) => `chunk/${id}/${n}`;
 export const DAY_MS = 24 * 60 * 60_000;
 /** Link tokens kept per applicant (the oldest go first). */

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import * as v from 'valibot';
-import { dataStore } from './blobs.ts';
+import { fileStore } from '../platform/blobs.ts';
 import { db, iso, isoOf, join, raw, sql } from '../platform/database.ts';
 import { allInquiries, statusCounts } from './inquiries.ts';
 import { csvHeader, csvRow } from './inquiry-csv.ts';
@@ -50,7 +50,7 @@ const JobSchema = v.object({
 });
 export type ExportJob = v.InferOutput<typeof JobSchema>;
 
-const store = () => dataStore('exports');
+const store = () => fileStore('exports');
 const partKey = (id: string, n: number) => `file/${id}/${String(n).padStart(5, '0')}`;
 
 interface JobRow {

@@ -1,3 +1,4 @@
+import { siteAddress } from '../platform/site.ts';
 import { referenceOf, type InquiryRecord, type MailKind } from './inquiries';
 import { resultOfQuote } from './quote-result';
 import type { Catalogue } from '../catalogue/index';
@@ -69,14 +70,8 @@ export function mailSettings() {
   return {
     from: sanitizeHeader(process.env.MAIL_FROM || 'RPL Pathways <no-reply@rplpathways.com.au>'),
     staffTo: sanitizeHeader(process.env.MAIL_TO || 'support@rplpathways.com.au'),
-    // Links in mails: the site's address. Netlify sets URL; the local server (scripts/serve.mjs) sets
-    // LOCAL_SITE_URL, since the local CLI points URL at its own port, behind the site's front door.
-    siteUrl: (
-      process.env.LOCAL_SITE_URL ||
-      process.env.SITE_URL ||
-      process.env.URL ||
-      'https://rplpathways.com.au'
-    ).replace(/\/$/, ''),
+    // Links in mails: the site's public address, the same for every kind of mail (src/platform/site.ts).
+    siteUrl: siteAddress(),
   };
 }
 

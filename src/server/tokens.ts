@@ -1,8 +1,10 @@
 import { SignJWT, jwtVerify, errors } from 'jose';
 import { recordSession, type UserRecord } from './users.ts';
+import { deployContext, siteAddress } from '../platform/site.ts';
 
 /**
- * Staff session tokens: HS256 JWTs with a pinned algorithm, issuer, audience and expiry. Each token also
+ * Staff session tokens: HS256 JWTs with a pinned algorithm, issuer, audience (this site's address and deploy
+ * context) and expiry. Each token also
  * carries the moment it was issued in milliseconds (`ts`), compared with the account's `validAfter` so
  * "sign out everywhere" and password resets revoke every earlier token, and its session id (`sid`, also
  * the JWT id): issuing a token records that session on the account, and a token counts only while its
@@ -10,6 +12,11 @@ import { recordSession, type UserRecord } from './users.ts';
  */
 export const TOKEN_ISSUER = 'https://rplpathways.com.au';
 export const TOKEN_AUDIENCE = 'rpl-pathways-admin';
+/**
+ * Who a token is for: this site's admin, at this address, in this deploy context. A token signed in a deploy
+ * preview (which may share JWT_SECRET with production) or for another address is refused everywhere else.
+ */
+export const tokenAudience = () => `${TOKEN_AUDIENCE} ${siteAddress()} ${deployContext()}`;
 export const TOKEN_LIFETIME_SECONDS = 8 * 60 * 60;
 const ALGORITHM = 'HS256';
 
@@ -35,7 +42,7 @@ export async function issueToken(
     .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
     .setSubject(user.username)
     .setIssuer(TOKEN_ISSUER)
-    .setAudience(TOKEN_AUDIENCE)
+    .setAudience(tokenAudience())
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor(now / 1000) + TOKEN_LIFETIME_SECONDS)
     .setJti(sid)
@@ -55,7 +62,7 @@ export async function readToken(token: string, now = Date.now()): Promise<TokenC
     const { payload } = await jwtVerify(token, key, {
       algorithms: [ALGORITHM],
       issuer: TOKEN_ISSUER,
-      audience: TOKEN_AUDIENCE,
+      audience: tokenAudience(),
       requiredClaims: ['sub', 'exp', 'iat'],
       currentDate: new Date(now),
     });

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { Metadata } from 'sharp';
-import { dataStore } from './blobs.ts';
+import { fileStore } from '../platform/blobs.ts';
 import { purgeTags } from './cdn.ts';
 import { db, isoOf, sql } from '../platform/database.ts';
 import { RefusedInput } from './http.ts';
@@ -125,7 +125,7 @@ export async function storeImage(
 ): Promise<{ imageUrl: string; width: number; height: number }> {
   const image = await processImage(bytes);
   const id = randomBytes(16).toString('hex');
-  const store = dataStore('uploads');
+  const store = fileStore('uploads');
   const metadata = { contentType: 'image/webp' };
   const toArrayBuffer = (data: Buffer) =>
     data.buffer.slice(data.byteOffset, data.byteOffset + data.byteLength) as ArrayBuffer;
@@ -153,7 +153,7 @@ export async function storeImage(
 /** A stored image with its type, or null. */
 export async function readImage(key: string): Promise<{ data: ArrayBuffer; contentType: string } | null> {
   if (!isUploadKey(key)) return null;
-  const found = await dataStore('uploads').getWithMetadata(key, { type: 'arrayBuffer' });
+  const found = await fileStore('uploads').getWithMetadata(key, { type: 'arrayBuffer' });
   if (!found) return null;
   // Stored images are always WebP; the bytes are checked again rather than trusting the metadata.
   const kind = sniffImage(new Uint8Array(found.data.slice(0, 16)));
@@ -174,7 +174,7 @@ export function imageIdsIn(texts: string[]): Set<string> {
 export const uploadCacheTag = (key: string) => `upload-${key.slice(0, 32)}`;
 
 const removeFiles = (id: string) => {
-  const store = dataStore('uploads');
+  const store = fileStore('uploads');
   return Promise.all(
     [`${id}.webp`, ...VARIANT_WIDTHS.map((width) => `${id}-w${width}.webp`)].map((key) => store.delete(key)),
   );

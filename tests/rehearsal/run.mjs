@@ -160,7 +160,8 @@ const blobsContext = {
   uncachedEdgeURL: edgeURL,
   token,
   siteID: 'rehearsal-site',
-  deployID: 'rehearsal-deploy',
+  deployID: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+  primaryRegion: 'us-east-2',
 };
 
 // The first owner, made with the site's own code (the users command does the same on a deployed site).

@@ -22,7 +22,7 @@ import {
   start,
   upload,
 } from './helpers/applicants';
-import { dataStore } from '../../src/server/blobs';
+import { fileStore } from '../../src/platform/blobs';
 import { getApplicant, INVALID_LINK } from '../../src/server/applicant-records';
 import { issueApplicantLink, revokeLinks } from '../../src/server/applicant-links';
 import { CHUNK_BYTES } from '../../src/schemas/applicant';
@@ -32,7 +32,7 @@ let database: TestDatabase;
 const MB = 1024 * 1024;
 
 async function evidenceKeys(): Promise<string[]> {
-  return (await dataStore('evidence').list()).blobs.map((blob) => blob.key);
+  return (await fileStore('evidence').list()).blobs.map((blob) => blob.key);
 }
 
 /** Every applicant row the tests can change, as text: equal before and after means nothing was written. */

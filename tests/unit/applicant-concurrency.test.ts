@@ -20,7 +20,7 @@ import {
   type Headers,
 } from './helpers/applicants';
 import { setDatabase, type Database, type Queryable } from '../../src/platform/database';
-import { dataStore } from '../../src/server/blobs';
+import { fileStore } from '../../src/platform/blobs';
 import { issueApplicantLink } from '../../src/server/applicant-links';
 import { queueApplicantMail, retryApplicantMail } from '../../src/server/applicant-mail';
 import { MAX_TOKENS } from '../../src/server/applicant-records';
@@ -112,7 +112,7 @@ describe('uploads at once', () => {
       expect(Buffer.from(await got.arrayBuffer()).equals(Buffer.from(bytes))).toBe(true);
     }
     // Refused uploads left no part behind: every part belongs to an accepted file.
-    const owners = new Set((await dataStore('evidence').list()).blobs.map((blob) => blob.key.split('/')[1]));
+    const owners = new Set((await fileStore('evidence').list()).blobs.map((blob) => blob.key.split('/')[1]));
     expect([...owners].sort()).toEqual(accepted.map((f) => f.id).sort());
   }, 120_000);
 

@@ -7,7 +7,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { startStores } from './helpers/stores';
 import { call, chunk, newApplicant, ownView, pdf, remove, staffToken, start, upload } from './helpers/applicants';
-import { dataStore } from '../../src/server/blobs';
+import { fileStore } from '../../src/platform/blobs';
 import { sweepEvidence } from '../../src/server/applicant-evidence';
 import { queueApplicantMail } from '../../src/server/applicant-mail';
 import { getInquiry } from '../../src/server/inquiries';
@@ -21,7 +21,7 @@ const DAY = 24 * HOUR;
 const rows = async <T>(text: string, values: unknown[] = []) => (await stores.engine.query<T>(text, values)).rows;
 /** The ids whose parts are in the evidence store. */
 const partOwners = async () =>
-  new Set((await dataStore('evidence').list()).blobs.map((blob) => blob.key.split('/')[1]));
+  new Set((await fileStore('evidence').list()).blobs.map((blob) => blob.key.split('/')[1]));
 const fileIds = async (inquiryId: string) =>
   (await rows<{ id: string }>('SELECT id FROM evidence_files WHERE inquiry_id = $1 ORDER BY id', [inquiryId])).map(
     (row) => row.id,

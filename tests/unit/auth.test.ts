@@ -1,10 +1,10 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { SignJWT, UnsecuredJWT } from 'jose';
 import type { Context } from '@netlify/functions';
 import { startStores } from './helpers/stores';
 import { hashPassword, verifyPassword } from '../../src/server/passwords';
 import { createUser, getUser, revokeSessions, setPassword, UserExistsError } from '../../src/server/users';
-import { isRevoked, issueToken, readToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/server/tokens';
+import { isRevoked, issueToken, readToken, tokenAudience, TOKEN_ISSUER } from '../../src/server/tokens';
 import { authenticate } from '../../src/server/auth';
 import { lockDuration, lockedFor, POLICIES, recordFailure, recordSuccess } from '../../src/server/throttle';
 import loginHandler from '../../netlify/functions/auth-login.mts';
@@ -76,7 +76,7 @@ describe('tokens (HS256 JWT)', () => {
       .slice(0, 2)
       .map((part) => JSON.parse(Buffer.from(part, 'base64url').toString()));
     expect(header.alg).toBe('HS256');
-    expect(payload).toMatchObject({ sub: 'jane', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE });
+    expect(payload).toMatchObject({ sub: 'jane', iss: TOKEN_ISSUER, aud: tokenAudience() });
     expect(payload.exp - payload.iat).toBe(8 * 3600);
     expect(await readToken(token)).toMatchObject({ username: 'jane' });
   });
@@ -87,7 +87,7 @@ describe('tokens (HS256 JWT)', () => {
     expect(await readToken(token, now + 8 * 3600_000 + 1000)).toBeNull();
 
     // Jane's claims, signed with the given algorithm and secret.
-    const signed = (alg: string, secret: string, audience = TOKEN_AUDIENCE) =>
+    const signed = (alg: string, secret: string, audience = tokenAudience()) =>
       new SignJWT({ ts: now, sid: crypto.randomUUID() })
         .setProtectedHeader({ alg })
         .setSubject('jane')
@@ -103,7 +103,7 @@ describe('tokens (HS256 JWT)', () => {
     const unsigned = new UnsecuredJWT({ ts: now })
       .setSubject('jane')
       .setIssuer(TOKEN_ISSUER)
-      .setAudience(TOKEN_AUDIENCE)
+      .setAudience(tokenAudience())
       .setIssuedAt()
       .setExpirationTime('1h')
       .encode();
@@ -114,6 +114,28 @@ describe('tokens (HS256 JWT)', () => {
     // The control: the same claims with our algorithm, secret and audience are accepted.
     expect(await readToken(await signed('HS256', SECRET))).toMatchObject({ username: 'jane' });
     expect(await readToken('not.a.token')).toBeNull();
+  });
+
+  it("refuses a token signed for a deploy preview, or for another address, even with production's secret", async () => {
+    const netlify = globalThis as { Netlify?: { context?: { deploy?: { context?: string } } | null } };
+    const inContext = async <T>(context: string, work: () => Promise<T>) => {
+      const before = netlify.Netlify;
+      netlify.Netlify = { ...before, context: { deploy: { context } } };
+      try {
+        return await work();
+      } finally {
+        netlify.Netlify = before;
+      }
+    };
+    vi.stubEnv('URL', 'https://rpl.example');
+    const preview = await inContext('deploy-preview', () => issueToken({ username: 'jane', validAfter: 0 }));
+    const production = await inContext('production', () => issueToken({ username: 'jane', validAfter: 0 }));
+    expect(await inContext('production', () => readToken(preview))).toBeNull();
+    expect(await inContext('production', () => readToken(production))).toMatchObject({ username: 'jane' });
+    expect(await inContext('deploy-preview', () => readToken(production))).toBeNull();
+    vi.stubEnv('URL', 'https://another-site.example');
+    expect(await inContext('production', () => readToken(production))).toBeNull();
+    vi.unstubAllEnvs();
   });
 
   it('refuses to work without a long enough secret', async () => {

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { startStores } from './helpers/stores';
 import { signedInStaff } from './helpers/staff';
-import { dataStore } from '../../src/server/blobs';
+import { fileStore } from '../../src/platform/blobs';
 import { db, sql } from '../../src/platform/database';
 import { createInquiry } from '../../src/server/inquiries';
 import { RANGE_EXPORT_LIMIT } from '../../src/schemas/inbox';
@@ -205,7 +205,7 @@ describe('the background export of every inquiry', () => {
     await expireJob(job.id);
     expect((await exportsCall(`/${job.id}/file`, 'GET', 'admin')).status).toBe(404);
     expect((await exportsCall(`/${job.id}`, 'GET', 'admin')).status).toBe(404);
-    expect((await dataStore('exports').list({ prefix: `file/${job.id}/` })).blobs).toEqual([]);
+    expect((await fileStore('exports').list({ prefix: `file/${job.id}/` })).blobs).toEqual([]);
   });
 
   it('finding 14: the hourly sweep removes a file past its 24 hours even when nobody asks for it again', async () => {
@@ -216,7 +216,7 @@ describe('the background export of every inquiry', () => {
     await expireJob(job.id);
     vi.spyOn(console, 'log').mockImplementation(() => {});
     await retention();
-    const left = (await dataStore('exports').list()).blobs.map((blob) => blob.key);
+    const left = (await fileStore('exports').list()).blobs.map((blob) => blob.key);
     expect(left.filter((key) => key.includes(job.id))).toEqual([]);
     expect(left.some((key) => key.includes(kept.id))).toBe(true);
     const jobs = await db().query<{ id: string }>(sql`SELECT id FROM export_jobs`);

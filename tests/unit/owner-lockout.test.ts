@@ -15,7 +15,7 @@ import {
   uniqueName,
 } from './helpers/sign-in';
 import { getUser, setEmail, setPassword } from '../../src/server/users';
-import { dataStore } from '../../src/server/blobs';
+import { outboxMessages } from './helpers/outbox';
 import { db, sql } from '../../src/platform/database';
 import { authenticate } from '../../src/server/auth';
 import { addressScope, lockedFor, POLICIES, recordFailure, unlockAccount } from '../../src/server/throttle';
@@ -57,14 +57,9 @@ async function lockAccountFromTwentyAddresses(username: string) {
 }
 
 async function linkMailsTo(address: string) {
-  const { blobs: entries } = await dataStore('outbox').list({ prefix: 'sign-in-link-' });
-  const mails = await Promise.all(
-    entries.map(
-      ({ key }) =>
-        dataStore('outbox').get(key, { type: 'json' }) as Promise<{ to: string; text: string; kind: string }>,
-    ),
+  return (await outboxMessages()).filter(
+    (mail) => mail.idempotencyKey.startsWith('sign-in-link-') && mail.to === address,
   );
-  return mails.filter((mail) => mail.to === address);
 }
 const tokenIn = (text: string) => /\?link=([A-Za-z0-9_-]{43})/.exec(text)?.[1] ?? '';
 

@@ -17,7 +17,7 @@ import {
 import { startDatabase, type TestDatabase } from './helpers/database';
 import { changedTables, snapshotTables } from './helpers/staff';
 import { createUser, getUser, recordSession, touchSession } from '../../src/server/users';
-import { dataStore } from '../../src/server/blobs';
+import { outboxMessages } from './helpers/outbox';
 import { db, sql } from '../../src/platform/database';
 import {
   acceptInvite,
@@ -104,9 +104,8 @@ async function account(role: 'admin' | 'editor' = 'admin') {
 
 /** The invitation link's token from the e-mail in the local outbox. */
 async function invitationTokenFor(email: string): Promise<string> {
-  const { blobs: entries } = await dataStore('outbox').list({ prefix: 'staff-invite-' });
-  for (const { key } of entries) {
-    const mail = (await dataStore('outbox').get(key, { type: 'json' })) as { to: string; text: string };
+  for (const mail of await outboxMessages()) {
+    if (!mail.idempotencyKey.startsWith('staff-invite-')) continue;
     const match = /\/admin\/accept-invite#token=([A-Za-z0-9_-]{43})/.exec(mail.text);
     if (mail.to === email && match) return match[1];
   }

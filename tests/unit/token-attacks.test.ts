@@ -20,7 +20,7 @@ import {
 import { startDatabase, type TestDatabase } from './helpers/database';
 import { writeMark } from './helpers/staff';
 import { createUser, getUser, recordSession, setPassword } from '../../src/server/users';
-import { issueToken, TOKEN_AUDIENCE, TOKEN_ISSUER } from '../../src/server/tokens';
+import { issueToken, tokenAudience, TOKEN_ISSUER } from '../../src/server/tokens';
 import { db, sql } from '../../src/platform/database';
 import { storeContactInquiry } from './helpers/inquiries';
 import { defaultSiteSettings } from '../../src/lib/site-settings';
@@ -112,7 +112,7 @@ function mint({ header = {}, claims = {}, omit = [], signing, nowMs = Date.now()
     ts: nowMs,
     sub: VICTIM,
     iss: TOKEN_ISSUER,
-    aud: TOKEN_AUDIENCE,
+    aud: tokenAudience(),
     iat: now,
     exp: now + 3600,
     jti: VICTIM_SID,
@@ -150,7 +150,7 @@ const ATTACKS: [string, () => string][] = [
     'forged: payload changed after signing (sub=admin)',
     () => {
       const [h, , s] = mint().split('.');
-      return `${h}.${b64({ ts: Date.now(), sub: 'admin', iss: TOKEN_ISSUER, aud: TOKEN_AUDIENCE, iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })}.${s}`;
+      return `${h}.${b64({ ts: Date.now(), sub: 'admin', iss: TOKEN_ISSUER, aud: tokenAudience(), iat: Math.floor(Date.now() / 1000), exp: Math.floor(Date.now() / 1000) + 3600 })}.${s}`;
     },
   ],
   ['forged: signature removed', () => `${mint().split('.').slice(0, 2).join('.')}.`],

@@ -77,7 +77,14 @@ export async function startInspectableBlobs(): Promise<LocalBlobs> {
   await database.engine.exec(INSPECTION);
   databases.set(directory, database);
   const edgeURL = `http://localhost:${port}`;
-  setEnvironmentContext({ siteID: 'hostile-test-site', token, edgeURL, uncachedEdgeURL: edgeURL });
+  setEnvironmentContext({
+    siteID: 'hostile-test-site',
+    deployID: '76543210fedcba9876543210',
+    primaryRegion: 'us-east-2',
+    token,
+    edgeURL,
+    uncachedEdgeURL: edgeURL,
+  });
   return {
     directory,
     writes: () => writes,

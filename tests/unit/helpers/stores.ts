@@ -17,7 +17,15 @@ export async function startStores() {
   const server = new BlobsServer({ directory, token });
   const [{ port }, database] = await Promise.all([server.start(), startDatabase()]);
   const edgeURL = `http://localhost:${port}`;
-  setEnvironmentContext({ siteID: 'unit-test-site', token, edgeURL, uncachedEdgeURL: edgeURL });
+  // The deploy the functions belong to, as the platform tells them (a preview's files are kept by its deploy).
+  setEnvironmentContext({
+    siteID: 'unit-test-site',
+    deployID: '0123456789abcdef01234567',
+    primaryRegion: 'us-east-2',
+    token,
+    edgeURL,
+    uncachedEdgeURL: edgeURL,
+  });
   return {
     db: database.db,
     /** The database engine, for statements a test makes directly. */
