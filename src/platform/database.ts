@@ -42,9 +42,21 @@ export interface InProcessDriver extends Driver {
   transaction<T>(work: (tx: Driver) => Promise<T>): Promise<T>;
 }
 
+/**
+ * Postgres text cannot hold the NUL character (U+0000): a value with one is refused with an error, which a
+ * hostile query string or body would turn into a 500. Nothing a person types contains it, so it is dropped from
+ * every value on its way in (strings, lists of strings, and the JSON that json() makes).
+ */
+const withoutNul = (value: unknown): unknown =>
+  typeof value === 'string'
+    ? value.replaceAll('\u0000', '')
+    : Array.isArray(value)
+      ? value.map(withoutNul)
+      : value;
+
 const over = (driver: Driver): Queryable => ({
   async query<T>(statement: Sql) {
-    return (await driver.query(statement.text, statement.values)).rows as T[];
+    return (await driver.query(statement.text, statement.values.map(withoutNul))).rows as T[];
   },
 });
 
@@ -119,8 +131,9 @@ export function errorCode(cause: unknown): string | undefined {
 
 export const isUniqueViolation = (cause: unknown) => errorCode(cause) === '23505';
 
-/** A JSON value as a statement parameter (cast it with ::jsonb in the statement). */
-export const json = (value: unknown) => JSON.stringify(value ?? null);
+/** A JSON value as a statement parameter (cast it with ::jsonb in the statement); NUL characters are dropped. */
+export const json = (value: unknown) =>
+  JSON.stringify(value ?? null, (_key, item) => (typeof item === 'string' ? item.replaceAll('\u0000', '') : item));
 
 /** A timestamp column's value (a Date from either driver) as an ISO string; null stays null. */
 export function iso(value: unknown): string | null {
