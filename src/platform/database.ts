@@ -48,11 +48,7 @@ export interface InProcessDriver extends Driver {
  * every value on its way in (strings, lists of strings, and the JSON that json() makes).
  */
 const withoutNul = (value: unknown): unknown =>
-  typeof value === 'string'
-    ? value.replaceAll('\u0000', '')
-    : Array.isArray(value)
-      ? value.map(withoutNul)
-      : value;
+  typeof value === 'string' ? value.replaceAll('\u0000', '') : Array.isArray(value) ? value.map(withoutNul) : value;
 
 const over = (driver: Driver): Queryable => ({
   async query<T>(statement: Sql) {

@@ -60,11 +60,11 @@ export const NoteInputSchema = v.object({
   ),
 });
 
-/** The filters the inbox index counts by status. */
+/** The inbox filters by status. */
 export type StatusFilter = 'all' | 'new' | 'handled';
 /** due: a follow-up set for today (Sydney); overdue: one set for an earlier day. */
 export type InboxFilter = StatusFilter | 'due' | 'overdue';
-export type StatusCounts = Record<StatusFilter, number>;
+type StatusCounts = Record<StatusFilter, number>;
 export type InboxCounts = Record<InboxFilter, number>;
 
 /** One page of the inbox as GET /api/admin/inquiries answers it. */

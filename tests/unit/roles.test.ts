@@ -16,7 +16,6 @@ import {
   startInspectableBlobs,
   type LocalBlobs,
 } from './helpers/hostile';
-import type { TestDatabase } from './helpers/database';
 import { writeMark } from './helpers/staff';
 import { createUser, getUser } from '../../src/server/users';
 import { issueToken } from '../../src/server/tokens';
@@ -109,8 +108,6 @@ const ACCESS: Record<string, Record<string, Access>> = {
 };
 
 let blobs: LocalBlobs;
-/** Posts, settings and catalogue edits are rows of the database. */
-let database: TestDatabase;
 const fixtures = { inquiryId: '', blogId: '' };
 /** Valid requests, so a refusal is the role's doing and an allowed call would really act. */
 const REQUESTS: Record<string, { body?: unknown; params?: () => Record<string, string> }> = {
@@ -208,7 +205,6 @@ beforeAll(async () => {
   process.env.JWT_SECRET = 'roles-test-secret-that-is-long-enough-0123456789';
   delete process.env.RESEND_API_KEY;
   blobs = await startInspectableBlobs();
-  database = blobs.database;
   for (const role of ROLES) {
     await createUser({
       username: `role-${role}`,
