@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs every suite: type check, format/lint/dead-code check (Biome, knip), unit tests (vitest), end-to-end tests (Playwright in Debian's
-# chromium, desktop and phone, against the production-like local server), then prints one
+# chromium, desktop and phone, against the production-like local server), the production rehearsal (the site built as
+# Netlify builds it, every function run from its zip: tests/rehearsal/run.mjs), then prints one
 # line "N passed, N failed" summing them all. Exits non-zero when anything failed.
 #
 # Honest counts: a test that needed a retry (Playwright's "flaky"), a skipped test and a runner that
@@ -111,6 +112,12 @@ else
   echo ">> e2e: the server did not start; the end of its log:"
   tail -n 40 test-results/server.log
 fi
+
+echo "== Production rehearsal (built as Netlify builds, every function from its zip) =="
+rehearsal_started=$SECONDS
+node tests/rehearsal/run.mjs --out test-results/rehearsal.json
+count test-results/rehearsal.json "[r.passed, r.failed]" "rehearsal"
+took "production rehearsal" "SECONDS - rehearsal_started"
 
 echo "== Type check (astro check) =="
 wait "$check"
