@@ -209,18 +209,6 @@ async function createStaff(dir) {
   return account;
 }
 
-/** A staff account in the workspace's store, and its token. */
-async function staffToken(dir) {
-  const account = await createStaff(dir);
-  const answer = await fetch(`${BASE}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(account),
-  });
-  if (!answer.ok) throw new Error(`bench sign-in answered ${answer.status}`);
-  return { account, token: (await answer.json()).token };
-}
-
 /**
  * The records at scale (scripts/bench/database.mjs): --inquiries synthetic inquiries in a throwaway database,
  * inbox pages, searches, the dashboard's counts and the export cursor, timed through the site's own code.

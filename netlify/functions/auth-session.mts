@@ -2,9 +2,11 @@ import type { Config } from '@netlify/functions';
 import { json, methodNotAllowed } from '../../src/server/http';
 import { authenticate } from '../../src/server/auth';
 import { endSession, revokeSessions, toPublicUser, touchSession } from '../../src/server/users';
+import { MAIL_NOT_SET_UP, mailProblems } from '../../src/server/mail-config';
 
 /**
- * GET  /api/auth/verify             -> {valid, user} for a live token, 401 otherwise. Every admin page asks this
+ * GET  /api/auth/verify             -> {valid, user, notices} for a live token, 401 otherwise (notices: what every
+ *                                      admin page shows in a banner, such as e-mail not set up). Every admin page asks this
  *                                      when it opens, so it notes the session's "last seen" time (at most every 5 min).
  * POST /api/auth/logout             -> ends this session only (the token's device); other devices stay signed in.
  * POST /api/auth/logout-everywhere  -> ends every session of the account (every token issued so far).
@@ -27,7 +29,9 @@ export default async (request: Request) => {
     return json({ success: true, message: 'You have been logged out.' });
   }
   await touchSession(auth.user, auth.sessionId);
-  return json({ valid: true, user: toPublicUser(auth.user) });
+  // What every admin page shows in a banner until it is fixed: e-mail that cannot go out.
+  const notices = mailProblems().length ? [MAIL_NOT_SET_UP] : [];
+  return json({ valid: true, user: toPublicUser(auth.user), notices });
 };
 
 export const config: Config = {

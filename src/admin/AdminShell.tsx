@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { LogOut } from 'lucide-react';
+import { LogOut, TriangleAlert } from 'lucide-react';
 import { useAuth } from './auth';
 import { initials } from './format';
 import { can, type Permission } from '../lib/roles';
@@ -20,7 +20,7 @@ export const adminNav: readonly { href: string; label: string; permission?: Perm
 
 /** Admin header: admin title, page badge, initials, full name, role and Logout (this device only). */
 export default function AdminShell({ title, children }: { title: string; children: ReactNode }) {
-  const { user, logout } = useAuth();
+  const { user, notices, logout } = useAuth();
   const [leaving, setLeaving] = useState(false);
   const path = typeof location === 'undefined' ? '' : location.pathname.replace(/\.html$/, '');
 
@@ -76,6 +76,11 @@ export default function AdminShell({ title, children }: { title: string; childre
         </nav>
       </header>
       <main id="main" className="admin-main" tabIndex={-1}>
+        {notices.map((notice) => (
+          <p key={notice} className="admin-notice" role="note" data-testid="admin-notice">
+            <TriangleAlert size={20} aria-hidden="true" /> {notice}
+          </p>
+        ))}
         <h1 className="admin-title">{title}</h1>
         {children}
       </main>

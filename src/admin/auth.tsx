@@ -19,6 +19,8 @@ interface LoginResult {
 interface AuthValue {
   status: Status;
   user: PublicUser | null;
+  /** What the server says every admin page must show until it is fixed (e-mail not set up). */
+  notices: string[];
   login(username: string, password: string, code?: string): Promise<LoginResult>;
   /** Redeems a one-time sign-in link (sent by e-mail when the account was locked) for a session. */
   redeemLink(token: string, code?: string): Promise<LoginResult>;
@@ -35,6 +37,7 @@ const AuthContext = createContext<AuthValue | null>(null);
 export function AuthProvider({ children }: { children: ReactNode }) {
   const [status, setStatus] = useState<Status>('loading');
   const [user, setUser] = useState<PublicUser | null>(null);
+  const [notices, setNotices] = useState<string[]>([]);
 
   // A stored token and user restore the session; then the token is checked with the server,
   // and a token the server refuses logs the user out (the API layer redirects on 401).
@@ -47,8 +50,10 @@ export function AuthProvider({ children }: { children: ReactNode }) {
     }
     setUser(session.user);
     setStatus('authenticated');
-    api<{ user?: unknown }>('/auth/verify')
+    api<{ user?: unknown; notices?: unknown }>('/auth/verify')
       .then((answer) => {
+        const said = v.safeParse(v.array(v.string()), answer.notices);
+        if (said.success) setNotices(said.output);
         // The server's account wins: a role or name changed since sign-in shows from this page on.
         const fresh = v.safeParse(PublicUserSchema, answer.user);
         if (!fresh.success || JSON.stringify(fresh.output) === JSON.stringify(session.user)) return;
@@ -116,8 +121,8 @@ export function AuthProvider({ children }: { children: ReactNode }) {
   }, []);
 
   const value = useMemo(
-    () => ({ status, user, login, redeemLink, logout, logoutEverywhere, updateUser }),
-    [status, user, login, redeemLink, logout, logoutEverywhere, updateUser],
+    () => ({ status, user, notices, login, redeemLink, logout, logoutEverywhere, updateUser }),
+    [status, user, notices, login, redeemLink, logout, logoutEverywhere, updateUser],
   );
   return <AuthContext.Provider value={value}>{children}</AuthContext.Provider>;
 }

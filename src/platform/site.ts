@@ -7,7 +7,8 @@
  *
  * The deploy context is the current request's (`production`, `deploy-preview`, `branch-deploy`, or `dev` on this
  * machine): Netlify sets it on the request's Context, which a function can read through the `Netlify` global at
- * any depth of the code, not only in its handler. A build reads CONTEXT instead.
+ * any depth of the code, not only in its handler. A build reads CONTEXT instead. `npm start` serves a production
+ * build, so the CLI tells its functions `production`; the LOCAL_SITE_URL it sets is what marks this machine.
  */
 const FALLBACK_ADDRESS = 'https://rplpathways.com.au';
 
@@ -21,6 +22,7 @@ interface NetlifyGlobal {
 }
 
 export function deployContext(): string {
+  if (process.env.LOCAL_SITE_URL) return 'dev';
   const fromRequest = (globalThis as { Netlify?: NetlifyGlobal }).Netlify?.context?.deploy?.context;
   return fromRequest || process.env.CONTEXT || 'dev';
 }

@@ -64,7 +64,6 @@ export const NoteInputSchema = v.object({
 export type StatusFilter = 'all' | 'new' | 'handled';
 /** due: a follow-up set for today (Sydney); overdue: one set for an earlier day. */
 export type InboxFilter = StatusFilter | 'due' | 'overdue';
-type StatusCounts = Record<StatusFilter, number>;
 export type InboxCounts = Record<InboxFilter, number>;
 
 /** One page of the inbox as GET /api/admin/inquiries answers it. */

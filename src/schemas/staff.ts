@@ -72,3 +72,21 @@ export interface OwnSession {
   lastSeenAt: string;
   current: boolean;
 }
+
+/**
+ * POST /api/auth/setup: the first owner of a new site, made once with the setup secret the owner put in the site's
+ * environment (SETUP_SECRET); refused for good once an administrator exists.
+ */
+export const FirstOwnerSchema = v.object({
+  secret: v.pipe(v.string('Enter the setup secret'), v.nonEmpty('Enter the setup secret'), v.maxLength(200)),
+  username: NewUserSchema.entries.username,
+  firstName: NewUserSchema.entries.firstName,
+  lastName: NewUserSchema.entries.lastName,
+  email: v.pipe(v.string('Enter a valid e-mail address'), v.trim(), v.nonEmpty('E-mail is required'), StaffEmailSchema),
+  password: v.pipe(v.string('Enter a password'), NewPasswordSchema),
+});
+export type FirstOwner = v.InferOutput<typeof FirstOwnerSchema>;
+export const SETUP_NOT_ENABLED =
+  'Setup is not enabled on this site. To create the first owner, set SETUP_SECRET (at least 32 characters) in the Netlify environment variables and deploy again.';
+export const SETUP_DONE = 'This site already has an owner. Sign in, or ask an administrator to invite you.';
+export const SETUP_WRONG_SECRET = 'The setup secret is not right.';

@@ -9,6 +9,7 @@ import { defaultSiteSettings } from '../lib/site-settings.ts';
 import { deliveringRto } from '../lib/partner-rto.ts';
 import { readSettings } from './settings.ts';
 import { loadCatalogue } from './catalogue.ts';
+import { mailProblems } from './mail-config.ts';
 
 export interface ReadinessItem {
   /**
@@ -232,5 +233,14 @@ export function computeLaunchReadiness(
 
 export async function launchReadiness(now = new Date()): Promise<LaunchReadiness> {
   const { catalogue } = await loadCatalogue();
-  return computeLaunchReadiness(await readSettings(), { now, courses: catalogue.courses });
+  const facts = computeLaunchReadiness(await readSettings(), { now, courses: catalogue.courses });
+  // Mail first: without it no lead reaches staff by e-mail and no visitor hears back.
+  const mail = mailProblems().map((text, n) => ({
+    id: `mail-not-set-up-${n}`,
+    text,
+    href: process.env.SITE_NAME
+      ? `https://app.netlify.com/projects/${encodeURIComponent(process.env.SITE_NAME)}/configuration/env`
+      : 'https://app.netlify.com/',
+  }));
+  return { ready: facts.ready && mail.length === 0, items: [...mail, ...facts.items] };
 }

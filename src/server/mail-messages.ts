@@ -1,4 +1,5 @@
 import { siteAddress } from '../platform/site.ts';
+import { mailAddresses } from './mail-config.ts';
 import { referenceOf, type InquiryRecord, type MailKind } from './inquiries';
 import { resultOfQuote } from './quote-result';
 import type { Catalogue } from '../catalogue/index';
@@ -68,8 +69,9 @@ export function greetingName(firstName: string): string {
 
 export function mailSettings() {
   return {
-    from: sanitizeHeader(process.env.MAIL_FROM || 'RPL Pathways <no-reply@rplpathways.com.au>'),
-    staffTo: sanitizeHeader(process.env.MAIL_TO || 'support@rplpathways.com.au'),
+    // From the environment; never a default address (src/server/mail-config.ts).
+    from: sanitizeHeader(mailAddresses().from),
+    staffTo: sanitizeHeader(mailAddresses().staffTo),
     // Links in mails: the site's public address, the same for every kind of mail (src/platform/site.ts).
     siteUrl: siteAddress(),
   };

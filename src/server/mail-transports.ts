@@ -1,10 +1,12 @@
 import { Resend } from 'resend';
 import { db, sql } from '../platform/database.ts';
 import type { OutgoingMail } from './mail-messages';
+import { mailProblems, tellMailProblemsOnce } from './mail-config.ts';
 
 /**
- * Mail providers: Resend when RESEND_API_KEY is set, otherwise the `outbox_messages` table and the log. Every
- * send carries an idempotency key, so a retried message is delivered once.
+ * Mail providers: Resend when RESEND_API_KEY is set; on this machine without it, the `outbox_messages` table and
+ * the log; deployed without it, nothing (./mail-config.ts). Every send carries an idempotency key, so a retried
+ * message is delivered once.
  */
 
 export interface MailTransport {
@@ -86,7 +88,24 @@ export function outboxTransport(): MailTransport {
   };
 }
 
+/**
+ * Deployed without what mail needs: every send fails with the reason (the message stays pending for the retry,
+ * then failed, both shown in the inbox), and the function's log says so once.
+ */
+function notSetUpTransport(problems: string[]): MailTransport {
+  return {
+    name: 'resend',
+    async send() {
+      tellMailProblemsOnce(problems);
+      throw new Error(`E-mail is not set up: ${problems.join(' ')}`);
+    },
+  };
+}
+
+/** Resend where it is set up; on this machine without a key the outbox table; deployed without it, a refusal. */
 export function defaultTransport(): MailTransport {
+  const problems = mailProblems();
+  if (problems.length) return notSetUpTransport(problems);
   const apiKey = process.env.RESEND_API_KEY;
   return apiKey ? resendTransport(apiKey) : outboxTransport();
 }

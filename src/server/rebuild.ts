@@ -7,6 +7,7 @@
  */
 import * as v from 'valibot';
 import { db, iso, sql } from '../platform/database.ts';
+import { deployNewsSince } from './deploy-events.ts';
 
 /** How long after a request the local hook may still be finishing an earlier build before it starts this one. */
 const LOST_AFTER_MS = 60_000;
@@ -97,9 +98,9 @@ const LocalStatusSchema = v.object({
 });
 
 /**
- * The latest rebuild: `live` once a build that started after the request has finished (locally), or once
- * this function answers from a newer deploy than the one that took the save (production); until then
- * `requested` (with the time of the request) or `building`.
+ * The latest rebuild: `live` once a build that started after the request has finished (locally); in production
+ * `building`, `live` or `failed` as Netlify's deploy events tell it (or `live` once this function answers
+ * from a newer deploy than the one that took the save); until then `requested` (with the time of the request).
  */
 export async function rebuildStatus(currentDeployId?: string): Promise<RebuildStatus> {
   const [row] = await db().query<{
@@ -122,8 +123,14 @@ export async function rebuildStatus(currentDeployId?: string): Promise<RebuildSt
   const base = { requestedAt: record.requestedAt, requestedBy: record.requestedBy };
   if (record.outcome !== 'started') return { ...base, state: record.outcome };
   if (record.via === 'build-hook') {
+    // Netlify's own deploy events (src/server/deploy-events.ts) say it first.
+    const news = await deployNewsSince(record.requestedAt).catch(() => null);
+    if (news?.state === 'error')
+      return { ...base, state: 'failed', finishedAt: news.at, message: news.message ?? 'the build failed on Netlify' };
+    if (news?.state === 'ready') return { ...base, state: 'live', finishedAt: news.at };
     const newer = currentDeployId && record.deployId && currentDeployId !== record.deployId;
-    return { ...base, state: newer ? 'live' : 'requested' };
+    if (newer) return { ...base, state: 'live' };
+    return { ...base, state: news?.state === 'building' ? 'building' : 'requested' };
   }
   const local = localHook();
   if (!local) return { ...base, state: 'requested' };

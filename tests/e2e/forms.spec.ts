@@ -131,7 +131,7 @@ test.describe('/contact', () => {
     await expect.poll(async () => Object.keys(await outboxFor(stored.id)).sort()).toEqual(['ack', 'staff']);
     const mails = await outboxFor(stored.id);
     expect(mails.staff).toMatchObject({
-      to: 'support@rplpathways.com.au',
+      to: 'staff@localhost',
       replyTo: email,
       subject: 'New contact message from Jane Citizen',
     });

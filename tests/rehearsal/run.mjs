@@ -6,7 +6,7 @@
 //   - every API route of docs/routes.md answers a smoke call without a 5xx: anonymously (a staff route: 401),
 //     with an owner's token (a staff list: 200) and with one bad input (a bad body: a 4xx);
 //   - every server-rendered page answers as it should (/search with its island's markup, the blog, a post);
-//   - each scheduled function runs once without error;
+//   - each scheduled function runs once without error, and the deploy events are kept;
 //   - the server renders with React's production build;
 //   - the header rules keep every page's headers within a size proxies accept.
 // Part of `npm test` (scripts/test-all.sh); alone: node tests/rehearsal/run.mjs [--keep] [--out file.json].
@@ -206,11 +206,16 @@ async function callFunction(name, calls) {
     child.stderr.on('data', (chunk) => {
       err = `${err}${chunk}`.slice(-4000);
     });
-    child.on('exit', () => {
+    child.on('exit', (code, signal) => {
       try {
         resolve({ ...JSON.parse(out.trim().split('\n').pop()), log: err });
       } catch {
-        resolve({ imported: false, error: `the function process ended without an answer: ${err.trim()}`, answers: [] });
+        const ended = signal ? `signal ${signal}` : `exit code ${code}`;
+        resolve({
+          imported: false,
+          error: `the function process ended (${ended}) without an answer (${out.length} bytes out): ${err.trim()}`,
+          answers: [],
+        });
       }
     });
     child.stdin.end(JSON.stringify({ calls }));
@@ -376,6 +381,21 @@ functions.get('inquiry-export-background')?.calls.push(
   }),
 );
 
+// The deploy events Netlify sends the site (a production build starting, failing, going live).
+const deployEvent = (id, state, errorMessage = null) =>
+  JSON.stringify({
+    deploy: { id, siteId: 'rehearsal-site', state, errorMessage, context: 'production', branch: 'main' },
+    site: { id: 'rehearsal-site', name: 'rehearsal', url: SITE },
+  });
+const deployEvents = [
+  ['deployBuilding', deployEvent('aa11', 'building')],
+  ['deployFailed', deployEvent('aa11', 'error', 'Build script returned non-zero exit code: 2')],
+  ['deploySucceeded', deployEvent('bb22', 'ready')],
+];
+functions
+  .get('deploy-events')
+  ?.calls.push(...deployEvents.map(([event, body]) => ({ label: `event ${event}`, event, body })));
+
 /* ---------- 7. run every function ---------- */
 
 log(`rehearsal: calling ${functions.size} functions from their zips...`);
@@ -471,6 +491,22 @@ for (const name of scheduled) {
     `${name}: a scheduled run ends without error`,
     answer && !answer.error && answer.status < 500,
     `${answer?.status} ${answer?.error ?? ''}`,
+  );
+}
+
+for (const [event] of deployEvents) {
+  const answer = answerOf('deploy-events', `event ${event}`);
+  check(`deploy-events: ${event} is kept without error`, answer && !answer.error, `${answer?.error ?? 'not run'}`);
+}
+{
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  const { rows } = await client.query('SELECT deploy_id, state FROM deploy_events ORDER BY id');
+  await client.end();
+  check(
+    'deploy-events: the three production events are kept',
+    rows.map((row) => `${row.deploy_id} ${row.state}`).join(', ') === 'aa11 building, aa11 error, bb22 ready',
+    JSON.stringify(rows),
   );
 }
 

@@ -3,7 +3,9 @@
 // input and prints the answers as one JSON line. Started by tests/rehearsal/run.mjs, one process per function.
 //
 //   node worker.mjs <unpacked folder> <module path inside it>
-// stdin: { calls: [{ label, method, url, headers, body?, params }] }
+// stdin: { calls: [{ label, method, url, headers, body?, params } | { label, event, body }] }
+// A function's default export is a handler, or an object with `fetch` and platform event handlers
+// (`deploySucceeded`...): a call naming an `event` runs that handler with the event (its JSON body).
 // stdout: { imported, error?, answers: [{ label, status, headers, body, ms, error? }], loaded: [urls of modules] }
 import { registerHooks } from 'node:module';
 import { join } from 'node:path';
@@ -33,16 +35,46 @@ const input = JSON.parse(
 
 const out = { imported: false, answers: [], loaded: [] };
 let handler;
+let events = {};
 try {
   const module = await import(pathToFileURL(join(folder, modulePath)).href);
-  handler = module.default;
-  if (typeof handler !== 'function') throw new Error(`${modulePath} has no default export function`);
+  const exported = module.default;
+  if (typeof exported === 'function') handler = exported;
+  else if (exported && typeof exported === 'object') {
+    events = exported;
+    handler =
+      typeof exported.fetch === 'function' ? exported.fetch.bind(exported) : () => new Response('', { status: 404 });
+  } else throw new Error(`${modulePath} has no default export function or handler object`);
   out.imported = true;
 } catch (cause) {
   out.error = cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause);
 }
 
 for (const call of handler ? input.calls : []) {
+  if (call.event) {
+    const started = performance.now();
+    try {
+      if (typeof events[call.event] !== 'function') throw new Error(`no ${call.event} handler`);
+      await events[call.event](JSON.parse(call.body));
+      out.answers.push({
+        label: call.label,
+        status: 204,
+        headers: {},
+        body: '',
+        ms: Math.round(performance.now() - started),
+      });
+    } catch (cause) {
+      out.answers.push({
+        label: call.label,
+        status: 0,
+        headers: {},
+        body: '',
+        ms: Math.round(performance.now() - started),
+        error: cause instanceof Error ? `${cause.name}: ${cause.message}` : String(cause),
+      });
+    }
+    continue;
+  }
   const pending = [];
   const context = {
     params: call.params ?? {},
@@ -89,6 +121,6 @@ for (const call of handler ? input.calls : []) {
   }
 }
 out.loaded = [...loaded].filter((url) => url.startsWith('file:'));
-process.stdout.write(`${JSON.stringify(out)}\n`);
-// Pools and timers of the function would keep the process alive; the platform freezes it instead.
-process.exit(0);
+// Pools and timers of the function would keep the process alive; the platform freezes it instead. A write to a
+// pipe finishes later, so the process ends once the whole answer is out.
+process.stdout.write(`${JSON.stringify(out)}\n`, () => process.exit(0));

@@ -197,6 +197,23 @@ const ENDPOINTS: Endpoint[] = [
     writes: on2xx('users'),
     covers: 'method, bearer token, body ignored',
   },
+  // The first owner: refused here for good (setup is off in this run, and an owner exists), so nothing is written.
+  {
+    route: '/api/auth/setup',
+    methods: ['GET', 'POST'],
+    auth: false,
+    body: {
+      secret: 'S'.repeat(40),
+      username: 'firstowner',
+      firstName: 'First',
+      lastName: 'Owner',
+      email: 'owner@example.com',
+      password: 'a long enough password',
+    },
+    writes: on2xx('users', 'activity'),
+    runs: 60,
+    covers: 'body {secret, username, names, email, password}: setup off and an owner already made',
+  },
   {
     route: '/api/auth/accept-invite',
     methods: ['POST'],
@@ -911,8 +928,9 @@ describe('the fuzz table covers every function', () => {
     expect(routed.length).toBeGreaterThan(10);
     expect(routed.filter((entry) => !covered.has(entry.split(': ')[1]))).toEqual([]);
     // The only functions without a route are the scheduled ones (blog publishing, mail retry, evidence and activity
-    // retention), which take no input, and the background export, which runs only an export a staff token queued
-    // (tests/unit/inquiry-export.test.ts calls it without a token, with an editor's and again after it ran).
+    // retention), which take no input, the background export, which runs only an export a staff token queued
+    // (tests/unit/inquiry-export.test.ts calls it without a token, with an editor's and again after it ran), and the
+    // deploy events, which only the platform calls (tests/unit/deploy-notices.test.ts).
     expect(
       FUNCTIONS.filter((fn) => fn.paths.length === 0)
         .map((fn) => fn.file)
@@ -920,6 +938,7 @@ describe('the fuzz table covers every function', () => {
     ).toEqual([
       'activity-retention.mts',
       'blog-schedule.mts',
+      'deploy-events.mts',
       'evidence-retention.mts',
       'inquiry-export-background.mts',
       'mail-retry.mts',

@@ -19,7 +19,7 @@ describe('scheduled functions under npm start', () => {
     const declared: string[] = [];
     for (const file of readdirSync(dir).filter((f) => f.endsWith('.mts'))) {
       const { config } = await import(join(dir, file));
-      if (config.schedule) declared.push(file.replace(/\.mts$/, ''));
+      if (config?.schedule) declared.push(file.replace(/\.mts$/, ''));
     }
     expect(declared.sort()).toEqual(['activity-retention', 'blog-schedule', 'evidence-retention', 'mail-retry']);
     // The schedules are read from the manifest the CLI writes when it bundles the functions.

@@ -92,7 +92,7 @@ describe('POST /api/email/contact without RESEND_API_KEY (local runs)', () => {
     expect(outbox.map((m) => m.idempotencyKey).sort()).toEqual([`inquiry-${body.id}-ack`, `inquiry-${body.id}-staff`]);
     const staff = await outboxMessage(`inquiry-${body.id}-staff`);
     expect(staff).toMatchObject({
-      to: 'support@rplpathways.com.au',
+      to: 'staff@localhost',
       replyTo: 'jane@example.com',
       subject: 'New contact message from Jane Citizen',
     });

@@ -185,7 +185,7 @@ describe('composed messages', () => {
     });
     expect(ack).toMatchObject({
       to: 'jane@example.com',
-      replyTo: 'support@rplpathways.com.au',
+      replyTo: 'staff@localhost',
       subject: 'We received your message – RPL Pathways',
     });
     expect(ack.text).toContain('Hi Jane,');

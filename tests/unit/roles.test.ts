@@ -40,6 +40,7 @@ const ACCESS: Record<string, Record<string, Access>> = {
   '/api/auth/logout': { POST: 'session' },
   '/api/auth/logout-everywhere': { POST: 'session' },
   '/api/auth/accept-invite': { POST: 'public' },
+  '/api/auth/setup': { GET: 'public', POST: 'public' },
   '/api/admin/users': { GET: 'users', POST: 'users' },
   '/api/admin/users/:username': { PATCH: 'users', DELETE: 'users' },
   '/api/admin/me': { GET: 'session', PATCH: 'session' },
