@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --port 8890 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --inquiries 1000000 --records-only --search-only --keep]
+// npm run bench [-- --port 8870 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --inquiries 1000000 --records-only --search-only --ssr-only --keep]
 //
 // Builds and serves the site production-like in a throwaway copy of the project (its own build, .env and
 // blob store; nothing of a developer's local data is touched), then prints one table:
@@ -11,7 +11,10 @@
 //   - evidence upload throughput: a 10 MB file in 4 MB chunks through the applicant API (scripts/bench/upload.mjs).
 //   - the records at scale (scripts/bench/database.mjs): --inquiries (1,000,000) synthetic inquiries in a
 //     throwaway database, inbox pages, searches, dashboard counts and the export cursor (--records-only
-//     measures just that, without builds, Lighthouse or load; --inquiries 0 skips it).
+//     measures just that, without builds, Lighthouse or load; --inquiries 0 skips it; --full-export also writes
+//     the export of all of them as the background function does).
+//   - --ssr-only: warm render times of /search and a blog post in the server-rendering function as Netlify
+//     builds and packages it (through the production rehearsal, tests/rehearsal/run.mjs --render-runs).
 // Exits 1, naming each one, when a budget is broken: Lighthouse mobile 100 in all four categories;
 // LCP <= 1,200 ms on mobile (median of the runs; the LCP element and its phases are named for a page over it);
 // JS <= 60 KB gzip on any public page, <= 15 KB where the page has no island; <= 300 KB before images
@@ -32,7 +35,7 @@ import { formatUploadBench, uploadBench } from './bench/upload.mjs';
 
 const { values: args } = parseArgs({
   options: {
-    port: { type: 'string', default: '8890' },
+    port: { type: 'string', default: '8870' },
     runs: { type: 'string', default: '3' },
     requests: { type: 'string', default: '200' },
     concurrency: { type: 'string', default: '8' },
@@ -42,6 +45,8 @@ const { values: args } = parseArgs({
     'records-only': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     'search-only': { type: 'boolean', default: false },
+    'ssr-only': { type: 'boolean', default: false },
+    'full-export': { type: 'boolean', default: false },
   },
 });
 const PORT = Number(args.port);
@@ -130,7 +135,9 @@ async function portsFree(...ports) {
       server.listen(port);
     });
     if (!free)
-      throw new Error(`Port ${port} is in use. Choose another with --port (the bench uses it and the next one).`);
+      throw new Error(
+        `Port ${port} is in use. Choose another with --port (the bench uses it and the next two: the CLI and the local database).`,
+      );
   }
 }
 
@@ -220,7 +227,8 @@ async function records() {
   const script = new URL('./bench/database.mjs', import.meta.url).pathname;
   log(`records: ${Number(args.inquiries).toLocaleString('en-AU')} synthetic inquiries in a throwaway database`);
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [jiti, script, '--inquiries', args.inquiries], {
+    const extra = args['full-export'] ? ['--full-export'] : [];
+    const child = spawn(process.execPath, [jiti, script, '--inquiries', args.inquiries, ...extra], {
       stdio: ['ignore', 'pipe', 'inherit'],
     });
     let out = '';
@@ -229,6 +237,32 @@ async function records() {
     });
     child.on('exit', (code) => resolve({ report: out.trim(), ok: code === 0 }));
   });
+}
+
+/**
+ * --ssr-only: the production build's server rendering, warm: the rehearsal builds as Netlify does, unpacks the
+ * SSR function's zip and renders each page 1 + --requests/10 times in one process; the first render of each is
+ * the cold one and is left out.
+ */
+async function ssrOnly() {
+  const runs = Math.max(5, Math.round(Number(args.requests) / 10));
+  const out = join(process.env.TMPDIR ?? '/tmp', `rpl-ssr-bench-${process.pid}.json`);
+  const script = new URL('../tests/rehearsal/run.mjs', import.meta.url).pathname;
+  const code = await new Promise((resolve) => {
+    spawn(process.execPath, [script, '--render-runs', String(runs), '--out', out], { stdio: 'inherit' }).on(
+      'exit',
+      resolve,
+    );
+  });
+  const { readFile, rm } = await import('node:fs/promises');
+  const { renders = [] } = JSON.parse(await readFile(out, 'utf8').catch(() => '{}'));
+  await rm(out, { force: true });
+  console.log('Server rendering, warm (production build, the SSR function from its zip)');
+  for (const render of renders)
+    console.log(
+      `  ${render.path.padEnd(32)} median ${render.medianMs} ms   p90 ${render.p90Ms} ms   (${render.runs} renders)`,
+    );
+  process.exitCode = code === 0 && renders.length ? 0 : 1;
 }
 
 /** --records-only: just the records bench (no builds, Lighthouse or load). */
@@ -245,7 +279,8 @@ async function main() {
     return;
   }
   if (args['records-only']) return recordsOnly();
-  await portsFree(PORT, PORT + 1);
+  if (args['ssr-only']) return ssrOnly();
+  await portsFree(PORT, PORT + 1, PORT + 2);
   const startedAt = new Date();
 
   log('copying the project to a throwaway workspace');

@@ -45,11 +45,12 @@ const env = {
   // Node's on-disk compile cache spares it compiling the same files again.
   // Every function instance is a worker thread of the CLI's one process, and they share its libuv pool (4 threads by
   // default) for scrypt and for the local blob server's file access alike: a few parallel sign-ins would hold all
-  // four with password checks while the blob reads and writes they wait on queue behind them.
+  // four with password checks while the database and blob calls they wait on queue behind them.
   UV_THREADPOOL_SIZE: process.env.UV_THREADPOOL_SIZE ?? '16',
   // The CLI's functions runtime adds a header timing every fetch a function made (x-nf-fetch-timing; the front door
-  // hides it from visitors). A call that reads a few hundred blobs (the inbox with its staff list) made it longer
-  // than Node's 16 KB header limit, and the CLI's own proxy then failed the call ("Could not proxy request").
+  // hides it from visitors). A call that makes a few hundred fetches (blob reads, when records were blobs: the inbox
+  // with its staff list) made it longer than Node's 16 KB header limit, and the CLI's own proxy then failed the call
+  // ("Could not proxy request"). Files are still blobs, so the limit stays raised.
   NODE_OPTIONS: [process.env.NODE_OPTIONS, `--max-http-header-size=${MAX_HEADER_BYTES}`].filter(Boolean).join(' '),
   NODE_COMPILE_CACHE:
     process.env.NODE_COMPILE_CACHE ?? new URL('../node_modules/.cache/node-compile-cache', import.meta.url).pathname,

@@ -9,7 +9,11 @@
 //   - the export of every inquiry: the cursor's rows a second, and what that makes of all of them against a
 //     background function's 15 minutes.
 //
-//   node scripts/bench/database.mjs [--inquiries 1000000] [--runs 5] [--database-url postgres://...]
+//   - with --full-export, the export of every inquiry as the background function writes it (src/server/
+//     inquiry-export.ts runExport: the cursor, CSV parts to a local blob server, progress on the job row), timed
+//     whole, and the download files it makes (each within a streamed answer's 20 MB).
+//
+//   node scripts/bench/database.mjs [--inquiries 1000000] [--runs 5] [--full-export] [--database-url postgres://...]
 //
 // Without --database-url the engine is PGlite (Postgres compiled to WebAssembly, what `npm start` and the unit
 // tests use) served on the loopback address as `npm start` serves it; with it, any Postgres (the database must be
@@ -26,6 +30,7 @@ const { values: args } = parseArgs({
     inquiries: { type: 'string', default: '1000000' },
     runs: { type: 'string', default: '5' },
     'database-url': { type: 'string' },
+    'full-export': { type: 'boolean', default: false },
   },
 });
 const COUNT = Number(args.inquiries);
@@ -249,6 +254,44 @@ const perSecond = exported / exportSeconds;
 const allMinutes = COUNT / perSecond / 60;
 const allBytes = (bytes / exported) * COUNT;
 
+/* ---------- the whole export, as the background function writes it ---------- */
+
+let fullExport = null;
+if (args['full-export']) {
+  log('Writing the export of every inquiry (runExport, parts to a local blob server)...');
+  const { BlobsServer } = await import('@netlify/blobs/server');
+  const { setEnvironmentContext } = await import('@netlify/blobs');
+  const { queueExport, runExport, filesOf, FILE_BYTES } = await import(join(root, 'src/server/inquiry-export.ts'));
+  const blobsDir = await mkdtemp(join(tmpdir(), 'rpl-bench-blobs-'));
+  const token = 'bench-blobs-token';
+  const blobs = new BlobsServer({ directory: blobsDir, token });
+  const { port } = await blobs.start();
+  setEnvironmentContext({
+    siteID: 'bench',
+    token,
+    edgeURL: `http://127.0.0.1:${port}`,
+    uncachedEdgeURL: `http://127.0.0.1:${port}`,
+  });
+  const job = await queueExport('bench-staff');
+  const started = performance.now();
+  const finished = await runExport(job.id);
+  const seconds = (performance.now() - started) / 1000;
+  const files = finished ? filesOf(finished) : [];
+  const fileBytes = files.map((parts) => parts.reduce((sum, part) => sum + finished.partBytes[part], 0));
+  fullExport = {
+    state: finished?.state,
+    rows: finished?.done ?? 0,
+    seconds,
+    parts: finished?.partBytes.length ?? 0,
+    bytes: finished?.bytes ?? 0,
+    files: files.length,
+    largestFile: Math.max(0, ...fileBytes),
+    withinLimit: fileBytes.every((size) => size <= FILE_BYTES),
+  };
+  await blobs.stop();
+  await rm(blobsDir, { recursive: true, force: true });
+}
+
 /* ---------- report ---------- */
 
 const ms = (value) => value.toFixed(1).padStart(8);
@@ -265,6 +308,16 @@ const lines = [
   `Export cursor: ${exported.toLocaleString('en-AU')} rows in ${exportSeconds.toFixed(1)} s (${Math.round(perSecond).toLocaleString('en-AU')} rows/s, CSV rows made too);`,
   `every inquiry: about ${allMinutes.toFixed(1)} minutes and ${(allBytes / 1e6).toFixed(0)} MB in ${Math.ceil(COUNT / 5000)} parts of 5,000 rows (a background function may run 15 minutes).`,
 ];
+if (fullExport)
+  lines.push(
+    `Full export (runExport, as the background function): ${fullExport.state}, ${fullExport.rows.toLocaleString('en-AU')} rows in ${fullExport.seconds.toFixed(0)} s (${(fullExport.seconds / 60).toFixed(1)} of 15 minutes), ${(fullExport.bytes / 1e6).toFixed(0)} MB in ${fullExport.parts} parts;`,
+    `downloaded as ${fullExport.files} file${fullExport.files === 1 ? '' : 's'}, the largest ${(fullExport.largestFile / 1e6).toFixed(1)} MB (${fullExport.withinLimit ? 'each within' : 'NOT within'} the 15 MB a file may have, under a streamed answer's 20 MB).`,
+  );
+if (
+  fullExport &&
+  (fullExport.state !== 'done' || fullExport.rows !== COUNT || !fullExport.withinLimit || fullExport.seconds > 15 * 60)
+)
+  failures.push('full export: not done within 15 minutes and the download limits');
 console.log(lines.join('\n'));
 if (failures.length) console.log(`\nOver budget:\n  ${failures.join('\n  ')}`);
 await pool.end();

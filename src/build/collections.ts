@@ -1,6 +1,6 @@
 /**
- * The catalogue as the build sees it: the repository's content with the staff edits saved in the blob
- * store laid over it (when the build can reach the store, as on Netlify and under the local server), read
+ * The catalogue as the build sees it: the repository's content with the staff edits saved in the database
+ * laid over it (when the build can reach the database, as on Netlify and under the local server), read
  * through the same loadCatalogue as every function.
  * Broken edits never fail the build: it falls back to the repository's content and says why.
  * Read once per build.

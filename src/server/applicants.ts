@@ -146,21 +146,23 @@ export async function setStage(
 }
 
 /**
- * Erasure on request (APP 11 / APP 13): the files, the applicant (with its links, stages, reviews, events and
- * waiting e-mails), and the inquiry's personal fields go at once; what stays is an anonymous line (when, by
- * whom, how many files).
+ * Erasure on request (APP 11 / APP 13): the files first (they are in Blobs, outside any transaction), then in one
+ * transaction the applicant (with its links, stages, reviews, events and waiting e-mails), the inquiry's personal
+ * fields and an anonymous line (when, by whom, how many files). A failure part-way leaves the rows as they were
+ * and erasing again finishes the job.
  */
 export async function eraseApplicant(inquiryId: string, by: StaffRef, now = new Date()): Promise<boolean> {
   const inquiry = await getInquiry(inquiryId);
   if (!inquiry) return false;
   const files = await deleteEvidenceOf(inquiryId);
-  await db().query(sql`DELETE FROM applicants WHERE inquiry_id = ${inquiryId}`);
-  // A "needs more" e-mail waiting for the retry quotes the staff's note about the person.
-  await db().query(sql`DELETE FROM applicant_mail WHERE inquiry_id = ${inquiryId}`);
-  await eraseInquiryPersonalData(inquiryId, now);
-  await db().query(sql`
-    INSERT INTO applicant_erasures (inquiry_id, at, by_username, files)
-    VALUES (${inquiryId}, ${now.toISOString()}, ${by.username}, ${files})
-    ON CONFLICT (inquiry_id) DO NOTHING`);
+  await eraseInquiryPersonalData(inquiryId, now, async (tx) => {
+    await tx.query(sql`DELETE FROM applicants WHERE inquiry_id = ${inquiryId}`);
+    // A "needs more" e-mail waiting for the retry quotes the staff's note about the person.
+    await tx.query(sql`DELETE FROM applicant_mail WHERE inquiry_id = ${inquiryId}`);
+    await tx.query(sql`
+      INSERT INTO applicant_erasures (inquiry_id, at, by_username, files)
+      VALUES (${inquiryId}, ${now.toISOString()}, ${by.username}, ${files})
+      ON CONFLICT (inquiry_id) DO NOTHING`);
+  });
   return true;
 }

@@ -588,6 +588,8 @@ async function writeChanges(tx: Queryable, before: InquiryRecord, after: Inquiry
 export async function updateInquiry(
   id: string,
   change: (record: InquiryRecord) => InquiryRecord | null | Promise<InquiryRecord | null>,
+  /** More statements that land with the change or not at all (other tables of the same inquiry). */
+  alongside?: (tx: Queryable) => Promise<void>,
 ): Promise<InquiryRecord | null> {
   if (!isInquiryId(id)) return null;
   return db().transaction(async (tx) => {
@@ -595,10 +597,10 @@ export async function updateInquiry(
     if (!row) return null;
     const current = recordFrom(row, (await childrenOf(tx, [id])).get(id)!);
     const changed = await change(structuredClone(current));
-    if (!changed) return current;
-    const next = v.parse(InquiryRecordSchema, changed);
+    const next = changed ? v.parse(InquiryRecordSchema, changed) : current;
     if (next.id !== id) throw new Error(`A change of inquiry ${id} tried to give it another id`);
-    await writeChanges(tx, current, next);
+    if (changed) await writeChanges(tx, current, next);
+    await alongside?.(tx);
     return next;
   });
 }
@@ -713,26 +715,34 @@ export const ERASED_CONTACT = {
  * stay, so the counts and the audit trail still add up. The search text is made again from what is left, so a
  * search no longer finds the person.
  */
-export function eraseInquiryPersonalData(id: string, now = new Date()): Promise<InquiryRecord | null> {
-  return updateInquiry(id, (current): InquiryRecord => {
-    // Replies keep who sent them, when and their delivery; their text named the person and goes too.
-    const replies = current.replies?.map((reply) => ({
-      ...reply,
-      subject: 'Erased on request.',
-      body: 'Erased on request.',
-    }));
-    const common = {
-      contact: { ...ERASED_CONTACT },
-      notes: [],
-      ...(replies ? { replies } : {}),
-      erasedAt: now.toISOString(),
-    };
-    return current.kind === 'contact'
-      ? { ...current, ...common, message: 'Erased on request.' }
-      : {
-          ...current,
-          ...common,
-          quote: { ...current.quote, mobileNumber: '', experience: '', goals: '', additionalInfo: '' },
-        };
-  });
+export function eraseInquiryPersonalData(
+  id: string,
+  now = new Date(),
+  alongside?: (tx: Queryable) => Promise<void>,
+): Promise<InquiryRecord | null> {
+  return updateInquiry(
+    id,
+    (current): InquiryRecord => {
+      // Replies keep who sent them, when and their delivery; their text named the person and goes too.
+      const replies = current.replies?.map((reply) => ({
+        ...reply,
+        subject: 'Erased on request.',
+        body: 'Erased on request.',
+      }));
+      const common = {
+        contact: { ...ERASED_CONTACT },
+        notes: [],
+        ...(replies ? { replies } : {}),
+        erasedAt: now.toISOString(),
+      };
+      return current.kind === 'contact'
+        ? { ...current, ...common, message: 'Erased on request.' }
+        : {
+            ...current,
+            ...common,
+            quote: { ...current.quote, mobileNumber: '', experience: '', goals: '', additionalInfo: '' },
+          };
+    },
+    alongside,
+  );
 }

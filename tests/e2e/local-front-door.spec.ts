@@ -221,7 +221,7 @@ test.describe('the local server survives hostile requests', { tag: '@desktop-onl
 /** The sign-in link in the local outbox's mail to this address ('' while there is none). */
 async function signInLinkFor(email: string): Promise<string> {
   for (const mail of await keptMailTo(email, 'sign-in-link-')) {
-    const link = /\/admin\/login\?link=[\w-]+/.exec(mail.text)?.[0];
+    const link = /https?:\/\/[^\s/]+\/admin\/login\?link=[\w-]+/.exec(mail.text)?.[0];
     if (link) return link;
   }
   return '';
@@ -232,7 +232,7 @@ test.describe('finding 13: internal details in answers and mails', ONCE, () => {
     request,
     baseURL,
   }) => {
-    test.setTimeout(120_000); // 100 recorded failures through the local blob emulation take a while
+    test.setTimeout(120_000);
     const account = await createStaff('link-address');
     const email = `${account.username}@example.com`;
     const store = await openLocalData({});

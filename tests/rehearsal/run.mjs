@@ -25,13 +25,20 @@ import { makeWorkspace } from '../../scripts/bench/workspace.mjs';
 import { startLocalDatabase } from '../../scripts/local/database.mjs';
 
 const { values: args } = parseArgs({
-  options: { keep: { type: 'boolean', default: false }, out: { type: 'string' } },
+  options: {
+    keep: { type: 'boolean', default: false },
+    out: { type: 'string' },
+    // The bench's warm render times (scripts/bench.mjs --ssr): each page rendered this many more times in one warm
+    // function process; the figures go to the JSON file as `renders`.
+    'render-runs': { type: 'string', default: '0' },
+  },
 });
 const root = new URL('../..', import.meta.url).pathname;
 const JWT_SECRET = 'rehearsal-secret-that-is-long-enough-0123456789abcdef';
 const OWNER = { username: 'rehearsal-owner', password: 'rehearsal owner password, long enough' };
 const log = (line) => process.stderr.write(`${line}\n`);
 const checks = [];
+let renderFigures = [];
 const check = (name, ok, detail = '') => checks.push({ name, ok: Boolean(ok), detail });
 const cleanups = [];
 
@@ -94,7 +101,7 @@ async function finish() {
     log(`  FAILED: ${c.name}${c.detail ? `\n    ${c.detail.replace(/\n/g, '\n    ')}` : ''}`);
   if (args.out) {
     await mkdir(join(args.out, '..'), { recursive: true });
-    await writeFile(args.out, JSON.stringify({ passed, failed, checks }, null, 2));
+    await writeFile(args.out, JSON.stringify({ passed, failed, checks, renders: renderFigures }, null, 2));
   }
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => {});
   console.log(`rehearsal: ${passed} passed, ${failed} failed`);
@@ -367,6 +374,10 @@ const pages = [
   ['/sitemap-blog.xml', 200, /<urlset/],
 ];
 ssr.calls.push(...pages.map(([path]) => call(`page ${path}`, 'GET', path)));
+const RENDERED = ['/search?search=carpenter', `/blog/${postSlug ?? 'missing'}`];
+const renderRuns = Number(args['render-runs']);
+for (let run = 1; run <= renderRuns; run++)
+  ssr.calls.push(...RENDERED.map((path) => call(`warm ${path} #${run}`, 'GET', path)));
 const scheduled = manifest.functions.filter((fn) => fn.schedule).map((fn) => fn.name);
 for (const name of scheduled)
   functions.get(name).calls.push(
@@ -518,6 +529,22 @@ check(
   ssrLoaded.length > 0 && development.length === 0,
   development.join('\n'),
 );
+
+// Warm render times (only when asked for): the median and the slowest tenth of each page's renders after its first.
+const renders = RENDERED.map((path) => {
+  const times = (results.get('ssr')?.answers ?? [])
+    .filter((answer) => answer.label.startsWith(`warm ${path} #`) && answer.status === 200)
+    .map((answer) => answer.ms)
+    .sort((a, b) => a - b);
+  const at = (share) => times[Math.min(times.length - 1, Math.floor(share * times.length))];
+  return { path, runs: times.length, medianMs: times.length ? at(0.5) : null, p90Ms: times.length ? at(0.9) : null };
+});
+renderFigures = renderRuns > 0 ? renders : [];
+if (renderRuns > 0)
+  for (const render of renders)
+    log(
+      `rehearsal: warm render ${render.path}: median ${render.medianMs} ms, p90 ${render.p90Ms} ms (${render.runs} runs)`,
+    );
 
 /* ---------- 8. the header rules ---------- */
 

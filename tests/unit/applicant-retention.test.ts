@@ -162,4 +162,24 @@ describe('staff erase an applicant', () => {
     // The link opens nothing any more.
     expect((await call('/api/applicant', '/api/applicant', { headers: a.auth })).status).toBe(401);
   });
+
+  it('a failure part-way leaves the applicant and the personal details as they were, and erasing again finishes', async () => {
+    const a = await newApplicant();
+    // The anonymous line is the transaction's last statement: refused once, everything before it must roll back.
+    await stores.engine.query(
+      "ALTER TABLE applicant_erasures ADD CONSTRAINT test_refuse_once CHECK (by_username <> 'appl-admin') NOT VALID",
+    );
+    const { eraseApplicant } = await import('../../src/server/applicants');
+    const by = { username: 'appl-admin', name: 'Appl Admin' };
+    await expect(eraseApplicant(a.inquiry.id, by)).rejects.toThrow();
+    expect(await rows('SELECT 1 FROM applicants WHERE inquiry_id = $1', [a.inquiry.id])).toHaveLength(1);
+    const kept = await getInquiry(a.inquiry.id);
+    expect(kept?.erasedAt).toBeUndefined();
+    expect(kept?.contact.email).toBe(a.inquiry.contact.email);
+
+    await stores.engine.query('ALTER TABLE applicant_erasures DROP CONSTRAINT test_refuse_once');
+    expect(await eraseApplicant(a.inquiry.id, by)).toBe(true);
+    expect(await rows('SELECT 1 FROM applicants WHERE inquiry_id = $1', [a.inquiry.id])).toEqual([]);
+    expect((await getInquiry(a.inquiry.id))?.erasedAt).toBeTruthy();
+  });
 });

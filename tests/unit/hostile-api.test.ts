@@ -4,7 +4,7 @@
  *   - never be a 5xx and never throw;
  *   - carry the security headers itself (Netlify does not add its header rules to function answers);
  *   - on /api/*, be JSON `{ message }` with a non-empty message whenever it refuses (4xx);
- *   - leave every blob store untouched when it refuses (except what a refusal legitimately records,
+ *   - leave every table and file store untouched when it refuses (except what a refusal legitimately records,
  *     such as a failed sign-in), and write only the stores its success is meant to write;
  *   - never pollute Object.prototype.
  * Endpoints are rows of ENDPOINTS, found by their configured route; a row whose function is missing fails,

@@ -2,7 +2,7 @@
  * Finding 4: an attacker could keep the owner out. After 100 failures over 20 addresses the account is
  * locked account-wide; the owner's correct password from a new address then gets a one-time sign-in
  * link by e-mail (to the address stored on the account), and staff can unlock the account with the
- * users CLI. Runs against a fresh database and a real local blob server; mail goes to the local outbox store.
+ * users CLI. Runs against a fresh database and a real local blob server; mail goes to the outbox table.
  */
 import { beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Context } from '@netlify/functions';
