@@ -35,6 +35,7 @@ export const LOCAL_SECRET_HEADER = 'x-local-secret';
 const PURGE_PATH = '/api/v1/purge';
 /** The project's folder, as it shows in paths of stack traces. */
 const PROJECT_ROOT = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
+const KEEP_ALIVE_MS = 65_000;
 /** Upstream headers never shown to visitors: the CLI's Express banner and its timings of internal fetches. */
 const HIDDEN_HEADERS = ['x-powered-by', 'x-nf-fetch-timing'];
 /**
@@ -544,6 +545,12 @@ export function startCompressingProxy({
     upstream.end(body);
   }
 
+  // An idle kept-alive connection is closed after this long. Node's default (5 s) races with clients that keep
+  // connections without a timeout of their own (Node's agents, Playwright): a request sent on a connection the
+  // moment it is closed fails with ECONNRESET, and a POST is not retried (2 of 80 form posts, a round after a
+  // slower one). A CDN keeps connections open for a minute or more; so does this.
+  server.keepAliveTimeout = KEEP_ALIVE_MS;
+  server.headersTimeout = KEEP_ALIVE_MS + 5_000;
   return new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(port, host, () => resolve(server));
