@@ -60,10 +60,22 @@ export function checkedPath(url) {
 }
 
 /**
- * A request target the CLI's URL parser reads as the address of another host (`//host/x`, `/\\host/x`):
- * `new URL('//[/x.png', base)` throws there, and the CLI exits.
+ * A request target the CLI would read as the address of another host (`//host/x`, `/\\host/x`): its URL parser
+ * throws on `new URL('//[/x.png', base)`, and the CLI exits. Judged on what the CLI acts on, not only on the raw
+ * target: it resolves dot segments (`.`, `..`, `%2e`) and reads a backslash as a slash, so `/.//[/x` and
+ * `/a/..//[/x` become `//[/x` there. A target the URL parser cannot read at all is refused too.
  */
-export const isHostRelative = (url) => /^\/[/\\]/.test(url);
+export function isHostRelative(url) {
+  const hostRelative = (path) => /^\/[/\\]/.test(path);
+  if (hostRelative(url)) return true;
+  try {
+    const resolved = new URL(url, 'http://local').pathname;
+    const decoded = decodeURIComponent(resolved);
+    return [resolved, decoded, new URL(decoded, 'http://local').pathname].some(hostRelative);
+  } catch {
+    return true;
+  }
+}
 
 /** A Host header value safe to pass on: a name, IPv4 or bracketed IPv6 address, and a port from 1 to 65535. */
 export function validHost(value) {
@@ -359,12 +371,13 @@ export function startCompressingProxy({
       body = await readBody(req, maxBodyBytes, bodyTimeoutMs);
       if (body === 'too-big') return refuse(res, 413, 'The request is too large.', { connection: 'close' });
       if (body === 'timeout') return refuse(res, 408, 'The request took too long to arrive.', { connection: 'close' });
-      // Pages never take a body: only the functions do.
-      if (body.length > 0 && !takesBody(req.url, bodyRoutes())) {
-        const message = 'This address does not take a request body.';
-        if (req.method === 'GET' || req.method === 'HEAD') return refuse(res, 400, message, { connection: 'close' });
+      // A GET or HEAD never carries a body (the CLI answers one with a 500 to a function, or exits on a page), and
+      // pages never take a body: only the functions do.
+      const message = 'This address does not take a request body.';
+      if (body.length > 0 && (req.method === 'GET' || req.method === 'HEAD'))
+        return refuse(res, 400, 'A GET or HEAD request takes no body.', { connection: 'close' });
+      if (body.length > 0 && !takesBody(req.url, bodyRoutes()))
         return refuse(res, 405, message, { allow: 'GET, HEAD', connection: 'close' });
-      }
     }
     return forward(req, res, body);
   }

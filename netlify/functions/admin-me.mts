@@ -1,6 +1,6 @@
 import type { Config, Context } from '@netlify/functions';
 import * as v from 'valibot';
-import { error, json, methodNotAllowed, RefusedInput } from '../../src/server/http';
+import { error, json, methodNotAllowed, notFound, RefusedInput } from '../../src/server/http';
 import { authenticate } from '../../src/server/auth';
 import { parseJsonBody } from '../../src/server/validation';
 import {
@@ -96,6 +96,8 @@ async function secondFactor(request: Request, path: string, user: Account): Prom
       message: 'Your authenticator app is set up. Keep the recovery codes somewhere safe: each works once.',
     });
   }
+  // Each action at its own path only: an address this function does not declare is no action at all.
+  if (!path.endsWith('/second-factor/off')) return notFound();
   const body = await parseJsonBody(SecondFactorPasswordSchema, request, 1024);
   if (!body.ok) return body.response;
   await turnOff(user, body.data.password);

@@ -127,7 +127,7 @@ async function seed(count) {
                (${FIRST}::text[])[1 + n % ${FIRST.length}] AS first_name,
                (${SURNAMES}::text[])[1 + (n / 7) % ${SURNAMES.length}] || CASE WHEN n % 97 = 0 THEN 'son' ELSE '' END AS last_name,
                'bench' || n || '@example.invalid' AS email,
-               '04' || lpad(((n * 7919) % 100000000)::text, 8, '0') AS phone,
+               '04' || lpad(((n::bigint * 7919) % 100000000)::text, 8, '0') AS phone,
                -- Distinct for every n below 31^6: a bijection of n spelled in the reference alphabet.
                'RPL-' || (SELECT string_agg(substr('23456789ABCDEFGHJKMNPQRSTUVWXYZ',
                            1 + ((n::bigint * 7919 + 13) / (31::bigint ^ k)::bigint % 31)::int, 1), '' ORDER BY k)
@@ -311,7 +311,7 @@ const lines = [
 if (fullExport)
   lines.push(
     `Full export (runExport, as the background function): ${fullExport.state}, ${fullExport.rows.toLocaleString('en-AU')} rows in ${fullExport.seconds.toFixed(0)} s (${(fullExport.seconds / 60).toFixed(1)} of 15 minutes), ${(fullExport.bytes / 1e6).toFixed(0)} MB in ${fullExport.parts} parts;`,
-    `downloaded as ${fullExport.files} file${fullExport.files === 1 ? '' : 's'}, the largest ${(fullExport.largestFile / 1e6).toFixed(1)} MB (${fullExport.withinLimit ? 'each within' : 'NOT within'} the 15 MB a file may have, under a streamed answer's 20 MB).`,
+    `downloaded as ${fullExport.files} file${fullExport.files === 1 ? '' : 's'}, the largest ${(fullExport.largestFile / 1024 / 1024).toFixed(1)} MiB (${fullExport.withinLimit ? 'each within' : 'NOT within'} the 15 MiB a file may have, under a streamed answer's 20 MB).`,
   );
 if (
   fullExport &&

@@ -109,3 +109,50 @@ test('a quote leads to the applicant page: evidence sent, reviewed by staff, the
   await expect(firstItem.locator('.apply__badge')).toHaveText('Needs more');
   await expect(page.locator('[aria-current="step"]')).toContainText('Gathering evidence');
 });
+
+test('six files chosen at once are sent two at a time, the others shown waiting, and all six arrive', async ({
+  page,
+}, info) => {
+  const answer = await page.request.post('/api/email/quote', {
+    data: {
+      firstName: 'Kai',
+      lastName: 'Walker',
+      email: uniqueEmail(info),
+      phone: '0412 345 678',
+      mobileNumber: '',
+      preferredContact: 'Any time',
+      state: 'QLD',
+      selectedCategories: ['civil-construction'],
+      selectedCourses: ['CPC30220'],
+      experience: 'Formwork and framing for eight years.',
+      goals: '',
+      additionalInfo: '',
+      acceptedTerms: true,
+      website: '',
+      elapsedMs: 5000,
+    },
+  });
+  const { applicantLink } = await answer.json();
+  // Files on their way: a start request begins one, its "complete" request ends it.
+  let onTheirWay = 0;
+  let most = 0;
+  page.on('request', (request) => {
+    if (request.method() === 'POST' && new URL(request.url()).pathname === '/api/applicant/evidence') {
+      onTheirWay++;
+      most = Math.max(most, onTheirWay);
+    }
+  });
+  page.on('requestfinished', (request) => {
+    if (/\/api\/applicant\/evidence\/[^/]+\/complete$/.test(new URL(request.url()).pathname)) onTheirWay--;
+  });
+  await page.goto(new URL(applicantLink).pathname + new URL(applicantLink).hash);
+  const general = page.locator('.apply__item[data-item="general"]');
+  const names = Array.from({ length: 6 }, (_, i) => `site-photo-${i + 1}.pdf`);
+  await general
+    .getByLabel(/^Add files for:/)
+    .setInputFiles(names.map((name) => ({ name, mimeType: 'application/pdf', buffer: pdf })));
+  await expect(general.getByText('Waiting to send').first()).toBeVisible();
+  for (const name of names) await eventually(general.locator('.apply__files')).toContainText(name);
+  await expect(general.getByText('Waiting to send')).toHaveCount(0);
+  expect(most).toBe(2);
+});

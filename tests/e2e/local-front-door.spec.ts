@@ -8,7 +8,9 @@ import { createStaff, staffSession } from './helpers/accounts';
 import { openLocalData } from '../../scripts/lib/local-data.ts';
 import { setEmail } from '../../src/server/users.ts';
 import { POLICIES, recordFailure } from '../../src/server/throttle.ts';
-import { keptMailTo } from './helpers/outbox.ts';
+import { keptMailTo, withLocalData } from './helpers/outbox.ts';
+import { db, sql } from '../../src/platform/database.ts';
+import { storeInquiry } from './helpers/inquiries.ts';
 
 /**
  * Sends `head` (a request line and headers, exactly as written) and then `bodyBytes` bytes on a raw
@@ -313,5 +315,33 @@ test.describe('finding 9: bursts of parallel requests', ONCE, () => {
       expect(await copy.text(), path).toContain('</main>');
     }
     expect((await request.get('/about')).status()).toBe(200);
+  });
+});
+
+test.describe('no replays: a function refusal is the answer', ONCE, () => {
+  test("an editor's refused start of two-step sign-in stays refused (403), and nothing else runs", async ({
+    request,
+  }) => {
+    const { auth, account } = await staffSession(request, 'replay-editor', 'editor');
+    const answer = await request.post('/api/admin/me/second-factor', {
+      headers: auth,
+      data: { password: account.password },
+    });
+    expect(answer.status()).toBe(403);
+    // The CLI as published sent the refused call again to `/api/admin/me/second-factor.html`, which the function
+    // took for "turn two-step sign-in off": an activity entry in the editor's name.
+    const entries = await withLocalData(() =>
+      db().query(sql`SELECT action FROM activity WHERE actor_username = ${account.username}`),
+    );
+    expect(entries).toEqual([]);
+  });
+
+  test('an unknown evidence file answers 404, not an answer for another path', async ({ request }) => {
+    const { auth } = await staffSession(request, 'replay-admin');
+    const stored = await storeInquiry({ firstName: 'Rae', lastName: 'Play', email: 'replay@example.com' });
+    const answer = await request.get(`/api/admin/applicants/${stored.id}/files/0123456789abcdef0123456789abcdef`, {
+      headers: auth,
+    });
+    expect(answer.status()).toBe(404);
   });
 });

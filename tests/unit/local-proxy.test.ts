@@ -394,6 +394,31 @@ describe('finding 7: one request stops the local site (Host and // addresses)', 
     expect(answer.headers.location).toBe('http://localhost:8888/elsewhere');
   });
 
+  it.each([
+    '/.//[/x',
+    '/a/..//[/x',
+    '/%2e//[/x',
+    '/%2E%2E//[/x',
+    '/./\\[/x',
+    '/a/b/../..//evil.example/x',
+    '/.%2f/[/x',
+  ])(
+    'a dot segment before // is judged as the CLI resolves it: GET %s is answered 400 and passes nothing on',
+    async (path) => {
+      const answer = await send(path);
+      expect(answer.status).toBe(400);
+      expect(seen).toEqual([]);
+    },
+  );
+
+  it.each(['/a/../about', '/blog/./x', '/courses/%2e/CPC30220'])(
+    'an ordinary dot segment (%s) still passes',
+    async (path) => {
+      expect((await send(path)).status).toBe(200);
+      expect(seen).toHaveLength(1);
+    },
+  );
+
   it.each(['//[/x.png', '//evil.example/x', '/\\[/x.png', '//.netlify/functions/mail-retry'])(
     'finding 7: GET %s is answered 400 and passes nothing on',
     async (path) => {
@@ -430,6 +455,18 @@ describe('finding 8: a 4–6 MB POST to a static page stops the CLI', () => {
     expect(seen).toEqual([]);
     expect((await send('/about', { method: 'POST' })).status).toBe(200);
     expect(seen).toHaveLength(1);
+  });
+
+  it('a GET or HEAD with a body to a function is refused (400) too: the CLI answered it with a 500', async () => {
+    for (const method of ['GET', 'HEAD']) {
+      const answer = await send('/api/admin/inquiries', {
+        method,
+        headers: { 'content-type': 'application/json', 'content-length': 7 },
+        body: Buffer.from('{"a":1}'),
+      });
+      expect(answer.status, method).toBe(400);
+    }
+    expect(seen).toEqual([]);
   });
 
   it('finding 8: bodies still reach the API, function paths and the routes the build declares', async () => {

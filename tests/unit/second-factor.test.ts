@@ -163,6 +163,11 @@ describe('second factor by authenticator app', () => {
     });
 
     const { username, secret, token } = await adminWithApp('tfaoff');
+    // Only its own address turns it off: another one under it (a server retrying `.html` or `/index.html`
+    // variants of a refused call) is no action at all.
+    for (const path of ['/api/admin/me/second-factor.html', '/api/admin/me/second-factor/index.html'])
+      expect((await call(me, path, token, { password: SIGN_IN_PASSWORD })).status, path).toBe(404);
+    expect((await getUser(username))?.totp?.secret).toBe(secret);
     const refused = await call(me, '/api/admin/me/second-factor/off', token, { password: 'not the password' });
     expect(refused).toEqual({ status: 400, body: expect.objectContaining({ message: WRONG_PASSWORD }) });
     expect((await getUser(username))?.totp?.secret).toBe(secret);

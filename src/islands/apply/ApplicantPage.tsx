@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { useDropzone } from 'react-dropzone';
 import * as v from 'valibot';
 import type { ApplicantView, EvidenceFile } from '../../schemas/applicant';
@@ -46,12 +46,19 @@ const day = (iso: string) =>
 const size = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / 1024 / 1024).toFixed(1)} MB` : `${Math.max(1, Math.round(bytes / 1024))} KB`;
 
+/**
+ * Files go in a queue and at most this many are sent at once: a phone on a building site's mobile data sends two
+ * files well, ten at once badly (each slower, more of them timing out). The others wait their turn, shown as
+ * waiting; a failed file is tried again alone, at the back of the queue.
+ */
+const AT_ONCE = 2;
+
 interface Sending {
   key: string;
   file: File;
   item: string;
   progress: number;
-  state: 'sending' | 'failed' | 'refused';
+  state: 'waiting' | 'sending' | 'failed' | 'refused';
   message?: string;
 }
 
@@ -106,36 +113,47 @@ export default function ApplicantPage() {
     [token, refresh],
   );
 
-  const add = useCallback(
-    (files: File[], item: string, limit: number) => {
-      const entries = files.map(
-        (file): Sending => ({
-          key: `${Date.now()}-${Math.random().toString(36).slice(2)}`,
-          file,
-          item,
-          progress: 0,
-          state: 'sending',
-        }),
-      );
-      setSending((list) => [...list, ...entries]);
-      for (const entry of entries) {
-        if (entry.file.size > limit)
-          setSending((list) =>
-            list.map((s) =>
-              s.key === entry.key
-                ? {
-                    ...s,
-                    state: 'refused',
-                    message: `This file is too large: each file may be at most ${limit / 1024 / 1024} MB.`,
-                  }
-                : s,
-            ),
-          );
-        else void send(entry);
-      }
-    },
-    [send],
-  );
+  // The queue: whenever fewer than AT_ONCE files are on their way, the next waiting ones start.
+  // A file is started once per turn in the queue, even if this runs again before its state says so.
+  const started = useRef(new Set<string>());
+  useEffect(() => {
+    const onTheirWay = sending.filter(
+      (entry) => entry.state === 'sending' || (entry.state === 'waiting' && started.current.has(entry.key)),
+    );
+    const free = AT_ONCE - onTheirWay.length;
+    const next = sending.filter((entry) => entry.state === 'waiting' && !started.current.has(entry.key));
+    for (const entry of next.slice(0, Math.max(0, free))) {
+      started.current.add(entry.key);
+      void send(entry);
+    }
+  }, [sending, send]);
+
+  const add = useCallback((files: File[], item: string, limit: number) => {
+    const entries = files.map(
+      (file): Sending => ({
+        key: `${Date.now()}-${Math.random().toString(36).slice(2)}`,
+        file,
+        item,
+        progress: 0,
+        ...(file.size > limit
+          ? {
+              state: 'refused',
+              message: `This file is too large: each file may be at most ${limit / 1024 / 1024} MB.`,
+            }
+          : { state: 'waiting' }),
+      }),
+    );
+    setSending((list) => [...list, ...entries]);
+  }, []);
+
+  /** A failed file goes to the back of the queue and is sent again alone. */
+  const retry = useCallback((entry: Sending) => {
+    started.current.delete(entry.key);
+    setSending((list) => [
+      ...list.filter((s) => s.key !== entry.key),
+      { ...entry, state: 'waiting', progress: 0, message: undefined },
+    ]);
+  }, []);
 
   async function remove(file: EvidenceFile) {
     if (!token) return;
@@ -213,7 +231,7 @@ export default function ApplicantPage() {
               files={view.files.filter((f) => f.item === group.id)}
               sending={sending.filter((s) => s.item === group.id)}
               onFiles={(files) => add(files, group.id, view.limits.fileBytes)}
-              onRetry={(entry) => void send(entry)}
+              onRetry={retry}
               onDismiss={(entry) => setSending((list) => list.filter((s) => s.key !== entry.key))}
               onRemove={(file) => void remove(file)}
             />
@@ -283,7 +301,9 @@ function ChecklistGroup({
       {sending.map((entry) => (
         <div key={entry.key} className={`apply__sending apply__sending--${entry.state}`}>
           <span className="apply__file-name">{entry.file.name}</span>
-          {entry.state === 'sending' ? (
+          {entry.state === 'waiting' ? (
+            <span className="apply__waiting">Waiting to send</span>
+          ) : entry.state === 'sending' ? (
             <progress max={1} value={entry.progress} aria-label={`Sending ${entry.file.name}`} />
           ) : (
             <>
