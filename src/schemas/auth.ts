@@ -45,10 +45,20 @@ export const StaffEmailSchema = v.pipe(
   v.maxLength(254),
 );
 
+/** A staff member's first or last name: one line of text, without control characters (the database keeps no NUL). */
+const staffName = (label: string) =>
+  v.pipe(
+    v.string(),
+    v.trim(),
+    v.nonEmpty(`${label} is required`),
+    v.maxLength(60),
+    v.regex(/^[^\p{Cc}]*$/u, `${label} cannot contain control characters`),
+  );
+
 export const NewUserSchema = v.object({
   username: UsernameSchema,
-  firstName: v.pipe(v.string(), v.trim(), v.nonEmpty('First name is required'), v.maxLength(60)),
-  lastName: v.pipe(v.string(), v.trim(), v.nonEmpty('Last name is required'), v.maxLength(60)),
+  firstName: staffName('First name'),
+  lastName: staffName('Last name'),
   role: v.picklist(ROLES, `Role must be one of: ${ROLES.join(', ')}`),
   email: v.optional(StaffEmailSchema),
   password: NewPasswordSchema,

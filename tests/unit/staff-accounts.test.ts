@@ -381,6 +381,16 @@ describe('issue: own account and sessions per device', () => {
       'Robin',
     );
 
+    // A name the database could not keep as given (a NUL is dropped, leaving nothing) is refused, not a 500.
+    for (const firstName of ['\u0000', 'Ro\u0007bin']) {
+      const refused = await send('/api/admin/me', '/api/admin/me', {
+        method: 'PATCH',
+        token: editor.token,
+        body: { firstName, lastName: 'Renamed' },
+      });
+      expect(refused.status, JSON.stringify(firstName)).toBe(400);
+    }
+
     const before = await snapshot();
     const wrong = await send('/api/admin/me/password', '/api/admin/me/password', {
       method: 'POST',
