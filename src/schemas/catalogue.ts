@@ -72,6 +72,8 @@ const text = (max: number, name = 'This field') =>
     v.trim(),
     v.minLength(1, `${name} cannot be empty`),
     v.maxLength(max, `${name} is at most ${max} characters`),
+    // The database keeps no NUL character: one would be dropped, and a field of nothing but NULs left empty.
+    v.regex(/^[^\u0000]*$/, `${name} cannot contain a NUL character`),
   );
 const lines = (min: number, name: string, max = 30) =>
   v.pipe(

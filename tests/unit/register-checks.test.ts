@@ -99,6 +99,8 @@ describe('register checks', () => {
   it('finding 1: a check with an unknown status or an old version changes nothing', async () => {
     const bad = await recordCheck('CPC30220', { version: 0, status: 'probably fine', title: 'X' });
     expect(bad.status).toBe(400);
+    // A title of NULs (nothing, once the database has dropped them) is refused, not a 500.
+    expect((await recordCheck('CPC30220', { version: 0, status: 'current', title: '\u0000\u0000' })).status).toBe(400);
     expect(
       (await recordCheck('CPC30220', { version: 0, status: 'current', title: 'Certificate III in Carpentry' })).status,
     ).toBe(200);
