@@ -136,7 +136,12 @@ export default function InquiriesPage() {
                   }}
                 >
                   {FILTER_LABELS[value]}
-                  {counts && <span className="segmented__count">{counts[value]}</span>}
+                  {counts && (
+                    <span className="segmented__count">
+                      {counts[value].toLocaleString('en-AU')}
+                      {data?.capped.includes(value) ? '+' : ''}
+                    </span>
+                  )}
                 </button>
               ))}
             </div>
@@ -170,7 +175,9 @@ export default function InquiriesPage() {
               {/* The previous list stays on screen while the search runs; its count is not this search's. */}
               {isPlaceholderData
                 ? 'Searching...'
-                : `${data.total.toLocaleString('en-AU')} ${data.total === 1 ? 'inquiry matches' : 'inquiries match'} "${search}"`}
+                : data.capped.includes(filter)
+                  ? `More than ${data.total.toLocaleString('en-AU')} inquiries match "${search}": add a word, a name or a reference to narrow it down.`
+                  : `${data.total.toLocaleString('en-AU')} ${data.total === 1 ? 'inquiry matches' : 'inquiries match'} "${search}"`}
             </p>
           )}
           {data.unreadable.length > 0 && (

@@ -66,13 +66,21 @@ export type StatusFilter = 'all' | 'new' | 'handled';
 export type InboxFilter = StatusFilter | 'due' | 'overdue';
 export type InboxCounts = Record<InboxFilter, number>;
 
+/**
+ * A search counts its matches up to this many per filter: a word in a tenth of a million inquiries would otherwise
+ * cost a read of every one of them, for a number nobody pages through. Past it the count says "more than".
+ */
+export const SEARCH_COUNT_CAP = 5_000;
+
 /** One page of the inbox as GET /api/admin/inquiries answers it. */
 export interface InboxPage {
   items: InquiryRecord[];
-  /** How many match the filter and search. */
+  /** How many match the filter and search (at most SEARCH_COUNT_CAP for a search: see `capped`). */
   total: number;
   /** Per status and follow-up state, among those matching the search (all inquiries without one). */
   counts: InboxCounts;
+  /** The filters whose search count stopped at SEARCH_COUNT_CAP: more match than it says. */
+  capped: InboxFilter[];
   /** Ids on this page whose stored record could not be read (left out of `items`). */
   unreadable: string[];
   /** The staff an inquiry can be assigned to. */

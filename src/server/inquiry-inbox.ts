@@ -3,7 +3,13 @@ import { db, isoOf, join, sql, type Sql } from '../platform/database.ts';
 import { loadCatalogue } from './catalogue.ts';
 import { repositoryCatalogue } from '../catalogue/index.ts';
 import { MAX_NOTES, type InquiryRecord, type StaffRef } from '../schemas/inquiry-record.ts';
-import type { InboxCounts, InboxFilter, InboxPage, NewInquiriesSummary } from '../schemas/inbox.ts';
+import {
+  SEARCH_COUNT_CAP,
+  type InboxCounts,
+  type InboxFilter,
+  type InboxPage,
+  type NewInquiriesSummary,
+} from '../schemas/inbox.ts';
 import { withMarketingState } from './marketing-consent.ts';
 import { pageOfInquiries, statusCounts, updateInquiry } from './inquiries.ts';
 import { sydneyDay } from '../lib/callback.ts';
@@ -70,8 +76,9 @@ export interface InboxListQuery {
 /**
  * One page of the staff inbox, newest first; the follow-up filters (due today, overdue) earliest day first.
  * `total` counts the inquiries matching the filter and search; the counts of every filter come with it (without
- * a search the status counts are the schema's running totals, so a page costs the same at any size). A record
- * on the page that does not parse is left out and named in `unreadable`.
+ * a search the status counts are the schema's running totals, so a page costs the same at any size; a search
+ * counts each status up to SEARCH_COUNT_CAP and names in `capped` the filters that have more). A record on the
+ * page that does not parse is left out and named in `unreadable`.
  */
 export async function listInquiries({
   status = 'all',
@@ -89,21 +96,33 @@ export async function listInquiries({
     due: sql`follow_up_date = ${today}`,
     overdue: sql`follow_up_date < ${today}`,
   };
-  const [counted, followUps] = await Promise.all([
+  // Without a search the status counts are the schema's running totals. With one, each status is counted up to
+  // SEARCH_COUNT_CAP + 1 matches and no further (a count stops reading there); follow-ups are few and exact.
+  const cappedCount = async (condition: Sql) => {
+    const [row] = await db().query<{ n: number }>(sql`
+      SELECT count(*)::int AS n FROM (SELECT 1 FROM inquiries WHERE ${condition} AND ${matching} LIMIT ${SEARCH_COUNT_CAP + 1}) AS found`);
+    return row.n;
+  };
+  const [statuses, followUps] = await Promise.all([
     search
-      ? db().query<{ new: number; handled: number }>(sql`
-          SELECT count(*) FILTER (WHERE status = 'new')::int AS new, count(*) FILTER (WHERE status = 'handled')::int AS handled
-          FROM inquiries WHERE ${matching}`)
-      : statusCounts().then((counts) => [counts]),
+      ? Promise.all([cappedCount(filters.new), cappedCount(filters.handled)]).then(([fresh, handled]) => ({
+          new: fresh,
+          handled,
+        }))
+      : statusCounts(),
     db().query<{ due: number; overdue: number }>(sql`
       SELECT count(*) FILTER (WHERE follow_up_date = ${today})::int AS due,
              count(*) FILTER (WHERE follow_up_date < ${today})::int AS overdue
       FROM inquiries WHERE follow_up_date IS NOT NULL AND follow_up_date <= ${today} AND ${matching}`),
   ]);
+  const capped: InboxFilter[] = (['new', 'handled'] as const).filter((filter) => statuses[filter] > SEARCH_COUNT_CAP);
+  if (capped.length) capped.unshift('all');
+  const fresh = Math.min(statuses.new, SEARCH_COUNT_CAP);
+  const handled = Math.min(statuses.handled, SEARCH_COUNT_CAP);
   const counts: InboxCounts = {
-    all: counted[0].new + counted[0].handled,
-    new: counted[0].new,
-    handled: counted[0].handled,
+    all: fresh + handled,
+    new: fresh,
+    handled,
     due: followUps[0].due,
     overdue: followUps[0].overdue,
   };
@@ -113,7 +132,7 @@ export async function listInquiries({
     offset >= counts[status]
       ? []
       : await pageOfInquiries(sql`${filters[status]} AND ${matching}`, order, { limit, offset }, unreadable);
-  return { items: await withMarketingState(items), total: counts[status], counts, unreadable };
+  return { items: await withMarketingState(items), total: counts[status], counts, capped, unreadable };
 }
 
 /* ---------- visits: what is new for a staff member ---------- */

@@ -158,3 +158,41 @@ describe('finding 10: PATCH of an unknown inquiry answers 404', () => {
     expect(await getInquiry(id)).toBeNull();
   });
 });
+
+describe('a search that matches thousands counts up to the cap and no further', () => {
+  it('counts each status up to SEARCH_COUNT_CAP, names the capped filters, and still pages the newest first', async () => {
+    const { SEARCH_COUNT_CAP } = await import('../../src/schemas/inbox');
+    const many = SEARCH_COUNT_CAP + 250;
+    // Copies of one inquiry, each with its own id and reference, all carrying one word in what the search reads.
+    await blobs.engine.query(
+      `INSERT INTO inquiries
+       SELECT (jsonb_populate_record(i, jsonb_build_object(
+                 'id', '20260101T' || lpad(n::text, 9, '0') || 'Z-' || lpad(to_hex(n), 8, '0'),
+                 'reference', 'RPL-Q' || translate(lpad(n::text, 5, '0'), '0123456789', '23456789AB'),
+                 'search_text', 'quokka' || n || ' ' || i.search_text))).*
+       FROM inquiries i, generate_series(1, $2) AS n WHERE i.id = $1`,
+      [ids[0], many],
+    );
+    await blobs.engine.query(
+      `INSERT INTO inquiry_mail
+       SELECT (jsonb_populate_record(m, jsonb_build_object(
+                 'inquiry_id', c.id, 'idempotency_key', m.idempotency_key || '-' || c.id))).*
+       FROM inquiry_mail m, inquiries c WHERE m.inquiry_id = $1 AND c.search_text LIKE 'quokka%'`,
+      [ids[0]],
+    );
+    const answer = await call('/api/admin/inquiries?q=quokka&limit=50');
+    expect(answer.status).toBe(200);
+    const page = await answer.json();
+    // The copied inquiry was handled: so are all its copies.
+    expect(page.capped).toEqual(['all', 'handled']);
+    expect(page.counts).toMatchObject({ new: 0, handled: SEARCH_COUNT_CAP, all: SEARCH_COUNT_CAP });
+    expect(page.total).toBe(SEARCH_COUNT_CAP);
+    expect(page.unreadable).toEqual([]);
+    expect(page.items).toHaveLength(50);
+    expect(page.items[0].id > page.items[49].id).toBe(true);
+    // A narrower search is exact again.
+    const one = await (await call('/api/admin/inquiries?q=quokka42%20')).json();
+    expect(one.capped).toEqual([]);
+    await blobs.engine.query(`DELETE FROM inquiries WHERE search_text LIKE 'quokka%'`);
+  });
+});
