@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// npm run bench [-- --port 8870 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --inquiries 1000000 --records-only --search-only --ssr-only --keep]
+// npm run bench [-- --port 8870 --runs 3 --requests 200 --concurrency 8 --scale 5000 --no-scale --inquiries 1000000 --records-only --retention-only --search-only --ssr-only --keep]
 //
 // Builds and serves the site production-like in a throwaway copy of the project (its own build, .env and
 // blob store; nothing of a developer's local data is touched), then prints one table:
@@ -13,6 +13,7 @@
 //     throwaway database, inbox pages, searches, dashboard counts and the export cursor (--records-only
 //     measures just that, without builds, Lighthouse or load; --inquiries 0 skips it; --full-export also writes
 //     the export of all of them as the background function does).
+//   - --retention-only: the hourly evidence sweep over 100,000 evidence files (scripts/bench/retention.mjs).
 //   - --ssr-only: warm render times of /search and a blog post in the server-rendering function as Netlify
 //     builds and packages it (through the production rehearsal, tests/rehearsal/run.mjs --render-runs).
 // Exits 1, naming each one, when a budget is broken: Lighthouse mobile 100 in all four categories;
@@ -47,6 +48,7 @@ const { values: args } = parseArgs({
     'search-only': { type: 'boolean', default: false },
     'ssr-only': { type: 'boolean', default: false },
     'full-export': { type: 'boolean', default: false },
+    'retention-only': { type: 'boolean', default: false },
   },
 });
 const PORT = Number(args.port);
@@ -265,6 +267,16 @@ async function ssrOnly() {
   process.exitCode = code === 0 && renders.length ? 0 : 1;
 }
 
+/** --retention-only: the evidence sweep at scale, through jiti as the records bench is. */
+async function retentionOnly() {
+  const jiti = new URL('../node_modules/jiti/lib/jiti-cli.mjs', import.meta.url).pathname;
+  const script = new URL('./bench/retention.mjs', import.meta.url).pathname;
+  const code = await new Promise((resolve) => {
+    spawn(process.execPath, [jiti, script], { stdio: 'inherit' }).on('exit', resolve);
+  });
+  process.exitCode = code === 0 ? 0 : 1;
+}
+
 /** --records-only: just the records bench (no builds, Lighthouse or load). */
 async function recordsOnly() {
   const { report, ok } = await records();
@@ -280,6 +292,7 @@ async function main() {
   }
   if (args['records-only']) return recordsOnly();
   if (args['ssr-only']) return ssrOnly();
+  if (args['retention-only']) return retentionOnly();
   await portsFree(PORT, PORT + 1, PORT + 2);
   const startedAt = new Date();
 

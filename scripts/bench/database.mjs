@@ -19,11 +19,9 @@
 // tests use) served on the loopback address as `npm start` serves it; with it, any Postgres (the database must be
 // empty: the migrations are applied to it). Netlify Database is native Postgres: these figures are an upper bound
 // for its query work, not counting the network between a function and the database.
-import { mkdtemp, rm } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
+import { throwawayBlobs, throwawayDatabase } from './throwaway.mjs';
 
 const { values: args } = parseArgs({
   options: {
@@ -37,10 +35,10 @@ const COUNT = Number(args.inquiries);
 const RUNS = Math.max(1, Number(args.runs));
 const BUDGET = { page: 50, search: 200, counts: 50 };
 const root = new URL('../..', import.meta.url).pathname;
-const MIGRATIONS = join(root, 'netlify/database/migrations');
 const log = (line) => process.stderr.write(`${line}\n`);
 
-const { poolDatabase, setDatabase, db, sql } = await import(join(root, 'src/platform/database.ts'));
+const platform = await import(join(root, 'src/platform/database.ts'));
+const { db, sql } = platform;
 const { listInquiries, newSinceLastVisit } = await import(join(root, 'src/server/inquiry-inbox.ts'));
 const { statusCounts, allInquiries } = await import(join(root, 'src/server/inquiries.ts'));
 const { followUpsDue } = await import(join(root, 'src/server/follow-ups.ts'));
@@ -49,47 +47,8 @@ const { csvRow } = await import(join(root, 'src/server/inquiry-csv.ts'));
 
 /* ---------- the database ---------- */
 
-let stop = async () => {};
-let url = args['database-url'];
-let engineName = 'Postgres at --database-url';
-if (!url) {
-  const { PGlite } = await import('@electric-sql/pglite');
-  const { pg_trgm } = await import('@electric-sql/pglite/contrib/pg_trgm');
-  const { serveDatabase } = await import(join(root, 'scripts/local/database.mjs'));
-  const dir = await mkdtemp(join(tmpdir(), 'rpl-bench-db-'));
-  const engine = await PGlite.create(dir, { extensions: { pg_trgm } });
-  const served = await serveDatabase(engine, { log });
-  url = served.url;
-  engineName = `PGlite ${(await engine.query('SELECT version()')).rows[0].version.split(' ')[1]} (WebAssembly), served locally`;
-  stop = async () => {
-    await served.close();
-    await engine.close();
-    await rm(dir, { recursive: true, force: true });
-  };
-}
-const pool = new pg.Pool({ connectionString: url, max: 8 });
-setDatabase(poolDatabase(pool));
-{
-  const { applyMigrations } = await import('@netlify/database-dev');
-  const client = await pool.connect();
-  const executor = {
-    exec: (text) => client.query(text),
-    query: (text, params) => client.query(text, params),
-    async transaction(work) {
-      await client.query('BEGIN');
-      try {
-        const result = await work(executor);
-        await client.query('COMMIT');
-        return result;
-      } catch (cause) {
-        await client.query('ROLLBACK');
-        throw cause;
-      }
-    },
-  };
-  await applyMigrations(executor, MIGRATIONS);
-  client.release();
-}
+const database = await throwawayDatabase({ url: args['database-url'], log, database: platform });
+const { engineName } = database;
 
 /* ---------- seeding ---------- */
 
@@ -259,19 +218,8 @@ const allBytes = (bytes / exported) * COUNT;
 let fullExport = null;
 if (args['full-export']) {
   log('Writing the export of every inquiry (runExport, parts to a local blob server)...');
-  const { BlobsServer } = await import('@netlify/blobs/server');
-  const { setEnvironmentContext } = await import('@netlify/blobs');
   const { queueExport, runExport, filesOf, FILE_BYTES } = await import(join(root, 'src/server/inquiry-export.ts'));
-  const blobsDir = await mkdtemp(join(tmpdir(), 'rpl-bench-blobs-'));
-  const token = 'bench-blobs-token';
-  const blobs = new BlobsServer({ directory: blobsDir, token });
-  const { port } = await blobs.start();
-  setEnvironmentContext({
-    siteID: 'bench',
-    token,
-    edgeURL: `http://127.0.0.1:${port}`,
-    uncachedEdgeURL: `http://127.0.0.1:${port}`,
-  });
+  const blobs = await throwawayBlobs();
   const job = await queueExport('bench-staff');
   const started = performance.now();
   const finished = await runExport(job.id);
@@ -288,8 +236,7 @@ if (args['full-export']) {
     largestFile: Math.max(0, ...fileBytes),
     withinLimit: fileBytes.every((size) => size <= FILE_BYTES),
   };
-  await blobs.stop();
-  await rm(blobsDir, { recursive: true, force: true });
+  await blobs.close();
 }
 
 /* ---------- report ---------- */
@@ -320,6 +267,5 @@ if (
   failures.push('full export: not done within 15 minutes and the download limits');
 console.log(lines.join('\n'));
 if (failures.length) console.log(`\nOver budget:\n  ${failures.join('\n  ')}`);
-await pool.end();
-await stop();
+await database.close();
 process.exit(failures.length ? 1 : 0);

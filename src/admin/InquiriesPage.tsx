@@ -176,7 +176,7 @@ export default function InquiriesPage() {
               {isPlaceholderData
                 ? 'Searching...'
                 : data.capped.includes(filter)
-                  ? `More than ${data.total.toLocaleString('en-AU')} inquiries match "${search}": add a word, a name or a reference to narrow it down.`
+                  ? `At least ${data.total.toLocaleString('en-AU')} inquiries match "${search}": add a word, a name or a reference to narrow it down.`
                   : `${data.total.toLocaleString('en-AU')} ${data.total === 1 ? 'inquiry matches' : 'inquiries match'} "${search}"`}
             </p>
           )}

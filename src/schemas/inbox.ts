@@ -67,8 +67,8 @@ export type InboxFilter = StatusFilter | 'due' | 'overdue';
 export type InboxCounts = Record<InboxFilter, number>;
 
 /**
- * A search counts its matches up to this many per filter: a word in a tenth of a million inquiries would otherwise
- * cost a read of every one of them, for a number nobody pages through. Past it the count says "more than".
+ * A search counts its matches up to this many: a word in a tenth of a million inquiries would otherwise cost a read
+ * of every one of them, for a number nobody pages through. Past it the counts are "at least" (`capped`).
  */
 export const SEARCH_COUNT_CAP = 5_000;
 
@@ -79,7 +79,7 @@ export interface InboxPage {
   total: number;
   /** Per status and follow-up state, among those matching the search (all inquiries without one). */
   counts: InboxCounts;
-  /** The filters whose search count stopped at SEARCH_COUNT_CAP: more match than it says. */
+  /** The filters whose search count is only "at least" (the count stopped at SEARCH_COUNT_CAP matches). */
   capped: InboxFilter[];
   /** Ids on this page whose stored record could not be read (left out of `items`). */
   unreadable: string[];

@@ -250,36 +250,60 @@ export async function deleteEvidenceOf(inquiryId: string): Promise<number> {
 
 /** Rows taken at a time by the sweep: uploads, or inquiries whose files expire. */
 const SWEEP_BATCH = 100;
+/** Files whose parts are deleted at the same time (each file's parts are deleted together too). */
+const SWEEP_AT_ONCE = 8;
+/**
+ * How long one run may start new work: a scheduled function has 30 seconds, and the exports' clean-up comes after.
+ * What is left waits for the next run (each batch is finished, so a stopped run loses nothing).
+ */
+export const SWEEP_BUDGET_MS = 20_000;
+
+/** Runs `work` on each item, at most `limit` at a time. */
+async function eachAtMost<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(limit, items.length) }, async () => {
+      for (let i = next++; i < items.length; i = next++) await work(items[i]);
+    }),
+  );
+}
 
 /**
  * The scheduled clean-up: uploads never completed are removed after STALE_UPLOAD_HOURS; every file of an
  * inquiry handled more than EVIDENCE_RETENTION_DAYS ago is deleted (the applicant notes when). Both are found
- * by query (the unfinished uploads' index, the handled inquiries joined with their files), a batch at a time.
+ * by query (the unfinished uploads' index, the handled inquiries joined with their files), a batch at a time,
+ * until the work is done or `deadline` (a time in ms) has passed; `more` says work is left for the next run.
  */
-export async function sweepEvidence(now = new Date()): Promise<{ staleUploads: number; expiredFiles: number }> {
-  const summary = { staleUploads: 0, expiredFiles: 0 };
+export async function sweepEvidence(
+  now = new Date(),
+  deadline = Date.now() + SWEEP_BUDGET_MS,
+): Promise<{ staleUploads: number; expiredFiles: number; more: boolean }> {
+  const summary = { staleUploads: 0, expiredFiles: 0, more: false };
   const at = now.toISOString();
   const startedBefore = new Date(now.getTime() - STALE_UPLOAD_HOURS * 3_600_000).toISOString();
+  const outOfTime = () => Date.now() >= deadline;
   for (;;) {
+    if (outOfTime()) return { ...summary, more: true };
     const stale = await db().query<{ id: string }>(sql`
       SELECT id FROM evidence_files WHERE state = 'uploading' AND started_at < ${startedBefore}
       ORDER BY started_at LIMIT ${SWEEP_BATCH}`);
-    for (const { id } of stale) await discardUpload(id);
+    await eachAtMost(stale, SWEEP_AT_ONCE, ({ id }) => discardUpload(id));
     summary.staleUploads += stale.length;
     if (stale.length < SWEEP_BATCH) break;
   }
   const handledBefore = new Date(now.getTime() - EVIDENCE_RETENTION_DAYS * DAY_MS).toISOString();
   for (;;) {
+    if (outOfTime()) return { ...summary, more: true };
     const due = await db().query<{ inquiry_id: string }>(sql`
       SELECT DISTINCT f.inquiry_id FROM evidence_files f JOIN inquiries i ON i.id = f.inquiry_id
       WHERE f.state = 'complete' AND i.status = 'handled' AND i.handled_at <= ${handledBefore}
       LIMIT ${SWEEP_BATCH}`);
-    for (const { inquiry_id: inquiryId } of due) {
+    await eachAtMost(due, SWEEP_AT_ONCE, async ({ inquiry_id: inquiryId }) => {
       const files = await db().query<{ id: string }>(
         sql`SELECT id FROM evidence_files WHERE inquiry_id = ${inquiryId} AND state = 'complete'`,
       );
       const ids = files.map((file) => file.id);
-      for (const id of ids) await deleteChunks(id);
+      await eachAtMost(ids, SWEEP_AT_ONCE, deleteChunks);
       await db().query(sql`
         WITH gone AS (
           DELETE FROM evidence_files WHERE id = ANY(${ids}) RETURNING id
@@ -290,7 +314,7 @@ export async function sweepEvidence(now = new Date()): Promise<{ staleUploads: n
         SELECT ${inquiryId}::text, ${at}::timestamptz, 'files-expired', count(*)::text FROM gone
         HAVING count(*) > 0`);
       summary.expiredFiles += ids.length;
-    }
+    });
     if (due.length < SWEEP_BATCH) break;
   }
   return summary;

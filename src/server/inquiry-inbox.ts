@@ -77,7 +77,7 @@ export interface InboxListQuery {
  * One page of the staff inbox, newest first; the follow-up filters (due today, overdue) earliest day first.
  * `total` counts the inquiries matching the filter and search; the counts of every filter come with it (without
  * a search the status counts are the schema's running totals, so a page costs the same at any size; a search
- * counts each status up to SEARCH_COUNT_CAP and names in `capped` the filters that have more). A record on the
+ * counts its matches up to SEARCH_COUNT_CAP and, past it, names in `capped` the filters whose counts are "at least"). A record on the
  * page that does not parse is left out and named in `unreadable`.
  */
 export async function listInquiries({
@@ -96,33 +96,27 @@ export async function listInquiries({
     due: sql`follow_up_date = ${today}`,
     overdue: sql`follow_up_date < ${today}`,
   };
-  // Without a search the status counts are the schema's running totals. With one, each status is counted up to
-  // SEARCH_COUNT_CAP + 1 matches and no further (a count stops reading there); follow-ups are few and exact.
-  const cappedCount = async (condition: Sql) => {
-    const [row] = await db().query<{ n: number }>(sql`
-      SELECT count(*)::int AS n FROM (SELECT 1 FROM inquiries WHERE ${condition} AND ${matching} LIMIT ${SEARCH_COUNT_CAP + 1}) AS found`);
-    return row.n;
-  };
+  // Without a search the status counts are the schema's running totals. With one, the matches are counted in one
+  // pass that stops after SEARCH_COUNT_CAP of them: past it every status count is "at least" (named in `capped`).
+  // Follow-ups are few, and counted exactly.
   const [statuses, followUps] = await Promise.all([
     search
-      ? Promise.all([cappedCount(filters.new), cappedCount(filters.handled)]).then(([fresh, handled]) => ({
-          new: fresh,
-          handled,
-        }))
+      ? db()
+          .query<{ all: number; new: number }>(sql`
+            SELECT count(*)::int AS all, count(*) FILTER (WHERE status = 'new')::int AS new
+            FROM (SELECT status FROM inquiries WHERE ${matching} LIMIT ${SEARCH_COUNT_CAP + 1}) AS found`)
+          .then(([row]) => ({ all: row.all, new: row.new, handled: row.all - row.new }))
       : statusCounts(),
     db().query<{ due: number; overdue: number }>(sql`
       SELECT count(*) FILTER (WHERE follow_up_date = ${today})::int AS due,
              count(*) FILTER (WHERE follow_up_date < ${today})::int AS overdue
       FROM inquiries WHERE follow_up_date IS NOT NULL AND follow_up_date <= ${today} AND ${matching}`),
   ]);
-  const capped: InboxFilter[] = (['new', 'handled'] as const).filter((filter) => statuses[filter] > SEARCH_COUNT_CAP);
-  if (capped.length) capped.unshift('all');
-  const fresh = Math.min(statuses.new, SEARCH_COUNT_CAP);
-  const handled = Math.min(statuses.handled, SEARCH_COUNT_CAP);
+  const capped: InboxFilter[] = search && statuses.all > SEARCH_COUNT_CAP ? ['all', 'new', 'handled'] : [];
   const counts: InboxCounts = {
-    all: fresh + handled,
-    new: fresh,
-    handled,
+    all: Math.min(statuses.all, SEARCH_COUNT_CAP),
+    new: Math.min(statuses.new, SEARCH_COUNT_CAP),
+    handled: Math.min(statuses.handled, SEARCH_COUNT_CAP),
     due: followUps[0].due,
     overdue: followUps[0].overdue,
   };
