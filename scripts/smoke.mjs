@@ -87,7 +87,8 @@ await check("the pages' scripts are React's production build", async () => {
   const scripts = new Set();
   for (const path of ['/', '/search?search=carpentry', '/admin/login']) {
     const { text } = await page(path);
-    for (const match of text.matchAll(/(?:src|component-url|renderer-url)="(\/_astro\/[^"]+\.js)"/g))
+    // Netlify adds its deploy id to asset addresses (`?dpl=...`).
+    for (const match of text.matchAll(/(?:src|component-url|renderer-url)="(\/_astro\/[^"?]+\.js)(?:\?[^"]*)?"/g))
       scripts.add(match[1]);
   }
   if (!scripts.size) return 'no scripts found on the pages';

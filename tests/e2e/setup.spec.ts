@@ -3,7 +3,9 @@
  * setup is done; its form is shown by answering the page's first question as a new site would, and what the form
  * sends still goes to the real server, which refuses it while setup is switched off.
  */
+import { spawnSync } from 'node:child_process';
 import { test, expect } from '@playwright/test';
+import { ONCE } from './helpers/viewports';
 import { axeViolations } from './helpers/still';
 
 test('the setup page says the site has an owner already, with a way to log in, and passes axe', async ({ page }) => {
@@ -32,4 +34,13 @@ test('on a new site the form asks for the secret and the account, and says plain
   expect(await axeViolations(page)).toEqual([]);
   await page.getByRole('button', { name: 'Create the owner' }).click();
   await expect(page.getByRole('alert')).toContainText('Setup is not enabled on this site.');
+});
+
+test('the smoke check of a deployed site passes against this one', ONCE, async ({ baseURL }) => {
+  // scripts/smoke.mjs is what docs/deploy.md gives an owner to check a live site; it only reads.
+  const run = spawnSync(process.execPath, ['scripts/smoke.mjs', baseURL!, '--json'], { encoding: 'utf8' });
+  const report = JSON.parse(run.stdout.slice(0, run.stdout.lastIndexOf('}') + 1));
+  expect(report.results.filter((result: { ok: boolean }) => !result.ok)).toEqual([]);
+  expect(report.passed).toBeGreaterThan(10);
+  expect(run.status).toBe(0);
 });
